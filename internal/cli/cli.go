@@ -1,0 +1,80 @@
+// Package cli is mongoload's command line: subcommands, flags and the
+// environment. It is the only package that prints to the terminal or picks
+// an exit code, so whole runs are testable in-process through Run.
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// Version is set at build time (-ldflags "-X .../cli.Version=...").
+var Version = "dev"
+
+// IO is where a command reads its environment and writes its output.
+type IO struct {
+	Stdout, Stderr io.Writer
+	// Getenv looks up an environment variable; nil means the process environment.
+	Getenv func(string) (string, bool)
+}
+
+type command struct {
+	summary string
+	run     func(ctx context.Context, args []string, io IO) error
+}
+
+var commands map[string]command
+
+func init() {
+	commands = map[string]command{
+		"run":       {"run a workload (a file, or a built-in name; default: the built-in default)", runCommand},
+		"validate":  {"check a workload file without touching a server", validateCommand},
+		"show":      {"print a built-in workload's YAML, to copy and edit", showCommand},
+		"workloads": {"list the built-in workloads", workloadsCommand},
+		"version":   {"print the version", func(_ context.Context, _ []string, o IO) error { fmt.Fprintln(o.Stdout, "mongoload", Version); return nil }},
+	}
+}
+
+// Run executes the command line args (without the program name) and returns
+// the process exit code.
+func Run(ctx context.Context, args []string, o IO) int {
+	if o.Getenv == nil {
+		o.Getenv = os.LookupEnv
+	}
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(o.Stdout)
+		return ExitOK
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(o.Stderr, "mongoload: unknown command %q; run 'mongoload help'\n", args[0])
+		return ExitUsage
+	}
+	err := cmd.run(ctx, args[1:], o)
+	if err != nil && err != errHelp {
+		fmt.Fprintln(o.Stderr, "mongoload: "+describeError(err))
+	}
+	return exitCode(err)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "mongoload: load generator and capacity analyser for MongoDB")
+	fmt.Fprintln(w, "\nUsage: mongoload COMMAND [WORKLOAD] [flags]\n\nCommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\n'mongoload COMMAND --help' lists a command's flags. Every flag can also be set")
+	fmt.Fprintln(w, "as MONGOLOAD_<FLAG> in the environment (MONGOLOAD_URI, MONGOLOAD_CONCURRENCY, ...);")
+	fmt.Fprintln(w, "credentials: MONGOLOAD_USERNAME and MONGOLOAD_PASSWORD.")
+	fmt.Fprintln(w, "Exit codes: docs/exit-codes.md.")
+	_ = strings.TrimSpace
+}

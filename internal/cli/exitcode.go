@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"errors"
+
+	"github.com/mongoload/mongoload/internal/config"
+)
+
+// Exit codes. Each kind of failure has its own, so scripts can tell them
+// apart; docs/exit-codes.md lists them for users.
+const (
+	ExitOK            = 0
+	ExitInternal      = 1  // a bug or an unexpected failure
+	ExitUsage         = 2  // bad command line
+	ExitUnreadable    = 3  // the workload file cannot be read
+	ExitSyntax        = 10 // malformed YAML/JSON
+	ExitUnknownKey    = 11 // a key the configuration does not have
+	ExitInvalid       = 12 // a value out of range or inconsistent (weights, ...)
+	ExitUnknownGen    = 13 // a template names an unknown generator
+	ExitUnknownOp     = 14 // an unknown operation type
+	ExitBadURI        = 15 // the connection URI cannot be parsed
+	ExitUnreachable   = 16 // no server answered within the timeout
+	ExitAuth          = 17 // the server refused the credentials
+	ExitOutput        = 18 // an output file cannot be written
+	ExitSetup         = 19 // setup refused: a collection not created by mongoload, an index error
+	ExitInterrupted   = 20 // Ctrl-C: results so far were reported and written
+	ExitServerLost    = 21 // the server went away: results so far were reported and written
+	ExitServerFailure = 22 // the server failed a setup or seeding command
+)
+
+var configExit = map[config.Kind]int{
+	config.Syntax:           ExitSyntax,
+	config.UnknownKey:       ExitUnknownKey,
+	config.Invalid:          ExitInvalid,
+	config.UnknownGenerator: ExitUnknownGen,
+	config.UnknownOperation: ExitUnknownOp,
+	config.BadURI:           ExitBadURI,
+	config.Unreadable:       ExitUnreadable,
+}
+
+// exitError carries the exit code a failure ends the process with.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func withCode(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: code, err: err}
+}
+
+// exitCode finds the code for err: its own, a configuration problem's, or 1.
+func exitCode(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	if kind, ok := config.KindOf(err); ok {
+		return configExit[kind]
+	}
+	return ExitInternal
+}

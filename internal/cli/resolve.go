@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mongoload/mongoload/internal/builtin"
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/workload"
+)
+
+// addSettings registers every config.Setting as a flag of fs.
+func addSettings(fs *pflag.FlagSet) {
+	for _, s := range config.Settings {
+		if s.NoFlag {
+			continue
+		}
+		f := fs.VarPF(&settingValue{}, s.Flag, "", s.Usage+" ["+s.Env()+"]")
+		if s.Bool {
+			f.NoOptDefVal = "true"
+		}
+	}
+}
+
+// settingValue only remembers the text; it is applied after the file and the
+// environment, so that flags win whatever the order of loading.
+type settingValue struct{ v string }
+
+func (s *settingValue) String() string     { return s.v }
+func (s *settingValue) Set(v string) error { s.v = v; return nil }
+func (s *settingValue) Type() string       { return "value" }
+
+// loadWorkload reads a workload file, or a built-in workload by name.
+func loadWorkload(ref string) (*config.Config, error) {
+	if ref == "" {
+		ref = "default"
+	}
+	if _, err := os.Stat(ref); err == nil || strings.ContainsAny(ref, `/\.`) {
+		return config.Load(ref)
+	}
+	data, ok := builtin.Get(ref)
+	if !ok {
+		return nil, &config.Error{Kind: config.Unreadable, File: ref,
+			Msg: fmt.Sprintf("no workload file or built-in workload of that name (built-ins: %s)%s", strings.Join(builtin.Names(), ", "), config.DidYouMean(ref, builtin.Names()))}
+	}
+	return config.Parse(data, "builtin:"+ref)
+}
+
+// resolve builds the effective configuration: defaults < file < environment
+// < flags, validated, and compiles it into a plan.
+func resolve(ref string, fs *pflag.FlagSet, env func(string) (string, bool)) (*config.Config, *workload.Plan, error) {
+	cfg, err := loadWorkload(ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := config.ApplyEnv(cfg, env); err != nil {
+		return nil, nil, err
+	}
+	if err := applyFlags(cfg, fs); err != nil {
+		return nil, nil, err
+	}
+	if es := cfg.Validate(); len(es) > 0 {
+		return nil, nil, es
+	}
+	if err := mongodb.CheckURI(cfg.Connection.URI); err != nil {
+		return nil, nil, err
+	}
+	plan, err := workload.Compile(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cfg, plan, nil
+}
+
+func applyFlags(cfg *config.Config, fs *pflag.FlagSet) error {
+	var es config.Errors
+	for _, s := range config.Settings {
+		f := fs.Lookup(s.Flag)
+		if f == nil || !f.Changed {
+			continue
+		}
+		if err := s.Set(cfg, f.Value.String()); err != nil {
+			es = append(es, &config.Error{Kind: config.Invalid, Field: "--" + s.Flag, Msg: err.Error()})
+		}
+	}
+	return es.Err()
+}
+
+// describeError renders err as one line per problem, for stderr.
+func describeError(err error) string {
+	var es config.Errors
+	if errors.As(err, &es) {
+		return es.Error()
+	}
+	return err.Error()
+}

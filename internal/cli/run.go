@@ -1,0 +1,195 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/engine"
+	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/workload"
+)
+
+func runCommand(ctx context.Context, args []string, o IO) error {
+	fs := newFlags("run", "[WORKLOAD] [flags]", o)
+	addSettings(fs)
+	printCfg := fs.Bool("print-config", false, "print the effective configuration (password redacted) and exit")
+	if err := parse(fs, args, 1); err != nil {
+		return err
+	}
+	cfg, plan, err := resolve(fs.Arg(0), fs, o.Getenv)
+	if err != nil {
+		return err
+	}
+	if *printCfg {
+		return printConfig(o, cfg)
+	}
+	if cfg.Run.Out != "" {
+		if err := report.CheckWritable(cfg.Run.Out); err != nil {
+			return withCode(ExitOutput, err)
+		}
+	}
+	client, err := connect(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer client.Close()
+	if err := prepare(ctx, o, cfg, plan, client); err != nil {
+		return err
+	}
+	return measure(ctx, o, cfg, plan, client)
+}
+
+func connect(ctx context.Context, cfg *config.Config) (*mongodb.Client, error) {
+	client, err := mongodb.Connect(ctx, cfg.Connection)
+	switch {
+	case err == nil:
+		return client, nil
+	case errors.Is(err, mongodb.ErrAuth):
+		return nil, withCode(ExitAuth, err)
+	case errors.Is(err, mongodb.ErrUnreachable):
+		return nil, withCode(ExitUnreachable, err)
+	case ctx.Err() != nil:
+		return nil, withCode(ExitInterrupted, fmt.Errorf("interrupted while connecting"))
+	}
+	if _, ok := config.KindOf(err); ok {
+		return nil, err
+	}
+	return nil, withCode(ExitUnreachable, err)
+}
+
+// prepare creates collections and indexes and seeds them, as configured.
+func prepare(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client) error {
+	create := cfg.Run.Setup == nil || *cfg.Run.Setup
+	notices, err := client.Prepare(ctx, plan, mongodb.SetupOptions{
+		Create: create, Drop: cfg.Run.Drop, AllowExisting: cfg.Run.AllowExisting, Workload: cfg.Name,
+	})
+	for _, n := range notices {
+		fmt.Fprintln(o.Stderr, "notice: "+n)
+	}
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return withCode(ExitInterrupted, errors.New("interrupted during setup"))
+	case errors.Is(err, mongodb.ErrNotOurs):
+		return withCode(ExitSetup, err)
+	default:
+		return withCode(ExitServerFailure, fmt.Errorf("setup: %w", err))
+	}
+	if cfg.Run.Seed > 0 {
+		if err := seed(ctx, o, cfg, plan, client); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// measure runs the workload and reports, whatever way the run ends.
+func measure(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client) error {
+	execs, err := client.Executors(plan)
+	if err != nil {
+		return err
+	}
+	runners := make([]engine.Executor, len(execs))
+	for i, e := range execs {
+		runners[i] = e
+	}
+	info := runInfo(cfg, plan)
+	sinks := []report.Sink{}
+	if !cfg.Run.Quiet {
+		sinks = append(sinks, report.NewLiveSink(o.Stderr))
+	}
+	if cfg.Run.Out != "" {
+		sinks = append(sinks, report.NewJSONSink(cfg.Run.Out, info))
+	}
+	fan := report.NewFanout(sinks...)
+	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{})
+	fmt.Fprintf(o.Stderr, "running %s: %s\n", cfg.Source, info.ConfigLine)
+	if cfg.Run.Warmup > 0 {
+		fmt.Fprintf(o.Stderr, "warming up for %s (not measured)\n", cfg.Run.Warmup)
+	}
+	info.StartedAt = time.Now()
+	res := engine.Run(ctx, plan, runners, rec, fan, engine.Options{
+		Concurrency: cfg.Run.Concurrency, Duration: cfg.Run.Duration.D(), Operations: cfg.Run.Operations,
+		Warmup: cfg.Run.Warmup.D(), Interval: cfg.Run.Interval.D(), RandomSeed: cfg.Run.RandomSeed,
+		LostAfter: lostAfter(cfg), Classify: mongodb.Classify, IsLoss: mongodb.IsConnectionLoss,
+	})
+	info.EndedAt = time.Now()
+	info.Outcome, info.Reason = report.Outcome(res.Outcome), res.Reason
+	result := report.Build(info, res.Totals, nil)
+	closeErr := fan.Close(result)
+	if err := report.WriteConsole(o.Stdout, result); err != nil {
+		return err
+	}
+	if res.Outcome != engine.ServerLost {
+		saveCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		if err := client.SaveKeys(saveCtx, plan); err != nil {
+			fmt.Fprintln(o.Stderr, "warning: "+err.Error())
+		}
+		cancel()
+	}
+	if cfg.Run.Out != "" && closeErr == nil {
+		fmt.Fprintf(o.Stderr, "results written to %s\n", cfg.Run.Out)
+	}
+	switch res.Outcome {
+	case engine.Interrupted:
+		return withCode(ExitInterrupted, errors.New("the run was interrupted: the results above cover what was measured until then"))
+	case engine.ServerLost:
+		return withCode(ExitServerLost, fmt.Errorf("the run was cut short: %s; the results above cover what was measured until then", res.Reason))
+	}
+	return withCode(ExitOutput, closeErr)
+}
+
+// lostAfter is how long a run waits for an unreachable server to return:
+// the server-selection timeout, as the driver would wait, plus a margin.
+func lostAfter(cfg *config.Config) time.Duration {
+	return max(cfg.Connection.Timeouts.ServerSelection.D()+2*time.Second, 5*time.Second)
+}
+
+func runInfo(cfg *config.Config, plan *workload.Plan) report.RunInfo {
+	red := cfg.Redact()
+	raw, _ := json.Marshal(red)
+	types := make(map[string]string, len(plan.Ops))
+	for _, op := range plan.Ops {
+		types[op.Name] = op.Type
+	}
+	return report.RunInfo{
+		Tool:       report.Tool{Name: "mongoload", Version: Version},
+		Label:      cfg.Run.Label,
+		Workload:   report.Workload{Name: cfg.Name, Source: cfg.Source},
+		Config:     raw,
+		ConfigLine: configLine(red),
+		Load:       report.LoadModel{Type: report.Closed, Concurrency: cfg.Run.Concurrency},
+		OpTypes:    types,
+		Warmup:     cfg.Run.Warmup.D(),
+	}
+}
+
+func configLine(c *config.Config) string {
+	r, cn := c.Run, c.Connection
+	s := fmt.Sprintf("workload=%s uri=%s concurrency=%d", c.Name, cn.URI, r.Concurrency)
+	if r.Duration > 0 {
+		s += " duration=" + r.Duration.String()
+	}
+	if r.Operations > 0 {
+		s += fmt.Sprintf(" operations=%d", r.Operations)
+	}
+	s += fmt.Sprintf(" warmup=%s seed=%d randomSeed=%d", r.Warmup, r.Seed, r.RandomSeed)
+	for _, kv := range [][2]string{{"readPreference", cn.ReadPreference}, {"readConcern", cn.ReadConcern}} {
+		if kv[1] != "" {
+			s += " " + kv[0] + "=" + kv[1]
+		}
+	}
+	if cn.WriteConcern != nil && cn.WriteConcern.W != "" {
+		s += " w=" + cn.WriteConcern.W
+	}
+	if cn.MaxPoolSize > 0 {
+		s += fmt.Sprintf(" maxPoolSize=%d", cn.MaxPoolSize)
+	}
+	return s
+}

@@ -1,0 +1,119 @@
+// Package config holds mongoload's one configuration struct: how it is read
+// from a workload file (YAML or JSON, strictly: unknown keys are errors),
+// layered with environment variables and flags, and validated.
+//
+// Precedence, lowest first: built-in defaults < workload file < MONGOLOAD_*
+// environment variables < command-line flags.
+package config
+
+// Config is the whole effective configuration of one mongoload run.
+type Config struct {
+	// Source names where the workload came from: a file path or "builtin:NAME".
+	Source string `yaml:"-" json:"source"`
+
+	Name        string       `yaml:"name,omitempty" json:"name"`
+	Description string       `yaml:"description,omitempty" json:"description,omitempty"`
+	Connection  Connection   `yaml:"connection,omitempty" json:"connection"`
+	Collections []Collection `yaml:"collections,omitempty" json:"collections"`
+	Operations  []Operation  `yaml:"operations,omitempty" json:"operations"`
+	Run         Run          `yaml:"run,omitempty" json:"run"`
+}
+
+// Connection says how to reach and talk to the server.
+type Connection struct {
+	URI            string            `yaml:"uri,omitempty" json:"uri"`
+	AppName        string            `yaml:"appName,omitempty" json:"appName,omitempty"`
+	Username       string            `yaml:"username,omitempty" json:"username,omitempty"`
+	Password       string            `yaml:"password,omitempty" json:"password,omitempty"`
+	AuthSource     string            `yaml:"authSource,omitempty" json:"authSource,omitempty"`
+	ReadPreference string            `yaml:"readPreference,omitempty" json:"readPreference,omitempty"`
+	ReadConcern    string            `yaml:"readConcern,omitempty" json:"readConcern,omitempty"`
+	WriteConcern   *WriteConcern     `yaml:"writeConcern,omitempty" json:"writeConcern,omitempty"`
+	MaxPoolSize    uint64            `yaml:"maxPoolSize,omitempty" json:"maxPoolSize,omitempty"`
+	MinPoolSize    uint64            `yaml:"minPoolSize,omitempty" json:"minPoolSize,omitempty"`
+	Compressors    []string          `yaml:"compressors,omitempty" json:"compressors,omitempty"`
+	Timeouts       Timeouts          `yaml:"timeouts,omitempty" json:"timeouts"`
+	Options        map[string]string `yaml:"options,omitempty" json:"options,omitempty"`
+}
+
+// WriteConcern is w (a number or a tag such as "majority"), j and wtimeout.
+// The Go driver v2 no longer sends wtimeout; mongoload applies it as a
+// client-side deadline on each write that uses this write concern.
+type WriteConcern struct {
+	W        string   `yaml:"w,omitempty" json:"w,omitempty"`
+	J        *bool    `yaml:"j,omitempty" json:"j,omitempty"`
+	WTimeout Duration `yaml:"wtimeout,omitempty" json:"wtimeout,omitempty"`
+}
+
+// Timeouts bound how long connecting and each operation may take.
+type Timeouts struct {
+	Connect         Duration `yaml:"connect,omitempty" json:"connect,omitempty"`
+	ServerSelection Duration `yaml:"serverSelection,omitempty" json:"serverSelection,omitempty"`
+	// Operation is the client-side timeout of one operation (CSOT timeoutMS); 0 means none.
+	Operation Duration `yaml:"operation,omitempty" json:"operation,omitempty"`
+}
+
+// Collection is one collection the workload uses, with the shape of its documents.
+type Collection struct {
+	Database string  `yaml:"database,omitempty" json:"database"`
+	Name     string  `yaml:"name,omitempty" json:"name"`
+	Template Value   `yaml:"template,omitempty" json:"-"`
+	Indexes  []Index `yaml:"indexes,omitempty" json:"indexes,omitempty"`
+	ShardKey Value   `yaml:"shardKey,omitempty" json:"-"`
+	Line     int     `yaml:"-" json:"-"`
+}
+
+// Namespace is "database.collection".
+func (c Collection) Namespace() string { return c.Database + "." + c.Name }
+
+// Index is one index to create on a collection.
+type Index struct {
+	Name   string   `yaml:"name,omitempty" json:"name,omitempty"`
+	Keys   Value    `yaml:"keys,omitempty" json:"-"`
+	Unique bool     `yaml:"unique,omitempty" json:"unique,omitempty"`
+	Sparse bool     `yaml:"sparse,omitempty" json:"sparse,omitempty"`
+	TTL    Duration `yaml:"ttl,omitempty" json:"ttl,omitempty"`
+	Line   int      `yaml:"-" json:"-"`
+}
+
+// Operation is one entry of the operation mix.
+type Operation struct {
+	Name       string `yaml:"name,omitempty" json:"name"`
+	Type       string `yaml:"type,omitempty" json:"type"`
+	Collection string `yaml:"collection,omitempty" json:"collection,omitempty"`
+	// Weight is this operation's share of the mix, relative to the sum of all weights.
+	Weight     float64 `yaml:"weight,omitempty" json:"weight"`
+	Filter     Value   `yaml:"filter,omitempty" json:"-"`
+	Update     Value   `yaml:"update,omitempty" json:"-"`
+	Document   Value   `yaml:"document,omitempty" json:"-"`
+	Pipeline   Value   `yaml:"pipeline,omitempty" json:"-"`
+	Projection Value   `yaml:"projection,omitempty" json:"-"`
+	Sort       Value   `yaml:"sort,omitempty" json:"-"`
+	Limit      int64   `yaml:"limit,omitempty" json:"limit,omitempty"`
+	// BatchSize is the number of documents of one insertMany.
+	BatchSize      int           `yaml:"batchSize,omitempty" json:"batchSize,omitempty"`
+	Upsert         bool          `yaml:"upsert,omitempty" json:"upsert,omitempty"`
+	ReadPreference string        `yaml:"readPreference,omitempty" json:"readPreference,omitempty"`
+	WriteConcern   *WriteConcern `yaml:"writeConcern,omitempty" json:"writeConcern,omitempty"`
+	Line           int           `yaml:"-" json:"-"`
+}
+
+// Run holds the phases and the load model of a run.
+type Run struct {
+	Concurrency int      `yaml:"concurrency,omitempty" json:"concurrency"`
+	Duration    Duration `yaml:"duration,omitempty" json:"duration,omitempty"`
+	Operations  int64    `yaml:"operations,omitempty" json:"operations,omitempty"`
+	Warmup      Duration `yaml:"warmup,omitempty" json:"warmup,omitempty"`
+	Interval    Duration `yaml:"interval,omitempty" json:"interval"`
+	// Seed is the number of documents inserted into each collection before the run.
+	Seed          int64  `yaml:"seed,omitempty" json:"seed,omitempty"`
+	SeedBatchSize int    `yaml:"seedBatchSize,omitempty" json:"seedBatchSize,omitempty"`
+	SeedWorkers   int    `yaml:"seedWorkers,omitempty" json:"seedWorkers,omitempty"`
+	Setup         *bool  `yaml:"setup,omitempty" json:"setup,omitempty"`
+	Drop          bool   `yaml:"drop,omitempty" json:"drop,omitempty"`
+	AllowExisting bool   `yaml:"allowExisting,omitempty" json:"allowExisting,omitempty"`
+	RandomSeed    uint64 `yaml:"randomSeed,omitempty" json:"randomSeed,omitempty"`
+	Out           string `yaml:"out,omitempty" json:"out,omitempty"`
+	Label         string `yaml:"label,omitempty" json:"label,omitempty"`
+	Quiet         bool   `yaml:"quiet,omitempty" json:"quiet,omitempty"`
+}

@@ -1,0 +1,211 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Load reads a workload file (YAML or JSON) over the defaults.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &Error{Kind: Unreadable, File: path, Msg: fmt.Sprintf("cannot read workload file: %v", unwrapPathError(err))}
+	}
+	cfg, err := Parse(data, path)
+	if err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// Parse decodes a workload from data over the defaults; name labels errors
+// and becomes Config.Source.
+func Parse(data []byte, name string) (*Config, error) {
+	cfg := Default()
+	cfg.Source = name
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, &Error{Kind: Syntax, File: name, Msg: "the workload file is empty"}
+		}
+		return nil, syntaxError(err, name)
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, &Error{Kind: Syntax, File: name, Line: root.Line, Msg: "a workload is a mapping with keys such as collections: and operations:"}
+	}
+	var problems Errors
+	checkKeys(root, reflect.TypeOf(cfg).Elem(), "", &problems)
+	if len(problems) > 0 {
+		return nil, WithFile(problems, name)
+	}
+	if err := root.Decode(cfg); err != nil {
+		return nil, WithFile(decodeError(err), name)
+	}
+	recordLines(root, cfg)
+	return cfg, nil
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+func syntaxError(err error, file string) error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	e := &Error{Kind: Syntax, File: file}
+	if m := yamlLine.FindStringSubmatchIndex(msg); m != nil {
+		e.Line, _ = strconv.Atoi(msg[m[2]:m[3]])
+		msg = strings.TrimLeft(msg[m[1]:], ": ")
+	}
+	// The YAML parser (unlike its scanner) reports the 0-based line of the
+	// construct it was parsing, and omits line 0 altogether.
+	if strings.HasPrefix(msg, "did not find expected") {
+		e.Line++
+	}
+	e.Msg = "malformed YAML/JSON: " + msg
+	return e
+}
+
+// decodeError turns the decoder's type errors into located problems.
+func decodeError(err error) error {
+	var ce *Error
+	if errors.As(err, &ce) {
+		return ce
+	}
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return &Error{Kind: Invalid, Msg: err.Error()}
+	}
+	var es Errors
+	for _, m := range te.Errors {
+		e := &Error{Kind: Invalid, Msg: m}
+		if loc := yamlLine.FindStringSubmatchIndex(m); loc != nil {
+			e.Line, _ = strconv.Atoi(m[loc[2]:loc[3]])
+			e.Msg = strings.TrimLeft(m[loc[1]:], ": ")
+		}
+		e.Msg = strings.Replace(e.Msg, "cannot unmarshal", "wrong type:", 1)
+		es = append(es, e)
+	}
+	return es
+}
+
+var valueType = reflect.TypeOf(Value{})
+
+// checkKeys reports every mapping key that the struct type t does not have,
+// with the nearest valid key, so a typo never silently falls back to a default.
+func checkKeys(n *yaml.Node, t reflect.Type, path string, out *Errors) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == valueType {
+		return
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		if n.Kind != yaml.MappingNode {
+			return // the decoder reports the type mismatch
+		}
+		fields := yamlFields(t)
+		names := make([]string, 0, len(fields))
+		for k := range fields {
+			names = append(names, k)
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			f, ok := fields[k.Value]
+			if !ok {
+				*out = append(*out, &Error{Kind: UnknownKey, Line: k.Line, Field: join(path, k.Value),
+					Msg: "unknown key" + DidYouMean(k.Value, names)})
+				continue
+			}
+			checkKeys(n.Content[i+1], f.Type, join(path, k.Value), out)
+		}
+	case reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			return
+		}
+		for i, c := range n.Content {
+			checkKeys(c, t.Elem(), fmt.Sprintf("%s[%d]", path, i), out)
+		}
+	}
+}
+
+func yamlFields(t reflect.Type) map[string]reflect.StructField {
+	fields := make(map[string]reflect.StructField, t.NumField())
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = strings.ToLower(f.Name)
+		}
+		fields[name] = f
+	}
+	return fields
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// recordLines keeps the line of each collection, index and operation so that
+// later checks (Validate, template compilation) can point at them.
+func recordLines(root *yaml.Node, cfg *Config) {
+	if n := mapValue(root, "collections"); n != nil && n.Kind == yaml.SequenceNode {
+		for i, c := range n.Content {
+			if i < len(cfg.Collections) {
+				cfg.Collections[i].Line = c.Line
+				if ix := mapValue(c, "indexes"); ix != nil && ix.Kind == yaml.SequenceNode {
+					for j, in := range ix.Content {
+						if j < len(cfg.Collections[i].Indexes) {
+							cfg.Collections[i].Indexes[j].Line = in.Line
+						}
+					}
+				}
+			}
+		}
+	}
+	if n := mapValue(root, "operations"); n != nil && n.Kind == yaml.SequenceNode {
+		for i, c := range n.Content {
+			if i < len(cfg.Operations) {
+				cfg.Operations[i].Line = c.Line
+			}
+		}
+	}
+}
+
+func mapValue(n *yaml.Node, key string) *yaml.Node {
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,165 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Setting is one option that the environment (MONGOLOAD_*) and a command-line
+// flag can both set. One table serves both layers, so they cannot drift.
+type Setting struct {
+	Flag  string // flag name without dashes
+	Usage string
+	Bool  bool // a flag that needs no value
+	// NoFlag keeps a secret out of the command line (visible in ps): environment only.
+	NoFlag bool
+	Set    func(c *Config, v string) error
+}
+
+// Env is the environment variable for s: MONGOLOAD_ and the flag in upper snake case.
+func (s Setting) Env() string {
+	return "MONGOLOAD_" + strings.ToUpper(strings.ReplaceAll(s.Flag, "-", "_"))
+}
+
+// Settings lists every option settable by flag or environment.
+var Settings = []Setting{
+	{Flag: "uri", Usage: "connection string (default " + DefaultURI + ")", Set: func(c *Config, v string) error { c.Connection.URI = v; return nil }},
+	{Flag: "username", Usage: "user name for authentication", Set: func(c *Config, v string) error { c.Connection.Username = v; return nil }},
+	{Flag: "password", NoFlag: true, Usage: "password for authentication (environment only)", Set: func(c *Config, v string) error { c.Connection.Password = v; return nil }},
+	{Flag: "auth-source", Usage: "database that holds the user", Set: func(c *Config, v string) error { c.Connection.AuthSource = v; return nil }},
+	{Flag: "app-name", Usage: "appName reported to the server", Set: func(c *Config, v string) error { c.Connection.AppName = v; return nil }},
+	{Flag: "read-preference", Usage: "primary, primaryPreferred, secondary, secondaryPreferred or nearest", Set: func(c *Config, v string) error { c.Connection.ReadPreference = v; return nil }},
+	{Flag: "read-concern", Usage: "local, available, majority, linearizable or snapshot", Set: func(c *Config, v string) error { c.Connection.ReadConcern = v; return nil }},
+	{Flag: "write-concern", Usage: "w: a number or a tag such as majority", Set: setWriteConcern},
+	{Flag: "max-pool-size", Usage: "connection pool size", Set: uintSetter(func(c *Config) *uint64 { return &c.Connection.MaxPoolSize })},
+	{Flag: "min-pool-size", Usage: "connections kept open", Set: uintSetter(func(c *Config) *uint64 { return &c.Connection.MinPoolSize })},
+	{Flag: "compressors", Usage: "wire compressors, comma separated (zstd,snappy,zlib)", Set: func(c *Config, v string) error { c.Connection.Compressors = splitList(v); return nil }},
+	{Flag: "connect-timeout", Usage: "how long connecting may take", Set: durationSetter(func(c *Config) *Duration { return &c.Connection.Timeouts.Connect })},
+	{Flag: "server-selection-timeout", Usage: "how long to wait for a usable server", Set: durationSetter(func(c *Config) *Duration { return &c.Connection.Timeouts.ServerSelection })},
+	{Flag: "op-timeout", Usage: "client-side timeout of one operation (0: none)", Set: durationSetter(func(c *Config) *Duration { return &c.Connection.Timeouts.Operation })},
+	{Flag: "concurrency", Usage: "closed-loop workers", Set: intSetter(func(c *Config) *int { return &c.Run.Concurrency })},
+	{Flag: "duration", Usage: "length of the measured run (0 with --operations: until that count)", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Duration })},
+	{Flag: "operations", Usage: "stop after this many measured operations", Set: int64Setter(func(c *Config) *int64 { return &c.Run.Operations })},
+	{Flag: "warmup", Usage: "warm-up before measuring (excluded from results)", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Warmup })},
+	{Flag: "interval", Usage: "reporting interval", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Interval })},
+	{Flag: "seed", Usage: "documents each collection holds before the run (missing ones are inserted)", Set: int64Setter(func(c *Config) *int64 { return &c.Run.Seed })},
+	{Flag: "seed-batch-size", Usage: "documents per insertMany while seeding", Set: intSetter(func(c *Config) *int { return &c.Run.SeedBatchSize })},
+	{Flag: "seed-workers", Usage: "parallel inserters while seeding (0: concurrency)", Set: intSetter(func(c *Config) *int { return &c.Run.SeedWorkers })},
+	{Flag: "setup", Bool: true, Usage: "create collections and indexes before the run (default true)", Set: func(c *Config, v string) error {
+		b, err := parseBool(v)
+		c.Run.Setup = &b
+		return err
+	}},
+	{Flag: "drop", Bool: true, Usage: "drop the workload's own collections first", Set: boolSetter(func(c *Config) *bool { return &c.Run.Drop })},
+	{Flag: "allow-existing", Bool: true, Usage: "write to collections that mongoload did not create", Set: boolSetter(func(c *Config) *bool { return &c.Run.AllowExisting })},
+	{Flag: "random-seed", Usage: "seed of the data and operation choices", Set: func(c *Config, v string) error {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a non-negative integer", v)
+		}
+		c.Run.RandomSeed = n
+		return nil
+	}},
+	{Flag: "out", Usage: "write the results as JSON to this file", Set: func(c *Config, v string) error { c.Run.Out = v; return nil }},
+	{Flag: "label", Usage: "a name for this run in reports and comparisons", Set: func(c *Config, v string) error { c.Run.Label = v; return nil }},
+	{Flag: "quiet", Bool: true, Usage: "no per-interval lines", Set: boolSetter(func(c *Config) *bool { return &c.Run.Quiet })},
+}
+
+// ApplyEnv sets every option whose MONGOLOAD_* variable is present in env.
+func ApplyEnv(c *Config, env func(string) (string, bool)) error {
+	if env == nil {
+		env = os.LookupEnv
+	}
+	var es Errors
+	for _, s := range Settings {
+		if v, ok := env(s.Env()); ok {
+			if err := s.Set(c, v); err != nil {
+				es = append(es, &Error{Kind: Invalid, Field: s.Env(), Msg: err.Error()})
+			}
+		}
+	}
+	return es.Err()
+}
+
+func setWriteConcern(c *Config, v string) error {
+	if c.Connection.WriteConcern == nil {
+		c.Connection.WriteConcern = &WriteConcern{}
+	}
+	c.Connection.WriteConcern.W = v
+	return nil
+}
+
+func splitList(v string) []string {
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func parseBool(v string) (bool, error) {
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("%q is not true or false", v)
+	}
+	return b, nil
+}
+
+func boolSetter(field func(*Config) *bool) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		b, err := parseBool(v)
+		*field(c) = b
+		return err
+	}
+}
+
+func intSetter(field func(*Config) *int) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("%q is not an integer", v)
+		}
+		*field(c) = n
+		return nil
+	}
+}
+
+func int64Setter(field func(*Config) *int64) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		n, err := strconv.ParseInt(strings.ReplaceAll(v, "_", ""), 10, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not an integer", v)
+		}
+		*field(c) = n
+		return nil
+	}
+}
+
+func uintSetter(field func(*Config) *uint64) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a non-negative integer", v)
+		}
+		*field(c) = n
+		return nil
+	}
+}
+
+func durationSetter(field func(*Config) *Duration) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		d, err := ParseDuration(v)
+		if err != nil {
+			return err
+		}
+		if d < 0 {
+			return fmt.Errorf("%q: a duration cannot be negative", v)
+		}
+		*field(c) = d
+		return nil
+	}
+}

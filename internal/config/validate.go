@@ -1,0 +1,272 @@
+package config
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// OperationTypes are the operation types a workload may use.
+var OperationTypes = []string{
+	"find", "findOne", "insertOne", "insertMany", "updateOne", "updateMany",
+	"replaceOne", "deleteOne", "deleteMany", "upsert", "findOneAndUpdate",
+	"aggregate", "countDocuments",
+}
+
+// templateRule says which templates an operation type needs and allows.
+type templateRule struct{ required, allowed []string }
+
+var opRules = map[string]templateRule{
+	"find":             {allowed: []string{"filter", "projection", "sort", "limit"}},
+	"findOne":          {allowed: []string{"filter", "projection", "sort"}},
+	"insertOne":        {allowed: []string{"document"}},
+	"insertMany":       {allowed: []string{"document", "batchSize"}},
+	"updateOne":        {required: []string{"filter", "update"}, allowed: []string{"upsert"}},
+	"updateMany":       {required: []string{"filter", "update"}, allowed: []string{"upsert"}},
+	"upsert":           {required: []string{"filter", "update"}},
+	"replaceOne":       {required: []string{"filter"}, allowed: []string{"document", "upsert"}},
+	"deleteOne":        {required: []string{"filter"}},
+	"deleteMany":       {required: []string{"filter"}},
+	"findOneAndUpdate": {required: []string{"filter", "update"}, allowed: []string{"projection", "sort", "upsert"}},
+	"aggregate":        {required: []string{"pipeline"}},
+	"countDocuments":   {allowed: []string{"filter", "limit"}},
+}
+
+var (
+	readPreferences = []string{"primary", "primaryPreferred", "secondary", "secondaryPreferred", "nearest"}
+	readConcerns    = []string{"local", "available", "majority", "linearizable", "snapshot"}
+	compressorNames = []string{"zstd", "snappy", "zlib"}
+)
+
+// Validate fills derived defaults (operation names, an operation's collection
+// when there is only one) and returns every problem found, in file order.
+func (c *Config) Validate() Errors {
+	var es Errors
+	add := func(kind Kind, line int, field, format string, args ...any) {
+		es = append(es, &Error{Kind: kind, File: c.Source, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)})
+	}
+	c.validateConnection(add)
+	c.validateCollections(add)
+	c.validateOperations(add)
+	c.validateRun(add)
+	return es
+}
+
+type adder func(kind Kind, line int, field, format string, args ...any)
+
+func (c *Config) validateConnection(add adder) {
+	cn := &c.Connection
+	if cn.URI == "" {
+		add(BadURI, 0, "connection.uri", "no connection URI: set connection.uri, MONGOLOAD_URI or --uri")
+	} else if !strings.HasPrefix(cn.URI, "mongodb://") && !strings.HasPrefix(cn.URI, "mongodb+srv://") {
+		add(BadURI, 0, "connection.uri", "%q must start with mongodb:// or mongodb+srv://", RedactURI(cn.URI))
+	}
+	checkOneOf(add, "connection.readPreference", cn.ReadPreference, readPreferences)
+	checkOneOf(add, "connection.readConcern", cn.ReadConcern, readConcerns)
+	checkWriteConcern(add, "connection.writeConcern", cn.WriteConcern)
+	for _, name := range cn.Compressors {
+		checkOneOf(add, "connection.compressors", name, compressorNames)
+	}
+	if cn.MaxPoolSize > 0 && cn.MinPoolSize > cn.MaxPoolSize {
+		add(Invalid, 0, "connection.minPoolSize", "minPoolSize %d is larger than maxPoolSize %d", cn.MinPoolSize, cn.MaxPoolSize)
+	}
+}
+
+func checkOneOf(add adder, field, v string, options []string) {
+	if v == "" {
+		return
+	}
+	for _, o := range options {
+		if v == o {
+			return
+		}
+	}
+	add(Invalid, 0, field, "%q is not one of %s%s", v, strings.Join(options, ", "), DidYouMean(v, options))
+}
+
+func checkWriteConcern(add adder, field string, wc *WriteConcern) {
+	if wc == nil || wc.W == "" {
+		return
+	}
+	if n, err := strconv.Atoi(wc.W); err == nil && n < 0 {
+		add(Invalid, 0, field+".w", "w must be 0 or more, or a tag such as majority")
+	}
+}
+
+func (c *Config) validateCollections(add adder) {
+	if len(c.Collections) == 0 {
+		add(Invalid, 0, "collections", "the workload defines no collection: add one under collections:")
+	}
+	seen := map[string]bool{}
+	for i := range c.Collections {
+		col := &c.Collections[i]
+		field := fmt.Sprintf("collections[%d]", i)
+		if col.Database == "" || strings.ContainsAny(col.Database, `/\. "$`) {
+			add(Invalid, col.Line, field+".database", "database %q is missing or not a valid database name", col.Database)
+		}
+		if col.Name == "" || strings.Contains(col.Name, "$") || strings.HasPrefix(col.Name, "system.") {
+			add(Invalid, col.Line, field+".name", "collection name %q is missing or not allowed", col.Name)
+		}
+		if seen[col.Namespace()] {
+			add(Invalid, col.Line, field, "collection %s is defined twice", col.Namespace())
+		}
+		seen[col.Namespace()] = true
+		if col.Template.Kind != KindDoc && col.Template.Kind != KindNull {
+			add(Invalid, col.Template.Line, field+".template", "a template is a document of fields")
+		}
+		for j, ix := range col.Indexes {
+			validateIndex(add, fmt.Sprintf("%s.indexes[%d]", field, j), ix)
+		}
+	}
+}
+
+func validateIndex(add adder, field string, ix Index) {
+	if ix.Keys.Kind != KindDoc || len(ix.Keys.Fields) == 0 {
+		add(Invalid, ix.Line, field+".keys", "an index needs keys, for example keys: {flight_id: 1}")
+		return
+	}
+	for _, k := range ix.Keys.Fields {
+		switch v := k.Value.Scalar.(type) {
+		case int64:
+			if v == 1 || v == -1 {
+				continue
+			}
+		case string:
+			if v == "hashed" || v == "text" || v == "2dsphere" || v == "2d" {
+				continue
+			}
+		}
+		add(Invalid, k.Value.Line, field+".keys."+k.Key, "index direction must be 1, -1, hashed, text, 2d or 2dsphere, not %s", k.Value)
+	}
+	if ix.TTL > 0 && len(ix.Keys.Fields) != 1 {
+		add(Invalid, ix.Line, field+".ttl", "a TTL index has exactly one key (a date field)")
+	}
+}
+
+func (c *Config) validateOperations(add adder) {
+	if len(c.Operations) == 0 {
+		add(Invalid, 0, "operations", "the workload defines no operation: add one under operations:")
+		return
+	}
+	var total float64
+	names := map[string]bool{}
+	for i := range c.Operations {
+		op := &c.Operations[i]
+		field := fmt.Sprintf("operations[%d]", i)
+		if op.Name == "" {
+			op.Name = fmt.Sprintf("%s_%d", op.Type, i+1)
+		}
+		if names[op.Name] {
+			add(Invalid, op.Line, field+".name", "operation name %q is used twice", op.Name)
+		}
+		names[op.Name] = true
+		if op.Weight < 0 {
+			add(Invalid, op.Line, field+".weight", "weight %g is negative", op.Weight)
+		}
+		total += op.Weight
+		c.validateOpCollection(add, field, op)
+		rule, ok := opRules[op.Type]
+		if !ok {
+			add(UnknownOperation, op.Line, field+".type", "unknown operation type %q%s; valid types: %s",
+				op.Type, DidYouMean(op.Type, OperationTypes), strings.Join(OperationTypes, ", "))
+			continue
+		}
+		validateTemplates(add, field, op, rule)
+	}
+	if total <= 0 {
+		add(Invalid, c.Operations[0].Line, "operations", "the weights sum to %g: give at least one operation a positive weight", total)
+	}
+}
+
+func (c *Config) validateOpCollection(add adder, field string, op *Operation) {
+	if op.Collection == "" {
+		if len(c.Collections) == 1 {
+			op.Collection = c.Collections[0].Name
+			return
+		}
+		if len(c.Collections) > 1 {
+			add(Invalid, op.Line, field+".collection", "say which collection this operation uses: the workload has %d", len(c.Collections))
+		}
+		return
+	}
+	if c.FindCollection(op.Collection) == nil {
+		var names []string
+		for _, col := range c.Collections {
+			names = append(names, col.Name)
+		}
+		add(Invalid, op.Line, field+".collection", "no collection %q in this workload%s", op.Collection, DidYouMean(op.Collection, names))
+	}
+}
+
+// FindCollection finds a collection by "name" or "database.name".
+func (c *Config) FindCollection(ref string) *Collection {
+	for i := range c.Collections {
+		col := &c.Collections[i]
+		if ref == col.Name || ref == col.Namespace() {
+			return col
+		}
+	}
+	return nil
+}
+
+func validateTemplates(add adder, field string, op *Operation, rule templateRule) {
+	present := map[string]bool{
+		"filter": !op.Filter.IsZero(), "update": !op.Update.IsZero(), "document": !op.Document.IsZero(),
+		"pipeline": !op.Pipeline.IsZero(), "projection": !op.Projection.IsZero(), "sort": !op.Sort.IsZero(),
+		"limit": op.Limit != 0, "batchSize": op.BatchSize != 0, "upsert": op.Upsert,
+	}
+	for _, r := range rule.required {
+		if !present[r] {
+			add(Invalid, op.Line, field+"."+r, "%s needs %s", op.Type, r)
+		}
+	}
+	allowed := append(append([]string{}, rule.required...), rule.allowed...)
+	for name, ok := range present {
+		if ok && !contains(allowed, name) {
+			add(Invalid, op.Line, field+"."+name, "%s has no meaning for %s (it takes %s)", name, op.Type, strings.Join(allowed, ", "))
+		}
+	}
+	if op.Type == "insertMany" && op.BatchSize == 0 {
+		op.BatchSize = 10
+	}
+	if op.BatchSize < 0 || op.Limit < 0 {
+		add(Invalid, op.Line, field, "batchSize and limit cannot be negative")
+	}
+	if op.Type == "deleteMany" && op.Filter.Kind == KindDoc && len(op.Filter.Fields) == 0 {
+		add(Invalid, op.Filter.Line, field+".filter", "deleteMany with an empty filter would delete the whole collection")
+	}
+	if !op.Pipeline.IsZero() && op.Pipeline.Kind != KindArray {
+		add(Invalid, op.Pipeline.Line, field+".pipeline", "a pipeline is a list of stages")
+	}
+	checkOneOf(add, field+".readPreference", op.ReadPreference, readPreferences)
+	checkWriteConcern(add, field+".writeConcern", op.WriteConcern)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Config) validateRun(add adder) {
+	r := &c.Run
+	if r.Concurrency < 1 {
+		add(Invalid, 0, "run.concurrency", "concurrency must be at least 1, not %d", r.Concurrency)
+	}
+	if r.Duration <= 0 && r.Operations <= 0 {
+		add(Invalid, 0, "run.duration", "give the run a duration or an operation count")
+	}
+	if r.Operations < 0 {
+		add(Invalid, 0, "run.operations", "operations cannot be negative")
+	}
+	if r.Interval.D() < 10*time.Millisecond {
+		add(Invalid, 0, "run.interval", "the reporting interval must be at least 10ms, not %s", r.Interval)
+	}
+	if r.Seed < 0 || r.SeedBatchSize < 1 || r.SeedWorkers < 0 {
+		add(Invalid, 0, "run.seed", "seed must be 0 or more, seedBatchSize at least 1, seedWorkers 0 or more")
+	}
+}

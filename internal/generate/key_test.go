@@ -1,0 +1,120 @@
+package generate
+
+import (
+	"sync"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// TestKeyModes protects the meaning of the key generator in each mode:
+// inserts take new keys at the end of the key space, queries draw existing
+// ones, and keys inserted during the run become reachable.
+func TestKeyModes(t *testing.T) {
+	ks := NewKeySpace(10, 5) // keys 10..14 exist
+	env := &Env{KeySpace: func(string) *KeySpace { return ks }}
+	env.Mode = Insert
+	ins := compile(t, `{$gen: key}`, env)
+	env.Mode = Query
+	qry := compile(t, `{$gen: key, distribution: sequential}`, env)
+	st := NewState(1, 1)
+
+	for want := int64(15); want < 18; want++ {
+		if got := draw(t, ins, st).Int64(); got != want {
+			t.Fatalf("insert got %d, want %d", got, want)
+		}
+	}
+	if first, end := ks.Bounds(); first != 10 || end != 18 {
+		t.Fatalf("bounds [%d, %d), want [10, 18)", first, end)
+	}
+	seen := map[int64]bool{}
+	for range 16 {
+		seen[draw(t, qry, st).Int64()] = true
+	}
+	for k := int64(10); k < 18; k++ {
+		if !seen[k] {
+			t.Errorf("query never reached key %d (inserted keys must become reachable)", k)
+		}
+	}
+	if len(seen) != 8 {
+		t.Errorf("query reached %v, outside [10, 18)", seen)
+	}
+}
+
+// TestKeyForms protects how keys are written and where they come from.
+func TestKeyForms(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		mode Mode
+		typ  bson.Type
+		lo   int64 // expected range of the key
+		hi   int64
+	}{
+		// the default: an existing key of the own collection, as int64
+		{"query long", `{$gen: key}`, Query, bson.TypeInt64, 0, 99},
+		// as: int gives int32 while keys fit
+		{"query int", `{$gen: key, as: int}`, Query, bson.TypeInt32, 0, 99},
+		// another collection's key space
+		{"other collection", `{$gen: key, collection: users}`, Query, bson.TypeInt64, 1000, 1049},
+		// each distribution stays in range
+		{"zipfian", `{$gen: key, distribution: zipfian}`, Query, bson.TypeInt64, 0, 99},
+		{"latest", `{$gen: key, distribution: latest}`, Query, bson.TypeInt64, 0, 99},
+		// inserts ignore the distribution and append
+		{"insert", `{$gen: key, distribution: zipfian}`, Insert, bson.TypeInt64, 100, 1000},
+	}
+	st := NewState(3, 4)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := compile(t, tt.src, testEnv(tt.mode))
+			for range 500 {
+				v := draw(t, g, st)
+				k, _ := v.AsInt64OK()
+				if v.Type != tt.typ || k < tt.lo || k > tt.hi {
+					t.Fatalf("got %v %d, want %v in [%d, %d]", v.Type, k, tt.typ, tt.lo, tt.hi)
+				}
+			}
+		})
+	}
+}
+
+// TestKeyEmpty protects the empty key space: queries get its first key
+// rather than a panic.
+func TestKeyEmpty(t *testing.T) {
+	for _, dist := range distributionNames() {
+		ks := NewKeySpace(7, 0)
+		g := compile(t, `{$gen: key, distribution: `+dist+`}`, &Env{KeySpace: func(string) *KeySpace { return ks }})
+		if k := draw(t, g, NewState(1, 1)).Int64(); k != 7 {
+			t.Errorf("%s: got %d from an empty key space, want 7", dist, k)
+		}
+	}
+}
+
+// TestKeySpaceConcurrent protects Next under concurrency: every key is
+// handed out exactly once.
+func TestKeySpaceConcurrent(t *testing.T) {
+	ks := NewKeySpace(0, 0)
+	const workers, each = 8, 1000
+	got := make([][]int64, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for range each {
+				got[w] = append(got[w], ks.Next())
+			}
+		})
+	}
+	wg.Wait()
+	seen := make(map[int64]bool, workers*each)
+	for _, keys := range got {
+		for _, k := range keys {
+			if seen[k] {
+				t.Fatalf("key %d handed out twice", k)
+			}
+			seen[k] = true
+		}
+	}
+	if _, end := ks.Bounds(); end != workers*each {
+		t.Fatalf("end %d, want %d", end, workers*each)
+	}
+}

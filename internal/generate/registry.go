@@ -1,0 +1,54 @@
+package generate
+
+import (
+	"maps"
+	"slices"
+)
+
+// spec is one generator of the dispatch table: its builder and the
+// parameters it takes besides nullProbability and missingProbability.
+type spec struct {
+	build  func(p *params) (Generator, error)
+	params []string
+}
+
+// registry is the dispatch table from generator name to spec. It is filled
+// in init because builders such as enum and array compile nested values,
+// which consults the registry: a plain initializer would be a cycle.
+var registry map[string]spec
+
+func init() {
+	registry = map[string]spec{
+		"objectId":   {buildObjectID, nil},
+		"int":        {buildInt, []string{"min", "max"}},
+		"long":       {buildLong, []string{"min", "max"}},
+		"double":     {buildDouble, []string{"min", "max", "decimals"}},
+		"decimal":    {buildDecimal, []string{"min", "max", "scale"}},
+		"bool":       {buildBool, []string{"probability"}},
+		"date":       {buildDate, []string{"from", "to"}},
+		"now":        {buildNow, nil},
+		"string":     {buildString, []string{"length", "min", "max", "charset"}},
+		"pattern":    {buildPattern, []string{"pattern"}},
+		"faker":      {buildFaker, []string{"provider", "params"}},
+		"words":      {buildWords, []string{"min", "max"}},
+		"sentence":   {buildSentence, []string{"words"}},
+		"enum":       {buildEnum, []string{"values", "weights"}},
+		"uuid":       {buildUUID, nil},
+		"binary":     {buildBinary, []string{"length", "min", "max"}},
+		"array":      {buildArray, []string{"of", "length", "min", "max"}},
+		"timestamp":  {buildTimestamp, nil},
+		"regex":      {buildRegex, []string{"pattern", "options"}},
+		"minKey":     {buildMinKey, nil},
+		"maxKey":     {buildMaxKey, nil},
+		"javascript": {buildJavaScript, []string{"code"}},
+		"key":        {buildKey, []string{"collection", "distribution", "as", "prefix"}},
+	}
+	for name, draw := range fakers {
+		registry[name] = spec{build: poolBuilder(name, draw)}
+	}
+}
+
+// Names returns all generator names, sorted.
+func Names() []string {
+	return slices.Sorted(maps.Keys(registry))
+}

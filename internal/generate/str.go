@@ -1,0 +1,80 @@
+package generate
+
+import (
+	"unicode/utf8"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// The named character sets of the string generator. Any other charset
+// value is taken as the set of characters itself.
+var charsets = map[string]string{
+	"alphanumeric": "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
+	"alpha":        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+	"lower":        "abcdefghijklmnopqrstuvwxyz",
+	"upper":        "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+	"numeric":      "0123456789",
+	"hex":          "0123456789abcdef",
+}
+
+// stringGen draws strings of characters from a set, with a length (in
+// characters) uniform in [min, max].
+type stringGen struct {
+	min   int64
+	span  uint64
+	ascii string   // the set when it is all ASCII: one byte per character
+	runes []string // otherwise, each character's UTF-8 encoding
+}
+
+// Append implements Generator.
+func (g *stringGen) Append(dst []byte, st *State) (bson.Type, []byte) {
+	n := uniformInt(st.Rand, g.min, g.span)
+	start, dst := reserve(dst)
+	if g.ascii != "" {
+		dst = appendChars(dst, st, g.ascii, n)
+	} else {
+		for range n {
+			dst = append(dst, g.runes[st.Rand.IntN(len(g.runes))]...)
+		}
+	}
+	return bson.TypeString, closeString(dst, start)
+}
+
+// appendChars appends n bytes drawn from set, two per 64-bit draw: each
+// 32-bit half is mapped onto the set by multiply-shift (Lemire), whose bias
+// of at most len(set)/2^32 is far below anything a workload can notice.
+func appendChars(dst []byte, st *State, set string, n int64) []byte {
+	m := uint64(len(set))
+	for ; n >= 2; n -= 2 {
+		x := st.Rand.Uint64()
+		dst = append(dst, set[(x&0xffffffff)*m>>32], set[(x>>32)*m>>32])
+	}
+	if n == 1 {
+		dst = append(dst, set[(st.Rand.Uint64()&0xffffffff)*m>>32])
+	}
+	return dst
+}
+
+// buildString: string {length | min, max, charset}; default length 10,
+// default charset alphanumeric.
+func buildString(p *params) (Generator, error) {
+	mn, mx := p.lengths(10, 10, maxBSONSize)
+	g := &stringGen{min: mn, span: spanOf(mn, mx)}
+	set := p.str("charset", "alphanumeric")
+	if named, ok := charsets[set]; ok {
+		set = named
+	}
+	switch {
+	case set == "":
+		p.fail(0, "charset is empty")
+	case !utf8.ValidString(set):
+		p.fail(0, "charset is not valid UTF-8")
+	case utf8.RuneCountInString(set) == len(set):
+		g.ascii = set
+	default:
+		for _, r := range set {
+			g.runes = append(g.runes, string(r))
+		}
+	}
+	return p.done(g)
+}

@@ -1,0 +1,44 @@
+package metrics
+
+import (
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Interval is everything recorded between Start and End. It is immutable
+// once returned, so several sinks may read it concurrently.
+type Interval struct {
+	Start, End time.Time
+	Ops        []OpInterval // indexed like Recorder.Ops
+}
+
+// OpInterval is what one operation recorded during an interval.
+type OpInterval struct {
+	Name string
+	// Latency holds successful operations' latencies in microseconds; in an
+	// open-loop run it is the response time from the scheduled start.
+	Latency *hdrhistogram.Histogram
+	// Service holds service times in microseconds, measured from the actual
+	// send; nil unless the Recorder was made with Options.Service.
+	Service *hdrhistogram.Histogram
+	// Errors counts failed operations by error class; nil if there were none.
+	Errors map[string]int64
+	// Overflow counts samples above Highest, which were recorded as Highest.
+	Overflow int64
+}
+
+// Count is the number of successful operations recorded.
+func (o *OpInterval) Count() int64 { return o.Latency.TotalCount() }
+
+// ErrorCount is the number of failed operations, all classes together.
+func (o *OpInterval) ErrorCount() int64 { return sumErrors(o.Errors) }
+
+// newStamped returns an empty histogram carrying its interval's start and end
+// times, which the standard interval log format (.hlog) writes out.
+func newStamped(start, end time.Time) *hdrhistogram.Histogram {
+	h := NewHistogram()
+	h.SetStartTimeMs(start.UnixMilli())
+	h.SetEndTimeMs(end.UnixMilli())
+	return h
+}

@@ -1,0 +1,115 @@
+package metrics
+
+import (
+	"runtime"
+	"sync"
+	"time"
+)
+
+// Options tunes a Recorder.
+type Options struct {
+	// Shards is the number of shards workers share; 0 means 2×GOMAXPROCS.
+	// Memory is about 2 × Shards × ops × 190 KB (×2 again with Service):
+	// every shard holds a current and a spare histogram per operation.
+	Shards int
+	// Service also keeps a service-time histogram per operation, for
+	// open-loop runs where latency is measured from the scheduled start.
+	Service bool
+}
+
+// Recorder collects the latencies and errors of a fixed list of operations
+// from any number of workers, and cuts them into intervals.
+type Recorder struct {
+	ops     []string
+	service bool
+	shards  []*Shard
+
+	mu    sync.Mutex // serializes Interval and Reset; never taken by recording
+	start time.Time  // start of the interval being recorded
+}
+
+// NewRecorder returns a Recorder for the operations named ops; operation i
+// is recorded as index i. The first interval starts now.
+func NewRecorder(ops []string, opt Options) *Recorder {
+	n := opt.Shards
+	if n <= 0 {
+		n = 2 * runtime.GOMAXPROCS(0)
+	}
+	r := &Recorder{
+		ops:     append([]string(nil), ops...),
+		service: opt.Service,
+		shards:  make([]*Shard, n),
+		start:   time.Now(),
+	}
+	for i := range r.shards {
+		r.shards[i] = &Shard{cur: newSet(len(ops), opt.Service), spare: newSet(len(ops), opt.Service)}
+	}
+	return r
+}
+
+// Ops returns the operation names, indexed as they are recorded.
+func (r *Recorder) Ops() []string { return append([]string(nil), r.ops...) }
+
+// Shards returns the number of shards.
+func (r *Recorder) Shards() int { return len(r.shards) }
+
+// Shard returns the shard worker should record into: shard worker mod the
+// number of shards. Call it once per worker and keep the result; consecutive
+// workers get different shards, so contention stays rare.
+func (r *Recorder) Shard(worker int) *Shard {
+	n := len(r.shards)
+	return r.shards[((worker%n)+n)%n]
+}
+
+// Interval returns everything recorded since the previous call to Interval
+// or Reset (or since NewRecorder), as an interval ending at now. Take now
+// just before calling: a sample recorded during the call lands in this
+// interval or the next, never in both and never in neither. The returned
+// Interval is never modified again.
+func (r *Recorder) Interval(now time.Time) *Interval {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	// Swap every shard first, so the interval boundary is the same for all
+	// shards to within microseconds, then do the slow merging with no shard
+	// lock held.
+	old := r.swapAll()
+	iv := r.newInterval(now)
+	for _, s := range old {
+		s.addTo(iv)
+		s.reset()
+	}
+	r.start = now
+	return iv
+}
+
+// Reset discards everything recorded so far, for example at the end of the
+// warm-up; the next interval starts at now.
+func (r *Recorder) Reset(now time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, s := range r.swapAll() {
+		s.reset()
+	}
+	r.start = now
+}
+
+func (r *Recorder) swapAll() []*set {
+	old := make([]*set, len(r.shards))
+	for i, s := range r.shards {
+		old[i] = s.swap()
+	}
+	return old
+}
+
+func (r *Recorder) newInterval(end time.Time) *Interval {
+	iv := &Interval{Start: r.start, End: end, Ops: make([]OpInterval, len(r.ops))}
+	for i, name := range r.ops {
+		o := &iv.Ops[i]
+		o.Name = name
+		o.Latency = newStamped(r.start, end)
+		if r.service {
+			o.Service = newStamped(r.start, end)
+		}
+	}
+	return iv
+}

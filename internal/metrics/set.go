@@ -1,0 +1,89 @@
+package metrics
+
+import "github.com/HdrHistogram/hdrhistogram-go"
+
+// set holds everything one shard records for every operation during one
+// interval. A shard owns two sets: one receiving recordings, one spare.
+type set struct {
+	lat      []*hdrhistogram.Histogram
+	svc      []*hdrhistogram.Histogram // nil unless Options.Service
+	overflow []int64
+	errors   []map[string]int64 // per op; a map is made on the op's first error
+}
+
+func newSet(nops int, service bool) *set {
+	s := &set{
+		lat:      make([]*hdrhistogram.Histogram, nops),
+		overflow: make([]int64, nops),
+		errors:   make([]map[string]int64, nops),
+	}
+	for i := range s.lat {
+		s.lat[i] = NewHistogram()
+	}
+	if service {
+		s.svc = make([]*hdrhistogram.Histogram, nops)
+		for i := range s.svc {
+			s.svc[i] = NewHistogram()
+		}
+	}
+	return s
+}
+
+// addTo adds the set's recordings to iv, whose Ops are indexed like the set.
+func (s *set) addTo(iv *Interval) {
+	for i := range iv.Ops {
+		o := &iv.Ops[i]
+		o.Latency.Merge(s.lat[i])
+		if s.svc != nil {
+			o.Service.Merge(s.svc[i])
+		}
+		o.Overflow += s.overflow[i]
+		o.Errors = addErrors(o.Errors, s.errors[i])
+	}
+}
+
+// reset empties the set so it can become a shard's next spare.
+func (s *set) reset() {
+	for i := range s.lat {
+		resetHistogram(s.lat[i])
+		if s.svc != nil {
+			resetHistogram(s.svc[i])
+		}
+		s.overflow[i] = 0
+		// clear keeps the map's storage, so a recurring error class does not
+		// allocate again on the hot path.
+		clear(s.errors[i])
+	}
+}
+
+// resetHistogram skips histograms that are already empty: Reset zeroes all
+// 190 KB, and most shards see few of the operations in a short interval.
+func resetHistogram(h *hdrhistogram.Histogram) {
+	if h.TotalCount() != 0 {
+		h.Reset()
+	}
+}
+
+// addErrors adds the counts of from to dst, making dst only when there is
+// something to add, so an operation without errors keeps a nil map.
+func addErrors(dst, from map[string]int64) map[string]int64 {
+	for class, n := range from {
+		if n == 0 {
+			continue
+		}
+		if dst == nil {
+			dst = make(map[string]int64, len(from))
+		}
+		dst[class] += n
+	}
+	return dst
+}
+
+// sumErrors is the total of an error-class map.
+func sumErrors(m map[string]int64) int64 {
+	var n int64
+	for _, c := range m {
+		n += c
+	}
+	return n
+}

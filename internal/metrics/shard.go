@@ -1,0 +1,88 @@
+package metrics
+
+import (
+	"sync"
+	"time"
+)
+
+// Shard is one of a Recorder's recording slots, shared by several workers.
+// Its methods are safe for concurrent use. Get one with Recorder.Shard.
+//
+// Only operations that succeeded should be recorded with Record or
+// RecordService; a failed operation is counted with RecordError alone, so
+// that a latency histogram never mixes fast failures with real work.
+type Shard struct {
+	mu    sync.Mutex
+	cur   *set // receives recordings
+	spare *set // touched only by the collector, under Recorder.mu
+
+	// pad keeps two shards' mutexes off the same cache line, so workers on
+	// different CPUs do not contend through false sharing.
+	_ [64]byte
+}
+
+// Record records the latency of one successful operation op (an index into
+// Recorder.Ops). Latencies above Highest are recorded as Highest and counted
+// in the operation's Overflow. It does not allocate.
+func (s *Shard) Record(op int, latency time.Duration) {
+	v, clamped := micros(latency)
+	s.mu.Lock()
+	c := s.cur
+	// RecordValue cannot fail for a clamped value; count a failure as overflow
+	// anyway, so that no sample could ever vanish without a trace.
+	if c.lat[op].RecordValue(v) != nil || clamped {
+		c.overflow[op]++
+	}
+	s.mu.Unlock()
+}
+
+// RecordService records one successful operation of an open-loop run:
+// response is measured from the time the operation was scheduled to start
+// (so it includes any queueing behind a slow server: no coordinated
+// omission), service from the time it was actually sent. response goes to
+// the latency histogram; service goes to the service histogram and is
+// ignored unless the Recorder was made with Options.Service. A sample with
+// either value above Highest counts once in Overflow. It does not allocate.
+func (s *Shard) RecordService(op int, response, service time.Duration) {
+	rv, rc := micros(response)
+	sv, sc := micros(service)
+	s.mu.Lock()
+	c := s.cur
+	failed := c.lat[op].RecordValue(rv) != nil
+	if c.svc != nil {
+		failed = c.svc[op].RecordValue(sv) != nil || failed
+	} else {
+		sc = false
+	}
+	if failed || rc || sc {
+		c.overflow[op]++
+	}
+	s.mu.Unlock()
+}
+
+// RecordError counts one failed operation op in the error class class, such
+// as "DuplicateKey(11000)", "network" or "timeout". Errors are rare, so a map
+// under the shard lock is cheap enough; only an operation's first error of a
+// class in a recorder's lifetime allocates.
+func (s *Shard) RecordError(op int, class string) {
+	s.mu.Lock()
+	c := s.cur
+	m := c.errors[op]
+	if m == nil {
+		m = make(map[string]int64)
+		c.errors[op] = m
+	}
+	m[class]++
+	s.mu.Unlock()
+}
+
+// swap makes the spare set current and returns the set that was current. The
+// shard lock is held only for the pointer exchange.
+func (s *Shard) swap() *set {
+	s.mu.Lock()
+	old := s.cur
+	s.cur = s.spare
+	s.mu.Unlock()
+	s.spare = old
+	return old
+}

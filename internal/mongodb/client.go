@@ -1,0 +1,231 @@
+// Package mongodb is the only package that imports the MongoDB driver. It
+// connects, prepares collections and indexes, executes built requests and
+// classifies errors, so the rest of mongoload stays driver-agnostic.
+package mongodb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/mongo/readconcern"
+	"go.mongodb.org/mongo-driver/v2/mongo/readpref"
+	"go.mongodb.org/mongo-driver/v2/mongo/writeconcern"
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/connstring"
+
+	"github.com/mongoload/mongoload/internal/config"
+)
+
+// Client is a connected driver client with the run's defaults applied.
+type Client struct {
+	c    *mongo.Client
+	conn config.Connection
+	// Hosts is what was tried, for messages (no credentials).
+	Hosts string
+}
+
+// ErrUnreachable means no server answered within the configured timeout.
+var ErrUnreachable = errors.New("server unreachable")
+
+// ErrAuth means the server refused the credentials.
+var ErrAuth = errors.New("authentication failed")
+
+// CheckURI parses uri the way the driver will, without connecting.
+func CheckURI(uri string) error {
+	if _, err := connstring.ParseAndValidate(uri); err != nil {
+		msg := strings.ReplaceAll(err.Error(), uri, config.RedactURI(uri))
+		return &config.Error{Kind: config.BadURI, Field: "connection.uri", Msg: fmt.Sprintf("cannot parse %q: %s", config.RedactURI(uri), msg)}
+	}
+	return nil
+}
+
+// Connect opens a client and pings the server, failing within the
+// server-selection timeout with the address tried.
+func Connect(ctx context.Context, conn config.Connection) (*Client, error) {
+	opts, err := clientOptions(conn)
+	if err != nil {
+		return nil, err
+	}
+	c, err := mongo.Connect(opts)
+	if err != nil {
+		return nil, fmt.Errorf("connect to %s: %w", config.RedactURI(conn.URI), err)
+	}
+	cl := &Client{c: c, conn: conn, Hosts: strings.Join(opts.Hosts, ",")}
+	wait := conn.Timeouts.ServerSelection.D()
+	if wait <= 0 {
+		wait = 30 * time.Second
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, wait+time.Second)
+	defer cancel()
+	if err := c.Ping(pingCtx, readpref.PrimaryPreferred()); err != nil {
+		_ = c.Disconnect(context.Background())
+		return nil, cl.connectError(err, wait)
+	}
+	return cl, nil
+}
+
+func (cl *Client) connectError(err error, wait time.Duration) error {
+	var ce mongo.CommandError
+	if errors.As(err, &ce) && (ce.Code == 18 || ce.Name == "AuthenticationFailed") || strings.Contains(err.Error(), "auth error") {
+		return fmt.Errorf("%w at %s: check the user name and password (MONGOLOAD_USERNAME/MONGOLOAD_PASSWORD or the URI) and authSource", ErrAuth, cl.Hosts)
+	}
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	return fmt.Errorf("%w: no answer from %s within %s (%s)", ErrUnreachable, cl.Hosts, wait, firstLine(err))
+}
+
+func firstLine(err error) string {
+	s := err.Error()
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}
+
+func clientOptions(conn config.Connection) (*options.ClientOptions, error) {
+	uri, err := withExtraOptions(conn.URI, conn.Options)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckURI(uri); err != nil {
+		return nil, err
+	}
+	o := options.Client().ApplyURI(uri)
+	if conn.AppName != "" {
+		o.SetAppName(conn.AppName)
+	}
+	if conn.Username != "" || conn.Password != "" {
+		cred := options.Credential{Username: conn.Username, Password: conn.Password, AuthSource: conn.AuthSource}
+		if o.Auth != nil {
+			cred.AuthMechanism = o.Auth.AuthMechanism
+			if cred.Username == "" {
+				cred.Username = o.Auth.Username
+			}
+		}
+		o.SetAuth(cred)
+	}
+	if conn.ReadPreference != "" {
+		rp, err := ReadPref(conn.ReadPreference)
+		if err != nil {
+			return nil, err
+		}
+		o.SetReadPreference(rp)
+	}
+	if conn.ReadConcern != "" {
+		o.SetReadConcern(&readconcern.ReadConcern{Level: conn.ReadConcern})
+	}
+	if wc := WriteConcern(conn.WriteConcern); wc != nil {
+		o.SetWriteConcern(wc)
+	}
+	if conn.MaxPoolSize > 0 {
+		o.SetMaxPoolSize(conn.MaxPoolSize)
+	}
+	if conn.MinPoolSize > 0 {
+		o.SetMinPoolSize(conn.MinPoolSize)
+	}
+	if len(conn.Compressors) > 0 {
+		o.SetCompressors(conn.Compressors)
+	}
+	if d := conn.Timeouts.Connect.D(); d > 0 {
+		o.SetConnectTimeout(d)
+	}
+	if d := conn.Timeouts.ServerSelection.D(); d > 0 {
+		o.SetServerSelectionTimeout(d)
+	}
+	if d := conn.Timeouts.Operation.D(); d > 0 {
+		o.SetTimeout(d)
+	}
+	return o, nil
+}
+
+// withExtraOptions appends the workload's extra URI options (retryWrites,
+// directConnection, tls, ...) to the connection string.
+func withExtraOptions(uri string, extra map[string]string) (string, error) {
+	if len(extra) == 0 {
+		return uri, nil
+	}
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sortStrings(keys)
+	var b strings.Builder
+	b.WriteString(uri)
+	sep := "?"
+	if strings.Contains(uri, "?") {
+		sep = "&"
+	} else if i := strings.Index(uri, "://"); i >= 0 && !strings.Contains(uri[i+3:], "/") {
+		sep = "/?"
+	}
+	for _, k := range keys {
+		b.WriteString(sep + k + "=" + extra[k])
+		sep = "&"
+	}
+	return b.String(), nil
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// ReadPref converts a read preference mode name.
+func ReadPref(name string) (*readpref.ReadPref, error) {
+	mode, err := readpref.ModeFromString(name)
+	if err != nil {
+		return nil, &config.Error{Kind: config.Invalid, Field: "readPreference", Msg: err.Error()}
+	}
+	return readpref.New(mode)
+}
+
+// WriteConcern converts the configured write concern; nil keeps the default.
+func WriteConcern(wc *config.WriteConcern) *writeconcern.WriteConcern {
+	if wc == nil || (wc.W == "" && wc.J == nil) {
+		return nil
+	}
+	out := &writeconcern.WriteConcern{Journal: wc.J}
+	if wc.W != "" {
+		if n, err := strconv.Atoi(wc.W); err == nil {
+			out.W = n
+		} else {
+			out.W = wc.W
+		}
+	}
+	return out
+}
+
+// Close disconnects, waiting at most a few seconds for in-flight work.
+func (cl *Client) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = cl.c.Disconnect(ctx)
+}
+
+// Hello returns the server's hello reply (topology, version hints).
+func (cl *Client) Hello(ctx context.Context) (bson.M, error) {
+	var out bson.M
+	err := cl.c.Database("admin").RunCommand(ctx, bson.D{{Key: "hello", Value: 1}}).Decode(&out)
+	return out, err
+}
+
+// Sharded reports whether the client talks to mongos.
+func (cl *Client) Sharded(ctx context.Context) (bool, error) {
+	h, err := cl.Hello(ctx)
+	if err != nil {
+		return false, err
+	}
+	return h["msg"] == "isdbgrid", nil
+}

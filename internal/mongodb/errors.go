@@ -1,0 +1,98 @@
+package mongodb
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strconv"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
+)
+
+// Error classes that are not a server error code.
+const (
+	ClassTimeout   = "timeout"
+	ClassNetwork   = "network"
+	ClassSelection = "server-selection"
+	ClassCanceled  = "canceled"
+	ClassOther     = "other"
+)
+
+// Classify names an operation error for counting: the server's code name and
+// number such as "DuplicateKey(11000)", or one of the Class constants.
+// Errors are rare, so the small string building here is off the hot path.
+func Classify(err error) string {
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, context.Canceled):
+		return ClassCanceled
+	case mongo.IsTimeout(err), errors.Is(err, context.DeadlineExceeded):
+		return ClassTimeout
+	case mongo.IsNetworkError(err):
+		return ClassNetwork
+	}
+	var sse topology.ServerSelectionError
+	if errors.As(err, &sse) {
+		return ClassSelection
+	}
+	if name, code, ok := serverCode(err); ok {
+		if name == "" {
+			name = "Error"
+		}
+		return name + "(" + strconv.Itoa(code) + ")"
+	}
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return ClassNetwork
+	}
+	return ClassOther
+}
+
+func serverCode(err error) (string, int, bool) {
+	var we mongo.WriteException
+	if errors.As(err, &we) {
+		if len(we.WriteErrors) > 0 {
+			return codeName(we.WriteErrors[0].Code), we.WriteErrors[0].Code, true
+		}
+		if we.WriteConcernError != nil {
+			return "WriteConcern" + we.WriteConcernError.Name, we.WriteConcernError.Code, true
+		}
+	}
+	var bwe mongo.BulkWriteException
+	if errors.As(err, &bwe) && len(bwe.WriteErrors) > 0 {
+		return codeName(bwe.WriteErrors[0].Code), bwe.WriteErrors[0].Code, true
+	}
+	var ce mongo.CommandError
+	if errors.As(err, &ce) {
+		return ce.Name, int(ce.Code), true
+	}
+	return "", 0, false
+}
+
+// codeName names the write error codes a workload commonly meets; write
+// errors carry a code but not always its name.
+func codeName(code int) string {
+	switch code {
+	case 11000:
+		return "DuplicateKey"
+	case 112:
+		return "WriteConflict"
+	case 121:
+		return "DocumentValidationFailure"
+	case 50:
+		return "MaxTimeMSExpired"
+	}
+	return "WriteError"
+}
+
+// IsConnectionLoss reports whether err means the server could not be reached
+// at all, as opposed to refusing one operation.
+func IsConnectionLoss(err error) bool {
+	switch Classify(err) {
+	case ClassNetwork, ClassSelection:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,208 @@
+package mongodb
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/mongoload/mongoload/internal/generate"
+	"github.com/mongoload/mongoload/internal/workload"
+)
+
+// Executor runs one operation of the plan. Its collection handle and fixed
+// options are built once, so executing costs only what the driver costs.
+type Executor struct {
+	op   *workload.Op
+	coll *mongo.Collection
+	// wtimeout bounds writes with a client deadline (driver v2 sends none).
+	wtimeout time.Duration
+	find     *options.FindOptionsBuilder
+	findOne  *options.FindOneOptionsBuilder
+	fau      *options.FindOneAndUpdateOptionsBuilder
+	update   *options.UpdateOneOptionsBuilder
+	updMany  *options.UpdateManyOptionsBuilder
+	replace  *options.ReplaceOptionsBuilder
+	count    *options.CountOptionsBuilder
+}
+
+// Executors prepares one Executor per operation of the plan, in plan order.
+func (cl *Client) Executors(plan *workload.Plan) ([]*Executor, error) {
+	out := make([]*Executor, len(plan.Ops))
+	for i, op := range plan.Ops {
+		co := options.Collection()
+		if op.ReadPreference != "" {
+			rp, err := ReadPref(op.ReadPreference)
+			if err != nil {
+				return nil, err
+			}
+			co.SetReadPreference(rp)
+		}
+		wc := op.WriteConcern
+		if wc == nil {
+			wc = cl.conn.WriteConcern
+		}
+		if w := WriteConcern(op.WriteConcern); w != nil {
+			co.SetWriteConcern(w)
+		}
+		e := &Executor{op: op, coll: cl.c.Database(op.Collection.Database).Collection(op.Collection.Name, co)}
+		if wc != nil && op.Kind.Writes() {
+			e.wtimeout = wc.WTimeout.D()
+		}
+		e.buildOptions()
+		out[i] = e
+	}
+	return out, nil
+}
+
+// buildOptions prepares the options that do not change between calls.
+func (e *Executor) buildOptions() {
+	op := e.op
+	e.find = options.Find()
+	if op.Limit > 0 {
+		e.find.SetLimit(op.Limit)
+	}
+	e.findOne = options.FindOne()
+	e.fau = options.FindOneAndUpdate().SetReturnDocument(options.After)
+	e.update = options.UpdateOne().SetUpsert(op.Upsert)
+	e.updMany = options.UpdateMany().SetUpsert(op.Upsert)
+	e.replace = options.Replace().SetUpsert(op.Upsert)
+	e.count = options.Count()
+	if op.Limit > 0 {
+		e.count.SetLimit(op.Limit)
+	}
+	if op.StaticOptions {
+		st := generate.NewState(0, 0)
+		var projection, sort []byte
+		if op.Projection != nil {
+			projection = op.Projection.Append(nil, st)
+		}
+		if op.Sort != nil {
+			sort = op.Sort.Append(nil, st)
+		}
+		e.setProjectionSort(projection, sort)
+	}
+}
+
+func (e *Executor) setProjectionSort(projection, sort []byte) {
+	if projection != nil {
+		e.find.SetProjection(bson.Raw(projection))
+		e.findOne.SetProjection(bson.Raw(projection))
+		e.fau.SetProjection(bson.Raw(projection))
+	}
+	if sort != nil {
+		e.find.SetSort(bson.Raw(sort))
+		e.findOne.SetSort(bson.Raw(sort))
+		e.fau.SetSort(bson.Raw(sort))
+	}
+}
+
+// Do executes a built request. n is the number of documents returned,
+// matched or inserted; finding nothing is not an error.
+func (e *Executor) Do(ctx context.Context, r *workload.Request) (n int64, err error) {
+	if e.wtimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, e.wtimeout)
+		defer cancel()
+	}
+	if !e.op.StaticOptions {
+		e = e.withDynamicOptions(r)
+	}
+	filter := bson.Raw(r.Filter)
+	switch e.op.Kind {
+	case workload.Find:
+		cur, err := e.coll.Find(ctx, filter, e.find)
+		return drain(ctx, cur, err)
+	case workload.FindOne:
+		return one(e.coll.FindOne(ctx, filter, e.findOne).Err())
+	case workload.InsertOne:
+		_, err := e.coll.InsertOne(ctx, bson.Raw(r.Docs[0]))
+		return 1, err
+	case workload.InsertMany:
+		res, err := e.coll.InsertMany(ctx, r.Docs)
+		if res != nil {
+			n = int64(len(res.InsertedIDs))
+		}
+		return n, err
+	case workload.UpdateOne:
+		return updated(e.coll.UpdateOne(ctx, filter, bson.Raw(r.Update), e.update))
+	case workload.UpdateMany:
+		return updated(e.coll.UpdateMany(ctx, filter, bson.Raw(r.Update), e.updMany))
+	case workload.ReplaceOne:
+		return updated(e.coll.ReplaceOne(ctx, filter, bson.Raw(r.Docs[0]), e.replace))
+	case workload.DeleteOne:
+		return deleted(e.coll.DeleteOne(ctx, filter))
+	case workload.DeleteMany:
+		return deleted(e.coll.DeleteMany(ctx, filter))
+	case workload.FindOneAndUpdate:
+		return one(e.coll.FindOneAndUpdate(ctx, filter, bson.Raw(r.Update), e.fau).Err())
+	case workload.Aggregate:
+		cur, err := e.coll.Aggregate(ctx, bsoncore.Array(r.Pipeline))
+		return drain(ctx, cur, err)
+	case workload.CountDocuments:
+		return e.coll.CountDocuments(ctx, filter, e.count)
+	}
+	return 0, errors.New("unknown operation kind")
+}
+
+// withDynamicOptions copies e with the projection and sort of this request;
+// only operations whose projection or sort hold generators pay for it.
+func (e *Executor) withDynamicOptions(r *workload.Request) *Executor {
+	c := *e
+	c.buildOptionsFrom(r)
+	return &c
+}
+
+func (e *Executor) buildOptionsFrom(r *workload.Request) {
+	op := e.op
+	e.find = options.Find()
+	if op.Limit > 0 {
+		e.find.SetLimit(op.Limit)
+	}
+	e.findOne = options.FindOne()
+	e.fau = options.FindOneAndUpdate().SetReturnDocument(options.After)
+	e.setProjectionSort(r.Projection, r.Sort)
+}
+
+// drain reads every document of the cursor: the time to fetch all batches
+// is part of the operation's latency.
+func drain(ctx context.Context, cur *mongo.Cursor, err error) (int64, error) {
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for cur.Next(ctx) {
+		n++
+	}
+	err = cur.Err()
+	_ = cur.Close(context.WithoutCancel(ctx))
+	return n, err
+}
+
+func one(err error) (int64, error) {
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return 1, nil
+}
+
+func updated(res *mongo.UpdateResult, err error) (int64, error) {
+	if res == nil {
+		return 0, err
+	}
+	return res.MatchedCount + res.UpsertedCount, err
+}
+
+func deleted(res *mongo.DeleteResult, err error) (int64, error) {
+	if res == nil {
+		return 0, err
+	}
+	return res.DeletedCount, err
+}

@@ -1,0 +1,137 @@
+package mongodb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/mongoload/mongoload/internal/workload"
+)
+
+// MetaCollection is where mongoload marks, in each database it uses, the
+// collections it created and how many keys it has handed out in them. A
+// collection without a mark was not created by mongoload, and is only
+// written to when the user says so.
+const MetaCollection = "mongoload_meta"
+
+// SetupOptions says what Prepare may do to the server.
+type SetupOptions struct {
+	Create        bool // create missing collections and the indexes
+	Drop          bool // drop the workload's collections first (the user asked)
+	AllowExisting bool // write to collections mongoload did not create
+	Workload      string
+}
+
+// ErrNotOurs means the workload would write to a collection mongoload did not create.
+var ErrNotOurs = errors.New("collection not created by mongoload")
+
+// Prepare makes every collection of the plan ready and loads its key space.
+// It returns one-line notices (a refused hashed index, an ignored shard key).
+func (cl *Client) Prepare(ctx context.Context, plan *workload.Plan, o SetupOptions) ([]string, error) {
+	var notices []string
+	sharded, err := cl.Sharded(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("ask the server for its topology: %w", err)
+	}
+	for _, col := range plan.Collections {
+		n, err := cl.prepareCollection(ctx, col, o, sharded)
+		notices = append(notices, n...)
+		if err != nil {
+			return notices, err
+		}
+	}
+	return notices, nil
+}
+
+type metaDoc struct {
+	ID        string    `bson:"_id"`
+	CreatedBy string    `bson:"createdBy"`
+	CreatedAt time.Time `bson:"createdAt"`
+	Workload  string    `bson:"workload"`
+	Keys      int64     `bson:"keys"`
+}
+
+func (cl *Client) prepareCollection(ctx context.Context, col *workload.Collection, o SetupOptions, sharded bool) ([]string, error) {
+	db := cl.c.Database(col.Database)
+	meta := db.Collection(MetaCollection)
+	if o.Drop {
+		if err := db.Collection(col.Name).Drop(ctx); err != nil {
+			return nil, fmt.Errorf("drop %s: %w", col.Namespace(), err)
+		}
+		if _, err := meta.DeleteOne(ctx, bson.D{{Key: "_id", Value: col.Name}}); err != nil {
+			return nil, fmt.Errorf("forget %s in %s.%s: %w", col.Namespace(), col.Database, MetaCollection, err)
+		}
+	}
+	exists, err := cl.collectionExists(ctx, col)
+	if err != nil {
+		return nil, err
+	}
+	var m metaDoc
+	err = meta.FindOne(ctx, bson.D{{Key: "_id", Value: col.Name}}).Decode(&m)
+	ours := err == nil
+	if err != nil && !errors.Is(err, mongo.ErrNoDocuments) {
+		return nil, fmt.Errorf("read %s.%s: %w", col.Database, MetaCollection, err)
+	}
+	switch {
+	case !exists && !o.Create:
+		return nil, fmt.Errorf("collection %s does not exist: run with setup enabled (the default) or --seed", col.Namespace())
+	case !exists:
+		if err := db.CreateCollection(ctx, col.Name); err != nil {
+			return nil, fmt.Errorf("create %s: %w", col.Namespace(), err)
+		}
+		m = metaDoc{ID: col.Name, CreatedBy: "mongoload", CreatedAt: time.Now().UTC(), Workload: o.Workload}
+		if _, err := meta.ReplaceOne(ctx, bson.D{{Key: "_id", Value: col.Name}}, m, options.Replace().SetUpsert(true)); err != nil {
+			return nil, fmt.Errorf("mark %s as created by mongoload: %w", col.Namespace(), err)
+		}
+		ours = true
+	case !ours && col.Writes && !o.AllowExisting:
+		return nil, fmt.Errorf("%w: %s existed before and this workload writes to it; pass --allow-existing to write to it anyway, or --drop to drop and recreate it", ErrNotOurs, col.Namespace())
+	case !ours:
+		// Someone else's data: assume keys 0..n-1, as a previous load would have written.
+		n, err := db.Collection(col.Name).EstimatedDocumentCount(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("count %s: %w", col.Namespace(), err)
+		}
+		m.Keys = n
+	}
+	col.Keys.Reset(0, m.Keys)
+	var notices []string
+	if o.Create && (ours || o.AllowExisting) {
+		if notices, err = cl.createIndexes(ctx, col); err != nil {
+			return notices, err
+		}
+	}
+	notice, err := cl.shardCollection(ctx, col, sharded)
+	if notice != "" {
+		notices = append(notices, notice)
+	}
+	return notices, err
+}
+
+func (cl *Client) collectionExists(ctx context.Context, col *workload.Collection) (bool, error) {
+	names, err := cl.c.Database(col.Database).ListCollectionNames(ctx, bson.D{{Key: "name", Value: col.Name}})
+	if err != nil {
+		return false, fmt.Errorf("list collections of %s: %w", col.Database, err)
+	}
+	return len(names) > 0, nil
+}
+
+// SaveKeys records how many keys the run has handed out, so the next run's
+// reads draw from keys that exist. $max: concurrent runs never move it back.
+func (cl *Client) SaveKeys(ctx context.Context, plan *workload.Plan) error {
+	for _, col := range plan.Collections {
+		_, end := col.Keys.Bounds()
+		meta := cl.c.Database(col.Database).Collection(MetaCollection)
+		_, err := meta.UpdateOne(ctx, bson.D{{Key: "_id", Value: col.Name}},
+			bson.D{{Key: "$max", Value: bson.D{{Key: "keys", Value: end}}}})
+		if err != nil {
+			return fmt.Errorf("record the key count of %s: %w", col.Namespace(), err)
+		}
+	}
+	return nil
+}

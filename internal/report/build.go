@@ -1,0 +1,140 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/mongoload/mongoload/internal/metrics"
+)
+
+// RunInfo is what the caller knows about a run beyond its measurements.
+type RunInfo struct {
+	Tool     Tool
+	Label    string
+	Workload Workload
+	// Config is the effective configuration as JSON, passwords already
+	// redacted; ConfigLine is the same in one line, for the console.
+	Config     json.RawMessage
+	ConfigLine string
+	Load       LoadModel
+	// OpTypes maps operation names to their types ("find", "insertOne", ...).
+	OpTypes map[string]string
+	// StartedAt and EndedAt bound the whole run, warm-up included. The
+	// result uses them only when no interval was measured; otherwise the
+	// measured intervals bound it.
+	StartedAt, EndedAt time.Time
+	Warmup             time.Duration
+	Outcome            Outcome
+	Reason             string
+	Notes              []string
+}
+
+// Build assembles the result of a run from the whole-run totals (which must
+// include every measured interval) and the interval series. Throughput is
+// successful operations over the time the totals cover. Anything worth a
+// reader's attention, such as clamped latencies, is added to Notes.
+func Build(info RunInfo, totals *metrics.Totals, series []IntervalSummary) *Result {
+	res := &Result{
+		Schema:        Schema,
+		Tool:          info.Tool,
+		Label:         info.Label,
+		Workload:      info.Workload,
+		Config:        info.Config,
+		ConfigLine:    info.ConfigLine,
+		Load:          info.Load,
+		StartedAt:     info.StartedAt,
+		EndedAt:       info.EndedAt,
+		WarmupSeconds: round3(info.Warmup.Seconds()),
+		Outcome:       info.Outcome,
+		Reason:        info.Reason,
+		Operations:    []Operation{},
+		Intervals:     series,
+		Notes:         append([]string(nil), info.Notes...),
+	}
+	if res.Intervals == nil {
+		res.Intervals = []IntervalSummary{}
+	}
+	if totals == nil || totals.Intervals() == 0 {
+		res.Notes = append(res.Notes, "nothing was measured: the run ended before its measured phase began")
+	} else {
+		res.StartedAt, res.EndedAt = totals.Start(), totals.End()
+	}
+	if totals != nil {
+		res.addOperations(totals, info.OpTypes)
+	}
+	return res
+}
+
+// addOperations fills Operations and Totals from totals.
+func (res *Result) addOperations(totals *metrics.Totals, types map[string]string) {
+	secs := totals.Duration().Seconds()
+	res.DurationSeconds = round3(secs)
+	all := metrics.NewHistogram()
+	var allService *hdrhistogram.Histogram
+	t := &res.Totals
+	for i := range totals.Len() {
+		o := totals.Op(i)
+		res.Operations = append(res.Operations, res.operation(o, types[o.Name], secs))
+		all.Merge(o.Latency)
+		if o.Service != nil {
+			if allService == nil {
+				allService = metrics.NewHistogram()
+			}
+			allService.Merge(o.Service)
+		}
+		t.Operations += o.Count()
+		t.Errors += o.ErrorCount()
+		t.Overflow += o.Overflow
+		for class, n := range o.Errors {
+			if t.ErrorsByClass == nil {
+				t.ErrorsByClass = map[string]int64{}
+			}
+			t.ErrorsByClass[class] += n
+		}
+	}
+	t.Throughput = perSecond(t.Operations, secs)
+	t.Latency = latencyOf(all)
+	if allService != nil {
+		s := latencyOf(allService)
+		t.Service = &s
+	}
+}
+
+// operation summarizes one operation; problems become notes on res.
+func (res *Result) operation(o *metrics.OpTotal, typ string, secs float64) Operation {
+	op := Operation{
+		Name:          o.Name,
+		Type:          typ,
+		Count:         o.Count(),
+		Errors:        o.ErrorCount(),
+		ErrorsByClass: maps.Clone(o.Errors),
+		Throughput:    perSecond(o.Count(), secs),
+		Latency:       latencyOf(o.Latency),
+		Overflow:      o.Overflow,
+		Histogram:     res.encode(o.Name, o.Latency),
+	}
+	if o.Service != nil {
+		s := latencyOf(o.Service)
+		op.Service = &s
+		op.ServiceHistogram = res.encode(o.Name, o.Service)
+	}
+	if o.Overflow > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf(
+			"%s: %s exceeded the histogram limit of %s and counted as %s: its max and top percentiles are understated",
+			o.Name, plural(o.Overflow, "latency", "latencies"), shortDuration(metrics.Highest), shortDuration(metrics.Highest)))
+	}
+	return op
+}
+
+// encode encodes h; a failure (which would be a bug) becomes a note rather
+// than a missing field nobody notices.
+func (res *Result) encode(name string, h *hdrhistogram.Histogram) string {
+	s, err := metrics.EncodeHistogram(h)
+	if err != nil {
+		res.Notes = append(res.Notes, fmt.Sprintf("%s: histogram not saved: %v", name, err))
+	}
+	return s
+}

@@ -1,0 +1,166 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/metrics"
+)
+
+// WriteConsole writes the final report of res for people: a header, a
+// table with one row per operation and a TOTAL row (latencies in
+// milliseconds to the microsecond), service times for open-loop runs, errors
+// by class, notes, and the effective configuration in one line.
+func WriteConsole(w io.Writer, res *Result) error {
+	ew := &errWriter{w: w}
+	writeHeader(ew, res)
+	ew.printf("\n")
+	latencyTable(res, false).write(ew, "")
+	if res.Totals.Service != nil {
+		ew.printf("\nservice time (ms), from the actual send:\n")
+		latencyTable(res, true).write(ew, "")
+	}
+	writeErrors(ew, res)
+	if len(res.Notes) > 0 {
+		ew.printf("\nnotes:\n")
+		for _, n := range res.Notes {
+			ew.printf("  - %s\n", n)
+		}
+	}
+	if res.ConfigLine != "" {
+		ew.printf("\nconfig:   %s\n", res.ConfigLine)
+	}
+	return ew.err
+}
+
+// NewConsoleSink returns a sink that ignores intervals and writes the final
+// report to w on Close.
+func NewConsoleSink(w io.Writer) Sink { return consoleSink{w} }
+
+type consoleSink struct{ w io.Writer }
+
+func (consoleSink) Name() string                              { return "console report" }
+func (consoleSink) Interval(*metrics.Interval, time.Duration) {}
+func (s consoleSink) Close(res *Result) error {
+	if res == nil {
+		return nil
+	}
+	return WriteConsole(s.w, res)
+}
+
+func writeHeader(w *errWriter, res *Result) {
+	w.printf("%s %s results\n", res.Tool.Name, res.Tool.Version)
+	wl := res.Workload.Name
+	if res.Workload.Source != "" {
+		wl += " (" + res.Workload.Source + ")"
+	}
+	w.printf("workload: %s\n", wl)
+	if res.Label != "" {
+		w.printf("label:    %s\n", res.Label)
+	}
+	w.printf("load:     %s\n", describeLoad(res.Load))
+	from, to := res.StartedAt.Format(time.RFC3339), res.EndedAt.Format(time.RFC3339)
+	if res.DurationSeconds > 0 {
+		w.printf("measured: %s after a %s warm-up, %s to %s\n", seconds(res.DurationSeconds), seconds(res.WarmupSeconds), from, to)
+	} else {
+		w.printf("measured: nothing (the run lasted from %s to %s)\n", from, to)
+	}
+	outcome := string(res.Outcome)
+	if res.Reason != "" {
+		outcome += ": " + res.Reason
+	}
+	w.printf("outcome:  %s\n", outcome)
+	if res.Load.Type == Open {
+		w.printf("latency:  ms, from each operation's scheduled start to its reply (queueing included)\n")
+	} else {
+		w.printf("latency:  ms, from sending each operation to its reply\n")
+	}
+}
+
+// describeLoad says in words how load was applied.
+func describeLoad(l LoadModel) string {
+	switch l.Type {
+	case Closed:
+		return fmt.Sprintf("closed loop, %s workers", thousands(int64(l.Concurrency)))
+	case Open:
+		s := fmt.Sprintf("open loop at %s ops/s", target(l.Rate))
+		if l.Concurrency > 0 {
+			s += fmt.Sprintf(", at most %s in flight", thousands(int64(l.Concurrency)))
+		}
+		return s
+	case Sessions:
+		s := fmt.Sprintf("%s sessions", thousands(int64(l.Sessions)))
+		if l.ThinkTime != "" {
+			s += ", think time " + l.ThinkTime
+		}
+		return s
+	}
+	return l.Type
+}
+
+// latencyTable builds the main table, or with service the service-time one.
+func latencyTable(res *Result, service bool) *table {
+	t := &table{}
+	head := []string{"operation", "count", "ops/s", "avg", "min", "p50", "p95", "p99", "p99.9", "max", "errors"}
+	if service {
+		head = []string{"operation", "count", "avg", "min", "p50", "p95", "p99", "p99.9", "max"}
+	}
+	t.add(head...)
+	row := func(name string, count, errs int64, tput float64, l *Latency) {
+		cells := []string{name, thousands(count)}
+		if !service {
+			cells = append(cells, rate(tput))
+		}
+		cells = append(cells, latencyCells(count, l)...)
+		if !service {
+			cells = append(cells, thousands(errs))
+		}
+		t.add(cells...)
+	}
+	for i := range res.Operations {
+		o := &res.Operations[i]
+		l := &o.Latency
+		if service {
+			l = o.Service
+		}
+		row(o.Name, o.Count, o.Errors, o.Throughput, l)
+	}
+	tl := &res.Totals.Latency
+	if service {
+		tl = res.Totals.Service
+	}
+	row("TOTAL", res.Totals.Operations, res.Totals.Errors, res.Totals.Throughput, tl)
+	return t
+}
+
+// latencyCells formats avg, min, p50, p95, p99, p99.9 and max; dashes when
+// nothing was recorded, since 0.000 would claim a measurement.
+func latencyCells(count int64, l *Latency) []string {
+	if count == 0 || l == nil {
+		return []string{"-", "-", "-", "-", "-", "-", "-"}
+	}
+	return []string{msFixed(l.Avg), msFixed(l.Min), msFixed(l.P50), msFixed(l.P95), msFixed(l.P99), msFixed(l.P999), msFixed(l.Max)}
+}
+
+// writeErrors lists error counts by operation and class, most frequent
+// first within each operation.
+func writeErrors(w *errWriter, res *Result) {
+	if res.Totals.Errors == 0 {
+		return
+	}
+	w.printf("\nerrors by class:\n")
+	t := &table{left: 2}
+	for _, o := range res.Operations {
+		classes := slices.SortedFunc(maps.Keys(o.ErrorsByClass), func(a, b string) int {
+			return cmp.Or(cmp.Compare(o.ErrorsByClass[b], o.ErrorsByClass[a]), cmp.Compare(a, b))
+		})
+		for _, c := range classes {
+			t.add(o.Name, c, thousands(o.ErrorsByClass[c]))
+		}
+	}
+	t.write(w, "  ")
+}

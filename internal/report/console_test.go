@@ -1,0 +1,84 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/metrics"
+)
+
+// TestWriteConsoleGolden protects the final report people read.
+func TestWriteConsoleGolden(t *testing.T) {
+	interrupted := baseInfo(LoadModel{Type: Sessions, Sessions: 1000, ThinkTime: "exp(2s)"})
+	interrupted.Outcome, interrupted.Reason = Interrupted, "interrupt signal during warm-up"
+	interrupted.Label = ""
+
+	tests := []struct {
+		name string
+		res  *Result
+	}{
+		// errors by class, an operation never run (dashes), an overflow note
+		{"closed.golden", closedRun().result()},
+		// open loop: latency from the scheduled start, service time table
+		{"open.golden", openRun().result()},
+		// stopped before measuring: no table rows but TOTAL, a note says why
+		{"interrupted.golden", Build(interrupted, metrics.NewTotals([]string{"browse"}, false), nil)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := WriteConsole(&b, tt.res); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tt.name, b.Bytes())
+		})
+	}
+}
+
+// TestLiveLineGolden protects the per-interval progress line, including
+// wrapping at many operations.
+func TestLiveLineGolden(t *testing.T) {
+	eight := []string{"find_by_id", "update_seats", "insert_booking", "search_flights",
+		"cancel_booking", "list_bookings", "agg_revenue", "delete_old"}
+	r := metrics.NewRecorder(eight, metrics.Options{Shards: 1})
+	r.Reset(t0)
+	s := r.Shard(0)
+	for i := range 9000 {
+		s.Record(i%len(eight), time.Duration(100+i%(800*(1+i%len(eight))))*time.Microsecond)
+	}
+	s.RecordError(2, "timeout")
+	s.RecordError(2, "timeout")
+	s.RecordError(3, "network")
+	many := Summarize(r.Interval(t0.Add(2*time.Second)), 12*time.Second)
+
+	two := closedRun()
+	two.ivs[0].Ops = two.ivs[0].Ops[:2]
+
+	var b bytes.Buffer
+	// two operations: the documented one-line shape
+	b.WriteString(LiveLine(Summarize(two.ivs[0], time.Second)))
+	// eight operations wrap three to a line, errors by class at the end
+	b.WriteString(LiveLine(many))
+	// an empty, zero-length interval: no rates, dashes for p99
+	b.WriteString(LiveLine(Summarize(r.Interval(t0.Add(2*time.Second)), 12*time.Second)))
+	golden(t, "live.golden", b.Bytes())
+}
+
+// TestLiveSinkReportsWriteErrors protects against a live sink failing
+// silently: its first write error comes back from Close.
+func TestLiveSinkReportsWriteErrors(t *testing.T) {
+	want := errors.New("terminal gone")
+	s := NewLiveSink(failWriter{want})
+	r := closedRun()
+	s.Interval(r.ivs[0], time.Second)
+	s.Interval(r.ivs[1], 2*time.Second)
+	if err := s.Close(nil); !errors.Is(err, want) {
+		t.Errorf("Close() = %v, want %v", err, want)
+	}
+}
+
+type failWriter struct{ err error }
+
+func (f failWriter) Write([]byte) (int, error) { return 0, f.err }

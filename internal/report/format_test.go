@@ -1,0 +1,41 @@
+package report
+
+import (
+	"testing"
+	"time"
+)
+
+// TestFormats protects the number formats of the console and live output.
+func TestFormats(t *testing.T) {
+	tests := []struct {
+		got, want string
+	}{
+		{thousands(0), "0"},                                       // no separator for small numbers
+		{thousands(999), "999"},                                   // just below the first separator
+		{thousands(1000), "1,000"},                                // first separator
+		{thousands(1234567), "1,234,567"},                         // several
+		{thousands(-1234), "-1,234"},                              // the sign stays in front
+		{rate(4119.96), "4,120.0"},                                // rounding carries into the separator
+		{rate(0), "0.0"},                                          // idle
+		{rateWhole(8411.5), "8,412"},                              // live rounds to whole ops/s
+		{msFixed(1.2345), "1.234"},                                // microsecond precision
+		{msShort(0.412), "0.41ms"},                                // sub-millisecond
+		{msShort(2.31), "2.31ms"},                                 // three significant digits
+		{msShort(40.13), "40.1ms"},                                // tens
+		{msShort(512.4), "512ms"},                                 // hundreds
+		{msShort(1234), "1.23s"},                                  // switch to seconds
+		{seconds(59.96), "60.0s"},                                 // durations
+		{target(5000), "5,000"},                                   // a whole configured rate
+		{target(2.5), "2.5"},                                      // a fractional one
+		{shortDuration(time.Hour), "1h"},                          // no "0m0s"
+		{shortDuration(90 * time.Minute), "1h30m"},                // no "0s"
+		{shortDuration(90 * time.Second), "1m30s"},                // unchanged
+		{plural(1, "latency", "latencies"), "1 latency"},          // singular
+		{plural(1200, "latency", "latencies"), "1,200 latencies"}, // plural with separator
+	}
+	for i, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("case %d: got %q, want %q", i, tt.got, tt.want)
+		}
+	}
+}

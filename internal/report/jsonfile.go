@@ -1,0 +1,129 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// WriteJSON writes res to path as indented JSON with the current Schema. It
+// writes a temporary file in the same directory and renames it over path,
+// so an interrupted write never leaves half a file behind.
+func WriteJSON(path string, res *Result) error {
+	out := *res
+	out.Schema = Schema
+	b, err := json.MarshalIndent(&out, "", "  ")
+	if err != nil {
+		return fmt.Errorf("write results %q: %w", path, err)
+	}
+	b = append(b, '\n')
+	if err := writeAtomic(path, b); err != nil {
+		return fmt.Errorf("write results %q: %w", path, err)
+	}
+	return nil
+}
+
+// writeAtomic writes b to a temporary file beside path, syncs it and renames
+// it to path. Rename within one directory is atomic on POSIX file systems.
+func writeAtomic(path string, b []byte) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(b); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	// CreateTemp makes the file 0600; results are meant to be shared.
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return err
+	}
+	syncDir(dir)
+	return nil
+}
+
+// syncDir makes the rename durable. Some file systems cannot sync a
+// directory; the file's contents are already synced, so that is ignored.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}
+
+// ReadJSON reads a results file. It rejects files of another schema version
+// with a message saying which versions are involved; fields it does not
+// know are ignored, as the schema allows additions within a version.
+func ReadJSON(path string) (*Result, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read results: %w", err)
+	}
+	var head struct {
+		Schema *string `json:"schema"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return nil, fmt.Errorf("read results %q: not a JSON results file: %w", path, err)
+	}
+	switch {
+	case head.Schema == nil:
+		return nil, fmt.Errorf("read results %q: no \"schema\" field: not a mongoload results file", path)
+	case *head.Schema == Schema:
+	case strings.HasPrefix(*head.Schema, "mongoload.results/"):
+		return nil, fmt.Errorf("read results %q: schema %q is not supported: this mongoload reads %q; use the mongoload version that wrote the file, or a newer one",
+			path, *head.Schema, Schema)
+	default:
+		return nil, fmt.Errorf("read results %q: schema %q is not a mongoload results schema (want %q)", path, *head.Schema, Schema)
+	}
+	var res Result
+	if err := json.Unmarshal(b, &res); err != nil {
+		return nil, fmt.Errorf("read results %q: %w", path, err)
+	}
+	return &res, nil
+}
+
+// CheckWritable reports whether WriteJSON will be able to write path, so a
+// run can fail before it starts rather than after an hour of load. It
+// creates and removes a temporary file beside path, as WriteJSON would, and
+// leaves nothing behind.
+func CheckWritable(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("results file %q is a directory", path)
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".check-*")
+	if err != nil {
+		// The temporary name would only confuse; name the directory instead.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("results file %q cannot be written: directory %q: %w", path, dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	if err := os.Remove(name); err != nil {
+		return fmt.Errorf("results file %q: removing the test file %q: %w", path, name, err)
+	}
+	return nil
+}

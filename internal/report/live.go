@@ -1,0 +1,101 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/metrics"
+)
+
+// liveOpsPerLine is how many operations share one live line; more wrap onto
+// continuation lines aligned under the first, so 6 to 8 operations stay
+// readable in an 80 to 120 column terminal.
+const liveOpsPerLine = 3
+
+// NewLiveSink returns a sink that writes one line per interval to w:
+//
+//	[  12s]  8,412 ops/s | find_by_id 4,120/s p99 2.31ms | update_seats 1,770/s p99 3.02ms | errors 0
+//
+// Rates and errors are for that interval alone, not cumulative. Close writes
+// nothing more and returns the first write error, if any.
+func NewLiveSink(w io.Writer) Sink { return &liveSink{w: w} }
+
+type liveSink struct {
+	w   io.Writer
+	err error
+}
+
+func (s *liveSink) Name() string { return "live progress" }
+
+func (s *liveSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
+	if s.err != nil {
+		return
+	}
+	_, s.err = io.WriteString(s.w, LiveLine(Summarize(iv, elapsed)))
+}
+
+func (s *liveSink) Close(*Result) error { return s.err }
+
+// LiveLine formats one interval for the live sink, newline included.
+func LiveLine(sum IntervalSummary) string {
+	var total float64
+	var errs int64
+	classes := map[string]int64{}
+	fields := make([]string, 0, len(sum.Ops)+1)
+	for _, o := range sum.Ops {
+		total += o.Rate
+		errs += o.Errors
+		for c, n := range o.ErrorsByClass {
+			classes[c] += n
+		}
+		p99 := "-"
+		if o.Count > 0 {
+			p99 = msShort(o.P99)
+		}
+		fields = append(fields, fmt.Sprintf("%s %s/s p99 %s", o.Name, rateWhole(o.Rate), p99))
+	}
+	fields = append(fields, "errors "+thousands(errs)+errorClasses(classes))
+
+	prefix := fmt.Sprintf("[%4ds] %6s ops/s ", int64(sum.T+0.5), rateWhole(total))
+	indent := strings.Repeat(" ", len(prefix))
+	var b strings.Builder
+	for i := 0; i < len(fields); i += liveOpsPerLine {
+		if i == 0 {
+			b.WriteString(prefix)
+		} else {
+			b.WriteString("\n" + indent)
+		}
+		end := min(i+liveOpsPerLine, len(fields))
+		// Keep "errors" on the last operations' line rather than alone.
+		if len(fields)-end == 1 {
+			end++
+		}
+		b.WriteString("| " + strings.Join(fields[i:end], " | "))
+		if end == len(fields) {
+			break
+		}
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// errorClasses formats error classes, most frequent first: " (timeout 2,
+// network 1)", or "" if there are none.
+func errorClasses(classes map[string]int64) string {
+	if len(classes) == 0 {
+		return ""
+	}
+	keys := slices.SortedFunc(maps.Keys(classes), func(a, b string) int {
+		return cmp.Or(cmp.Compare(classes[b], classes[a]), cmp.Compare(a, b))
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + " " + thousands(classes[k])
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}

@@ -1,0 +1,142 @@
+package report
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/mongoload/mongoload/internal/metrics"
+)
+
+// Schema identifies this version of the results file format. Fields may be
+// added within a version (readers ignore fields they do not know); removing
+// or changing the meaning of one makes a new version.
+const Schema = "mongoload.results/v1"
+
+// Result is one run's results file, read later by compare, merge and the
+// HTML report. docs/results-schema.md documents every field. Latencies are
+// in milliseconds, durations in seconds, times RFC 3339 with nanoseconds.
+type Result struct {
+	Schema   string          `json:"schema"`
+	Tool     Tool            `json:"tool"`
+	Label    string          `json:"label,omitempty"`
+	Workload Workload        `json:"workload"`
+	Config   json.RawMessage `json:"config,omitempty"` // effective configuration, passwords redacted
+	// ConfigLine is the effective configuration in one line, as the console
+	// shows it.
+	ConfigLine string    `json:"configLine,omitempty"`
+	Load       LoadModel `json:"load"`
+
+	// StartedAt and EndedAt bound the measured phase; the warm-up ran
+	// before StartedAt. If nothing was measured they bound the whole run.
+	StartedAt       time.Time `json:"startedAt"`
+	EndedAt         time.Time `json:"endedAt"`
+	DurationSeconds float64   `json:"durationSeconds"` // measured phase
+	WarmupSeconds   float64   `json:"warmupSeconds"`
+
+	Outcome Outcome `json:"outcome"`
+	Reason  string  `json:"reason,omitempty"` // why the run ended, for people
+
+	Totals     Totals            `json:"totals"`
+	Operations []Operation       `json:"operations"`
+	Intervals  []IntervalSummary `json:"intervals"`
+	Notes      []string          `json:"notes,omitempty"`
+}
+
+// Tool names the program that wrote the file.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Workload names the workload and where it came from.
+type Workload struct {
+	Name   string `json:"name"`
+	Source string `json:"source,omitempty"` // a file path or "builtin:NAME"
+}
+
+// The load model types.
+const (
+	Closed   = "closed"   // a fixed number of workers, each sending as soon as the last reply came
+	Open     = "open"     // operations scheduled at a fixed rate whatever the server does
+	Sessions = "sessions" // simulated users with think time between operations
+)
+
+// LoadModel says how load was applied.
+type LoadModel struct {
+	Type        string  `json:"type"`                  // Closed, Open or Sessions
+	Concurrency int     `json:"concurrency,omitempty"` // workers (closed) or the in-flight limit (open)
+	Rate        float64 `json:"rate,omitempty"`        // target operations per second (open)
+	Sessions    int     `json:"sessions,omitempty"`
+	ThinkTime   string  `json:"thinkTime,omitempty"` // as configured, such as "2s" or "exp(2s)"
+}
+
+// Outcome is how a run ended.
+type Outcome string
+
+// The outcomes.
+const (
+	Completed   Outcome = "completed"   // ran for its planned duration or operation count
+	Interrupted Outcome = "interrupted" // stopped by the user or a signal
+	ServerLost  Outcome = "server-lost" // the server became unreachable
+)
+
+// Totals sums every operation.
+type Totals struct {
+	Operations    int64            `json:"operations"` // successful operations
+	Errors        int64            `json:"errors"`     // failed operations
+	ErrorsByClass map[string]int64 `json:"errorsByClass,omitempty"`
+	Throughput    float64          `json:"throughput"` // successful operations per second
+	Overflow      int64            `json:"overflow"`
+	// Latency is over all operations' samples together.
+	Latency Latency  `json:"latency"`
+	Service *Latency `json:"service,omitempty"`
+}
+
+// Operation is one operation's whole-run figures.
+type Operation struct {
+	Name          string           `json:"name"`
+	Type          string           `json:"type,omitempty"` // find, insertOne, ...
+	Count         int64            `json:"count"`          // successful operations
+	Errors        int64            `json:"errors"`         // failed operations
+	ErrorsByClass map[string]int64 `json:"errorsByClass,omitempty"`
+	Throughput    float64          `json:"throughput"` // successful operations per second
+	Latency       Latency          `json:"latency"`
+	Service       *Latency         `json:"service,omitempty"` // open loop only
+	// Overflow counts latencies above the histogram's 1 h limit, recorded as
+	// 1 h: when it is not zero, max and the top percentiles are understated.
+	Overflow int64 `json:"overflow"`
+	// Histogram is the whole-run latency histogram (microseconds, 1 µs to
+	// 1 h, 3 significant digits), HdrHistogram V2 compressed and base64
+	// encoded: add these to merge the results of several processes.
+	Histogram        string `json:"histogram"`
+	ServiceHistogram string `json:"serviceHistogram,omitempty"`
+}
+
+// LatencyHistogram decodes the operation's latency histogram.
+func (o *Operation) LatencyHistogram() (*hdrhistogram.Histogram, error) {
+	return metrics.DecodeHistogram(o.Histogram)
+}
+
+// ServiceTimeHistogram decodes the operation's service-time histogram; it is
+// nil, with no error, if the run recorded none.
+func (o *Operation) ServiceTimeHistogram() (*hdrhistogram.Histogram, error) {
+	if o.ServiceHistogram == "" {
+		return nil, nil
+	}
+	return metrics.DecodeHistogram(o.ServiceHistogram)
+}
+
+// Latency summarizes a latency histogram, in milliseconds to the
+// microsecond. Values are HDR bucket values, within 0.1% of the recorded
+// ones; all are 0 when nothing was recorded.
+type Latency struct {
+	Min    float64 `json:"min"`
+	Avg    float64 `json:"avg"`
+	P50    float64 `json:"p50"`
+	P95    float64 `json:"p95"`
+	P99    float64 `json:"p99"`
+	P999   float64 `json:"p999"`
+	Max    float64 `json:"max"`
+	StdDev float64 `json:"stddev"`
+}

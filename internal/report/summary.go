@@ -1,0 +1,98 @@
+package report
+
+import (
+	"maps"
+	"math"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/mongoload/mongoload/internal/metrics"
+)
+
+// IntervalSummary is one entry of a result's interval series.
+type IntervalSummary struct {
+	T   float64     `json:"t"`  // seconds since the measured phase began, at the interval's end
+	Dt  float64     `json:"dt"` // the interval's length in seconds
+	Ops []OpSummary `json:"ops"`
+}
+
+// OpSummary is one operation during one interval; latencies in ms.
+type OpSummary struct {
+	Name          string           `json:"name"`
+	Count         int64            `json:"count"`
+	Rate          float64          `json:"rate"` // Count per second of the interval
+	P50           float64          `json:"p50"`
+	P95           float64          `json:"p95"`
+	P99           float64          `json:"p99"`
+	Max           float64          `json:"max"`
+	Errors        int64            `json:"errors"`
+	ErrorsByClass map[string]int64 `json:"errorsByClass,omitempty"`
+}
+
+// Summarize reduces an interval to its series entry. elapsed is the time
+// since the measured phase began, at the interval's end.
+func Summarize(iv *metrics.Interval, elapsed time.Duration) IntervalSummary {
+	dt := iv.End.Sub(iv.Start).Seconds()
+	s := IntervalSummary{T: round3(elapsed.Seconds()), Dt: round3(dt), Ops: make([]OpSummary, len(iv.Ops))}
+	for i := range iv.Ops {
+		o := &iv.Ops[i]
+		q := o.Latency.ValueAtPercentilesSlice([]float64{50, 95, 99})
+		s.Ops[i] = OpSummary{
+			Name:          o.Name,
+			Count:         o.Count(),
+			Rate:          perSecond(o.Count(), dt),
+			P50:           ms(q[0]),
+			P95:           ms(q[1]),
+			P99:           ms(q[2]),
+			Max:           maxMs(o.Latency),
+			Errors:        o.ErrorCount(),
+			ErrorsByClass: maps.Clone(o.Errors),
+		}
+	}
+	return s
+}
+
+// latencyOf summarizes h, which holds microseconds.
+func latencyOf(h *hdrhistogram.Histogram) Latency {
+	if h.TotalCount() == 0 {
+		return Latency{}
+	}
+	q := h.ValueAtPercentilesSlice([]float64{50, 95, 99, 99.9})
+	return Latency{
+		Min:    ms(h.Min()),
+		Avg:    round3(h.Mean() / 1000),
+		P50:    ms(q[0]),
+		P95:    ms(q[1]),
+		P99:    ms(q[2]),
+		P999:   ms(q[3]),
+		Max:    maxMs(h),
+		StdDev: round3(h.StdDev() / 1000),
+	}
+}
+
+// maxMs is h's max in ms, 0 for an empty histogram (whose Max is not 0).
+func maxMs(h *hdrhistogram.Histogram) float64 {
+	if h.TotalCount() == 0 {
+		return 0
+	}
+	return ms(h.Max())
+}
+
+// ms converts whole microseconds to milliseconds. HDR queries return the
+// highest value of a bucket, which for the top bucket lies above the
+// histogram's limit; nothing above the limit is ever recorded (larger
+// latencies are clamped to it), so neither is any figure reported.
+func ms(us int64) float64 { return float64(min(us, metrics.HighestMicros)) / 1000 }
+
+// round3 rounds to three decimals: a microsecond for milliseconds, a
+// millisecond for seconds. Finer digits would be noise the histogram's three
+// significant digits do not support.
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
+
+// perSecond is n per second of secs, 0 for an empty span.
+func perSecond(n int64, secs float64) float64 {
+	if secs <= 0 {
+		return 0
+	}
+	return round3(float64(n) / secs)
+}

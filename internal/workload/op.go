@@ -1,0 +1,154 @@
+package workload
+
+import (
+	"fmt"
+
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/generate"
+)
+
+// Kind is what an operation does on the server.
+type Kind uint8
+
+// The operation kinds; "upsert" compiles to UpdateOne with Upsert set.
+const (
+	Find Kind = iota
+	FindOne
+	InsertOne
+	InsertMany
+	UpdateOne
+	UpdateMany
+	ReplaceOne
+	DeleteOne
+	DeleteMany
+	FindOneAndUpdate
+	Aggregate
+	CountDocuments
+)
+
+var kindsByType = map[string]Kind{
+	"find": Find, "findOne": FindOne, "insertOne": InsertOne, "insertMany": InsertMany,
+	"updateOne": UpdateOne, "upsert": UpdateOne, "updateMany": UpdateMany, "replaceOne": ReplaceOne,
+	"deleteOne": DeleteOne, "deleteMany": DeleteMany, "findOneAndUpdate": FindOneAndUpdate,
+	"aggregate": Aggregate, "countDocuments": CountDocuments,
+}
+
+// Writes reports whether the kind changes data.
+func (k Kind) Writes() bool {
+	switch k {
+	case Find, FindOne, Aggregate, CountDocuments:
+		return false
+	}
+	return true
+}
+
+// Op is one compiled operation of the mix.
+type Op struct {
+	Index      int // position in Plan.Ops and in the metrics
+	Name       string
+	Type       string // as written in the workload, e.g. "upsert"
+	Kind       Kind
+	Weight     float64
+	Collection *Collection
+	Filter     *generate.Document
+	Update     *generate.Document
+	Projection *generate.Document
+	Sort       *generate.Document
+	Document   *generate.Document // inserts and replaceOne
+	Pipeline   *generate.Array
+	Limit      int64
+	BatchSize  int
+	Upsert     bool
+	// ReadPreference and WriteConcern override the connection's when set.
+	ReadPreference string
+	WriteConcern   *config.WriteConcern
+	// StaticOptions: projection and sort are the same for every call.
+	StaticOptions bool
+}
+
+func compileOp(cfg *config.Config, oc *config.Operation, i int, p *Plan) (*Op, error) {
+	kind, ok := kindsByType[oc.Type]
+	if !ok {
+		return nil, config.Errorf(config.UnknownOperation, oc.Line, "unknown operation type %q", oc.Type)
+	}
+	col := p.collectionByRef(oc.Collection)
+	if col == nil {
+		return nil, config.Errorf(config.Invalid, oc.Line, "operation %q: no collection %q", oc.Name, oc.Collection)
+	}
+	if kind.Writes() {
+		col.Writes = true
+	}
+	op := &Op{
+		Index: i, Name: oc.Name, Type: oc.Type, Kind: kind, Weight: oc.Weight, Collection: col,
+		Limit: oc.Limit, BatchSize: oc.BatchSize, Upsert: oc.Upsert || oc.Type == "upsert",
+		ReadPreference: oc.ReadPreference, WriteConcern: oc.WriteConcern,
+		StaticOptions: staticOptions(oc),
+	}
+	if op.BatchSize < 1 {
+		op.BatchSize = 1
+	}
+	lookup := func(name string) *generate.KeySpace {
+		if name == "" {
+			return col.Keys
+		}
+		if c := p.collectionByRef(name); c != nil {
+			return c.Keys
+		}
+		return nil
+	}
+	query := &generate.Env{Mode: generate.Query, Seed: cfg.Run.RandomSeed, KeySpace: lookup}
+	insert := &generate.Env{Mode: generate.Insert, Seed: cfg.Run.RandomSeed, KeySpace: lookup}
+	field := fmt.Sprintf("operations[%d]", i)
+	var err error
+	compile := func(v config.Value, env *generate.Env, name string) *generate.Document {
+		if err != nil || v.IsZero() {
+			return nil
+		}
+		var d *generate.Document
+		d, err = generate.CompileDocument(v, env)
+		err = locateIf(err, field+"."+name)
+		return d
+	}
+	op.Filter = compile(oc.Filter, query, "filter")
+	op.Update = compile(oc.Update, query, "update")
+	op.Projection = compile(oc.Projection, query, "projection")
+	op.Sort = compile(oc.Sort, query, "sort")
+	op.Document = compile(oc.Document, insert, "document")
+	if err == nil && !oc.Pipeline.IsZero() {
+		op.Pipeline, err = generate.CompileArray(oc.Pipeline, query)
+		err = locateIf(err, field+".pipeline")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if op.Document == nil && (kind == InsertOne || kind == InsertMany || kind == ReplaceOne) {
+		op.Document = col.Doc
+	}
+	if op.Filter == nil {
+		op.Filter = emptyDocument
+	}
+	return op, nil
+}
+
+var emptyDocument = mustEmpty()
+
+func mustEmpty() *generate.Document {
+	d, err := generate.CompileDocument(config.Value{Kind: config.KindDoc}, &generate.Env{})
+	if err != nil {
+		panic(err) // an empty document always compiles
+	}
+	return d
+}
+
+func locateIf(err error, field string) error {
+	if err == nil {
+		return nil
+	}
+	return locate(err, field)
+}
+
+// staticOptions reports whether projection and sort hold no generator, so
+// the driver options built from them can be reused for every call.
+func staticOptions(oc *config.Operation) bool {
+	return !hasGen(oc.Projection) && !hasGen(oc.Sort)
+}

@@ -1,0 +1,107 @@
+// Package workload compiles a validated configuration into a Plan: the
+// collections with their key spaces and document generators, and the
+// operations with their compiled templates and weighted mix. A Plan is
+// immutable and shared; everything a worker mutates lives in its Request and
+// generate.State.
+package workload
+
+import (
+	"time"
+
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/generate"
+)
+
+// Plan is a compiled workload.
+type Plan struct {
+	Name        string
+	Source      string
+	Collections []*Collection
+	Ops         []*Op
+	Mix         *Mix
+}
+
+// Collection is one collection of the workload.
+type Collection struct {
+	Database string
+	Name     string
+	Keys     *generate.KeySpace
+	Doc      *generate.Document // a new document, keys in insert mode
+	Indexes  []Index
+	ShardKey []byte // BSON document, nil when none
+	// Writes is true when some operation of the plan writes to it.
+	Writes bool
+}
+
+// Namespace is "database.collection".
+func (c *Collection) Namespace() string { return c.Database + "." + c.Name }
+
+// Index is an index to create, its keys encoded as a BSON document.
+type Index struct {
+	Name   string
+	Keys   []byte
+	Unique bool
+	Sparse bool
+	TTL    time.Duration
+	Hashed bool
+}
+
+// OpNames lists the operation names in plan order (the metrics' op indexes).
+func (p *Plan) OpNames() []string {
+	names := make([]string, len(p.Ops))
+	for i, op := range p.Ops {
+		names[i] = op.Name
+	}
+	return names
+}
+
+// Compile turns a validated configuration into a Plan.
+func Compile(cfg *config.Config) (*Plan, error) {
+	p := &Plan{Name: cfg.Name, Source: cfg.Source}
+	var es config.Errors
+	keyspaces := map[string]*generate.KeySpace{}
+	for i := range cfg.Collections {
+		col, err := compileCollection(&cfg.Collections[i], cfg.Run.RandomSeed, keyspaces)
+		if err != nil {
+			es = appendErr(es, err)
+			continue
+		}
+		p.Collections = append(p.Collections, col)
+	}
+	if len(es) > 0 {
+		return nil, config.WithFile(es, cfg.Source)
+	}
+	for i := range cfg.Operations {
+		op, err := compileOp(cfg, &cfg.Operations[i], i, p)
+		if err != nil {
+			es = appendErr(es, err)
+			continue
+		}
+		p.Ops = append(p.Ops, op)
+	}
+	if len(es) > 0 {
+		return nil, config.WithFile(es, cfg.Source)
+	}
+	p.Mix = NewMix(p.Ops)
+	return p, nil
+}
+
+func appendErr(es config.Errors, err error) config.Errors {
+	switch e := err.(type) {
+	case config.Errors:
+		return append(es, e...)
+	case *config.Error:
+		return append(es, e)
+	}
+	return append(es, &config.Error{Kind: config.Invalid, Msg: err.Error()})
+}
+
+// collectionByRef finds a compiled collection by "name" or "database.name".
+func (p *Plan) collectionByRef(ref string) *Collection {
+	for _, c := range p.Collections {
+		if ref == c.Name || ref == c.Namespace() {
+			return c
+		}
+	}
+	return nil
+}
