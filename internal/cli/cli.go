@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"sort"
-	"strings"
 )
 
 // Version is set at build time (-ldflags "-X .../cli.Version=...").
@@ -32,10 +31,14 @@ var commands map[string]command
 func init() {
 	commands = map[string]command{
 		"run":       {"run a workload (a file, or a built-in name; default: the built-in default)", runCommand},
+		"load":      {"fill a workload's collections with generated documents (--documents N)", loadCommand},
 		"validate":  {"check a workload file without touching a server", validateCommand},
 		"show":      {"print a built-in workload's YAML, to copy and edit", showCommand},
 		"workloads": {"list the built-in workloads", workloadsCommand},
-		"version":   {"print the version", func(_ context.Context, _ []string, o IO) error { fmt.Fprintln(o.Stdout, "mongoload", Version); return nil }},
+		"version": {"print the version", func(_ context.Context, _ []string, o IO) error {
+			fmt.Fprintln(o.Stdout, "mongoload", Version)
+			return nil
+		}},
 	}
 }
 
@@ -76,5 +79,4 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "as MONGOLOAD_<FLAG> in the environment (MONGOLOAD_URI, MONGOLOAD_CONCURRENCY, ...);")
 	fmt.Fprintln(w, "credentials: MONGOLOAD_USERNAME and MONGOLOAD_PASSWORD.")
 	fmt.Fprintln(w, "Exit codes: docs/exit-codes.md.")
-	_ = strings.TrimSpace
 }

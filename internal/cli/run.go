@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/procstat"
 	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/workload"
 )
@@ -114,12 +116,15 @@ func measure(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 		fmt.Fprintf(o.Stderr, "warming up for %s (not measured)\n", cfg.Run.Warmup)
 	}
 	info.StartedAt = time.Now()
+	u0 := procstat.Read()
 	res := engine.Run(ctx, plan, runners, rec, fan, engine.Options{
 		Concurrency: cfg.Run.Concurrency, Duration: cfg.Run.Duration.D(), Operations: cfg.Run.Operations,
 		Warmup: cfg.Run.Warmup.D(), Interval: cfg.Run.Interval.D(), RandomSeed: cfg.Run.RandomSeed,
 		LostAfter: lostAfter(cfg), Classify: mongodb.Classify, IsLoss: mongodb.IsConnectionLoss,
+		OnPhase: func(string) { u0 = procstat.Read() }, // runs on this goroutine, before measuring
 	})
 	info.EndedAt = time.Now()
+	info.Client = clientUsage(u0, procstat.Read())
 	info.Outcome, info.Reason = report.Outcome(res.Outcome), res.Reason
 	result := report.Build(info, res.Totals, nil)
 	closeErr := fan.Close(result)
@@ -149,6 +154,11 @@ func measure(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 // the server-selection timeout, as the driver would wait, plus a margin.
 func lostAfter(cfg *config.Config) time.Duration {
 	return max(cfg.Connection.Timeouts.ServerSelection.D()+2*time.Second, 5*time.Second)
+}
+
+func clientUsage(u0, u procstat.Usage) *report.ClientUsage {
+	cpu, _ := u.Since(u0)
+	return &report.ClientUsage{CPUSeconds: cpu.Seconds(), Utilization: u.Utilization(u0), Cores: runtime.NumCPU(), MaxRSSBytes: u.MaxRSS}
 }
 
 func runInfo(cfg *config.Config, plan *workload.Plan) report.RunInfo {

@@ -59,7 +59,31 @@ func Parse(data []byte, name string) (*Config, error) {
 	return cfg, nil
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var (
+	yamlLine    = regexp.MustCompile(`line (\d+)`)
+	yamlTypeErr = regexp.MustCompile("cannot unmarshal !!(\\w+) (`.*`) into (.+)")
+	yamlTags    = map[string]string{"str": "string", "int": "number", "float": "number", "bool": "boolean",
+		"seq": "list", "map": "mapping", "null": "null", "timestamp": "timestamp"}
+)
+
+// goTypeName says what a Go type holds, in a workload author's words.
+func goTypeName(t string) string {
+	switch {
+	case strings.Contains(t, "int"):
+		return "a whole number"
+	case strings.Contains(t, "float"):
+		return "a number"
+	case t == "bool":
+		return "true or false"
+	case t == "string":
+		return "a string"
+	case strings.HasPrefix(t, "[]"):
+		return "a list"
+	case strings.HasPrefix(t, "map"), strings.HasPrefix(t, "config."):
+		return "a mapping"
+	}
+	return t
+}
 
 func syntaxError(err error, file string) error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
@@ -94,7 +118,9 @@ func decodeError(err error) error {
 			e.Line, _ = strconv.Atoi(m[loc[2]:loc[3]])
 			e.Msg = strings.TrimLeft(m[loc[1]:], ": ")
 		}
-		e.Msg = strings.Replace(e.Msg, "cannot unmarshal", "wrong type:", 1)
+		if m := yamlTypeErr.FindStringSubmatch(e.Msg); m != nil {
+			e.Msg = fmt.Sprintf("wrong type: %s is a %s, where %s is expected", m[2], yamlTags[m[1]], goTypeName(m[3]))
+		}
 		es = append(es, e)
 	}
 	return es

@@ -16,6 +16,8 @@ func (r *run) collect(done <-chan struct{}) *Result {
 		res.Totals = metrics.NewTotals(r.rec.Ops(), false)
 		return res
 	}
+	// Nothing was recorded during the warm-up; Reset only starts the first
+	// interval's clock here.
 	res.Start = time.Now()
 	r.rec.Reset(res.Start)
 	r.measuring.Store(true)

@@ -121,13 +121,17 @@ func newRun(ctx context.Context, plan *workload.Plan, execs []Executor, rec *met
 	return r
 }
 
+// worker runs operations until told to stop. Whether an operation counts is
+// decided once, before it starts: warm-up operations are never recorded, and
+// exactly the recorded ones count against the operation limit.
 func (r *run) worker(id int) {
 	st := generate.NewState(r.o.RandomSeed, uint64(id)+1)
 	shard := r.rec.Shard(id)
 	var req workload.Request
 	limited := r.o.Operations > 0
 	for !r.stop.Load() {
-		if limited && r.measuring.Load() && r.remaining.Add(-1) < 0 {
+		measured := r.measuring.Load()
+		if measured && limited && r.remaining.Add(-1) < 0 {
 			r.stop.Store(true)
 			return
 		}
@@ -136,15 +140,16 @@ func (r *run) worker(id int) {
 		start := time.Now()
 		_, err := r.execs[i].Do(r.opCtx, &req)
 		latency := time.Since(start)
-		if err == nil {
-			shard.Record(i, latency)
-			continue
-		}
-		if r.opCtx.Err() != nil {
+		switch {
+		case err != nil && r.opCtx.Err() != nil:
 			return // cut short by the interrupt: not the server's error
+		case !measured:
+		case err == nil:
+			shard.Record(i, latency)
+		default:
+			shard.RecordError(i, r.o.Classify(err))
 		}
-		shard.RecordError(i, r.o.Classify(err))
-		if r.o.IsLoss(err) {
+		if err != nil && r.o.IsLoss(err) {
 			r.lastLoss.Store(&lossNote{at: time.Now(), err: err})
 		}
 	}

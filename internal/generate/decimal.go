@@ -40,11 +40,8 @@ func (g *decimalGen) Append(dst []byte, st *State) (bson.Type, []byte) {
 // buildDecimal: decimal {min, max, scale}, a decimal128 in [min, max] with
 // scale digits after the point; defaults 0, 1000 and 2.
 func buildDecimal(p *params) (Generator, error) {
-	mn, mx := p.float("min", 0), p.float("max", 1000)
+	mn, mx := p.floatRange(0, 1000)
 	scale := p.intIn("scale", 2, 0, maxDecimalScale)
-	if mn > mx {
-		p.fail(0, "min %v is greater than max %v", mn, mx)
-	}
 	// min and max are rounded to the scale: min 0.1 with scale 2 is 10 × 10^-2.
 	pow := math.Pow10(int(scale))
 	lo, hi := math.Round(mn*pow), math.Round(mx*pow)

@@ -52,8 +52,9 @@ func TestCompileErrors(t *testing.T) {
 		{"lone backslash", `{$gen: pattern, pattern: 'ab\'}`, config.Invalid, 1, `lone "\"`},
 		// pattern is required
 		{"pattern missing", `{$gen: pattern}`, config.Invalid, 1, `pattern is required`},
-		// dates must parse and be in order
+		// dates must parse
 		{"bad date", `{$gen: date, from: yesterday}`, config.Invalid, 1, `from must be a date`},
+		// from after to names both dates
 		{"date order", `{$gen: date, from: 2025-01-01, to: 2024-01-01}`, config.Invalid, 1, `from 2025-01-01T00:00:00Z is after to 2024-01-01T00:00:00Z`},
 		// decimals beyond what a double holds
 		{"decimals", `{$gen: double, decimals: 20}`, config.Invalid, 1, `decimals 20 is out of range`},

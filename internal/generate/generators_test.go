@@ -83,6 +83,12 @@ func TestGenerators(t *testing.T) {
 				t.Errorf("%v out of [-10, 10]", d)
 			}
 		}},
+		// decimal is built from its parts: sign, exponent and coefficient
+		{"decimal fixed", `{$gen: decimal, min: -1.25, max: -1.25, scale: 2}`, bson.TypeDecimal128, func(t *testing.T, v bson.RawValue) {
+			if s := v.Decimal128().String(); s != "-1.25" {
+				t.Errorf("got %s, want -1.25", s)
+			}
+		}},
 		// bool with probability 1 is always true
 		{"bool", `{$gen: bool, probability: 1}`, bson.TypeBoolean, func(t *testing.T, v bson.RawValue) {
 			if !v.Boolean() {
@@ -106,6 +112,14 @@ func TestGenerators(t *testing.T) {
 			strLen(3, 6)(t, v)
 			matches(`[A-Za-z0-9]*`)(t, v)
 		}},
+		// a lone bound pulls the other default along: max 3 under the default length 10
+		{"string max only", `{$gen: string, max: 3}`, bson.TypeString, strLen(3, 3)},
+		// a lone min does the same for numbers
+		{"double min only", `{$gen: double, min: 5}`, bson.TypeDouble, func(t *testing.T, v bson.RawValue) {
+			if v.Double() != 5 {
+				t.Errorf("got %v, want 5", v.Double())
+			}
+		}},
 		// string with a named charset and an exact length
 		{"string hex", `{$gen: string, length: 8, charset: hex}`, bson.TypeString, matches(`[0-9a-f]{8}`)},
 		// string with its own, non-ASCII characters
@@ -114,21 +128,34 @@ func TestGenerators(t *testing.T) {
 		{"pattern", `{$gen: pattern, pattern: 'TCK-##?*\#[A-F]'}`, bson.TypeString, matches(`TCK-[0-9]{2}[A-Z][A-Za-z0-9]#\[A-F\]`)},
 		// pattern without placeholders is a constant
 		{"pattern constant", `{$gen: pattern, pattern: 'A\*B'}`, bson.TypeString, matches(`A\*B`)},
-		// realistic values are non-empty strings
+		// realistic values come from pools: a full name has a space inside
 		{"name", `{$gen: name}`, bson.TypeString, matches(`\S.* .*\S`)},
+		// a first name
 		{"firstName", `{$gen: firstName}`, bson.TypeString, matches(`\S+.*`)},
+		// a last name
 		{"lastName", `{$gen: lastName}`, bson.TypeString, matches(`\S+.*`)},
+		// a city name
 		{"city", `{$gen: city}`, bson.TypeString, matches(`\S.*`)},
+		// a country name
 		{"country", `{$gen: country}`, bson.TypeString, matches(`\S.*`)},
+		// a street name
 		{"street", `{$gen: street}`, bson.TypeString, matches(`\S.*`)},
+		// an address with an @ and a domain
 		{"email", `{$gen: email}`, bson.TypeString, matches(`\S+@\S+\.\S+`)},
+		// digits only
 		{"phone", `{$gen: phone}`, bson.TypeString, matches(`[0-9]+`)},
+		// a company name
 		{"company", `{$gen: company}`, bson.TypeString, matches(`\S.*`)},
+		// a user name (gofakeit may put spaces in them)
 		{"username", `{$gen: username}`, bson.TypeString, matches(`\S.*`)},
+		// a single word
 		{"word", `{$gen: word}`, bson.TypeString, matches(`\S+`)},
+		// several sentences
 		{"paragraph", `{$gen: paragraph}`, bson.TypeString, matches(`\S.*\S`)},
+		// an http(s) URL
 		{"url", `{$gen: url}`, bson.TypeString, matches(`https?://\S+`)},
 		{"ipv4", `{$gen: ipv4}`, bson.TypeString, matches(`\d+\.\d+\.\d+\.\d+`)},
+		// a job title
 		{"jobTitle", `{$gen: jobTitle}`, bson.TypeString, matches(`\S.*`)},
 		// words gives between min and max words
 		{"words", `{$gen: words, min: 2, max: 3}`, bson.TypeString, func(t *testing.T, v bson.RawValue) {
@@ -196,8 +223,11 @@ func TestGenerators(t *testing.T) {
 				t.Errorf("regex %q %q", p, o)
 			}
 		}},
+		// minKey and maxKey have no value bytes, only a type
 		{"minKey", `{$gen: minKey}`, bson.TypeMinKey, nil},
+		// maxKey likewise
 		{"maxKey", `{$gen: maxKey}`, bson.TypeMaxKey, nil},
+		// javascript keeps its code as written
 		{"javascript", `{$gen: javascript, code: "function() { return 1 }"}`, bson.TypeJavaScript, func(t *testing.T, v bson.RawValue) {
 			if v.JavaScript() != "function() { return 1 }" {
 				t.Errorf("code %q", v.JavaScript())

@@ -57,8 +57,9 @@ func TestKeyForms(t *testing.T) {
 		{"query int", `{$gen: key, as: int}`, Query, bson.TypeInt32, 0, 99},
 		// another collection's key space
 		{"other collection", `{$gen: key, collection: users}`, Query, bson.TypeInt64, 1000, 1049},
-		// each distribution stays in range
+		// zipfian stays in range
 		{"zipfian", `{$gen: key, distribution: zipfian}`, Query, bson.TypeInt64, 0, 99},
+		// latest stays in range too
 		{"latest", `{$gen: key, distribution: latest}`, Query, bson.TypeInt64, 0, 99},
 		// inserts ignore the distribution and append
 		{"insert", `{$gen: key, distribution: zipfian}`, Insert, bson.TypeInt64, 100, 1000},

@@ -70,10 +70,7 @@ func (g *doubleGen) Append(dst []byte, st *State) (bson.Type, []byte) {
 
 // buildDouble: double {min, max, decimals}; defaults 0, 1 and no rounding.
 func buildDouble(p *params) (Generator, error) {
-	mn, mx := p.float("min", 0), p.float("max", 1)
-	if mn > mx {
-		p.fail(0, "min %v is greater than max %v", mn, mx)
-	}
+	mn, mx := p.floatRange(0, 1)
 	if math.IsInf(mx-mn, 0) {
 		p.fail(0, "the range from min %v to max %v is too wide for a double", mn, mx)
 	}

@@ -169,11 +169,39 @@ func (p *params) time(key string, def time.Time) time.Time {
 }
 
 // intRange reads min and max, which must lie in [lo, hi] with min <= max.
+// When only one is given, the other's default yields to it, so that
+// {max: 3} on a default range of 10 to 10 means 3 to 3, not an error.
 func (p *params) intRange(defMin, defMax, lo, hi int64) (int64, int64) {
+	_, hasMin := p.get("min")
+	_, hasMax := p.get("max")
 	mn := p.intIn("min", defMin, lo, hi)
 	mx := p.intIn("max", defMax, lo, hi)
+	switch {
+	case hasMin && !hasMax:
+		mx = max(mx, mn)
+	case hasMax && !hasMin:
+		mn = min(mn, mx)
+	}
 	if mn > mx {
 		p.fail(0, "min %d is greater than max %d", mn, mx)
+	}
+	return mn, mx
+}
+
+// floatRange reads min and max as numbers, min <= max, the defaults
+// yielding as in intRange.
+func (p *params) floatRange(defMin, defMax float64) (float64, float64) {
+	_, hasMin := p.get("min")
+	_, hasMax := p.get("max")
+	mn, mx := p.float("min", defMin), p.float("max", defMax)
+	switch {
+	case hasMin && !hasMax:
+		mx = max(mx, mn)
+	case hasMax && !hasMin:
+		mn = min(mn, mx)
+	}
+	if mn > mx {
+		p.fail(0, "min %v is greater than max %v", mn, mx)
 	}
 	return mn, mx
 }

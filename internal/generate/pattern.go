@@ -17,12 +17,13 @@ type patternGen struct{ ops []patternOp }
 // Append implements Generator.
 func (g *patternGen) Append(dst []byte, st *State) (bson.Type, []byte) {
 	start, dst := reserve(dst)
+	var rv reservoir
 	for _, op := range g.ops {
 		if op.set == "" {
 			dst = append(dst, op.lit...)
 			continue
 		}
-		dst = append(dst, op.set[st.Rand.IntN(len(op.set))])
+		dst = append(dst, rv.pickByte(st.Rand, op.set))
 	}
 	return bson.TypeString, closeString(dst, start)
 }

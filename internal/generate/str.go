@@ -40,17 +40,11 @@ func (g *stringGen) Append(dst []byte, st *State) (bson.Type, []byte) {
 	return bson.TypeString, closeString(dst, start)
 }
 
-// appendChars appends n bytes drawn from set, two per 64-bit draw: each
-// 32-bit half is mapped onto the set by multiply-shift (Lemire), whose bias
-// of at most len(set)/2^32 is far below anything a workload can notice.
+// appendChars appends n bytes drawn from set (see reservoir).
 func appendChars(dst []byte, st *State, set string, n int64) []byte {
-	m := uint64(len(set))
-	for ; n >= 2; n -= 2 {
-		x := st.Rand.Uint64()
-		dst = append(dst, set[(x&0xffffffff)*m>>32], set[(x>>32)*m>>32])
-	}
-	if n == 1 {
-		dst = append(dst, set[(st.Rand.Uint64()&0xffffffff)*m>>32])
+	var rv reservoir
+	for range n {
+		dst = append(dst, rv.pickByte(st.Rand, set))
 	}
 	return dst
 }

@@ -65,6 +65,7 @@ func (t *Totals) Add(iv *Interval) {
 	t.intervals++
 }
 
+// add adds one interval's figures. As in set.addTo, Merge cannot drop.
 func (o *OpTotal) add(from *OpInterval) {
 	if from.Name != o.Name {
 		panic(fmt.Sprintf("metrics: Totals.Add: operation %q where %q was expected", from.Name, o.Name))

@@ -30,6 +30,8 @@ type RunInfo struct {
 	Outcome            Outcome
 	Reason             string
 	Notes              []string
+	// Client is the generator's own use; Build fills CPUPerOpMicros.
+	Client *ClientUsage
 }
 
 // Build assembles the result of a run from the whole-run totals (which must
@@ -64,6 +66,13 @@ func Build(info RunInfo, totals *metrics.Totals, series []IntervalSummary) *Resu
 	}
 	if totals != nil {
 		res.addOperations(totals, info.OpTypes)
+	}
+	if info.Client != nil {
+		c := *info.Client
+		if res.Totals.Operations > 0 {
+			c.CPUPerOpMicros = round3(c.CPUSeconds * 1e6 / float64(res.Totals.Operations))
+		}
+		res.Client = &c
 	}
 	return res
 }

@@ -31,8 +31,13 @@ func WriteConsole(w io.Writer, res *Result) error {
 			ew.printf("  - %s\n", n)
 		}
 	}
+	ew.printf("\n")
+	if c := res.Client; c != nil {
+		ew.printf("client:   %.2f CPU-s, %.1f µs CPU per operation, %.0f%% of %d cores, peak RSS %.1f MB\n",
+			c.CPUSeconds, c.CPUPerOpMicros, 100*c.Utilization, c.Cores, float64(c.MaxRSSBytes)/(1<<20))
+	}
 	if res.ConfigLine != "" {
-		ew.printf("\nconfig:   %s\n", res.ConfigLine)
+		ew.printf("config:   %s\n", res.ConfigLine)
 	}
 	return ew.err
 }

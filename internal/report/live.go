@@ -32,8 +32,13 @@ type liveSink struct {
 
 func (s *liveSink) Name() string { return "live progress" }
 
+// liveMinInterval hides the run's last, partial interval when it is only a
+// moment long: its rates would be noise. The totals and the results file
+// still count it.
+const liveMinInterval = 200 * time.Millisecond
+
 func (s *liveSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
-	if s.err != nil {
+	if s.err != nil || iv.End.Sub(iv.Start) < liveMinInterval {
 		return
 	}
 	_, s.err = io.WriteString(s.w, LiveLine(Summarize(iv, elapsed)))

@@ -41,6 +41,18 @@ type Result struct {
 	Operations []Operation       `json:"operations"`
 	Intervals  []IntervalSummary `json:"intervals"`
 	Notes      []string          `json:"notes,omitempty"`
+	// Client is what mongoload itself used during the measured phase.
+	Client *ClientUsage `json:"client,omitempty"`
+}
+
+// ClientUsage is the load generator's own consumption, so a saturated
+// client is never mistaken for a saturated server.
+type ClientUsage struct {
+	CPUSeconds     float64 `json:"cpuSeconds"`     // user + system during the measured phase
+	CPUPerOpMicros float64 `json:"cpuPerOpMicros"` // CPUSeconds per successful operation, in µs
+	Utilization    float64 `json:"utilization"`    // share of all the machine's cores, 0..1
+	Cores          int     `json:"cores"`
+	MaxRSSBytes    int64   `json:"maxRSSBytes"` // peak resident memory of the whole process
 }
 
 // Tool names the program that wrote the file.

@@ -1,0 +1,186 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/workload"
+)
+
+// These tests drive the engine with in-process executors: they check the
+// engine's own logic (phases, limits, stop conditions). The database path is
+// tested against the real server in internal/cli and internal/mongodb.
+
+type fakeExec struct {
+	delay time.Duration
+	err   func() error
+	calls atomic.Int64
+	// after N calls, onCall runs once (triggers tied to progress, not to the clock)
+	after  int64
+	onCall func()
+}
+
+func (f *fakeExec) Do(ctx context.Context, _ *workload.Request) (int64, error) {
+	if f.calls.Add(1) == f.after && f.onCall != nil {
+		f.onCall()
+	}
+	if f.delay > 0 {
+		select {
+		case <-time.After(f.delay):
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+	}
+	if f.err != nil {
+		if err := f.err(); err != nil {
+			return 0, err
+		}
+	}
+	return 1, nil
+}
+
+type collectSink struct {
+	mu  sync.Mutex
+	ivs []*metrics.Interval
+}
+
+func (s *collectSink) Interval(iv *metrics.Interval, _ time.Duration) {
+	s.mu.Lock()
+	s.ivs = append(s.ivs, iv)
+	s.mu.Unlock()
+}
+
+func testPlan(t *testing.T) *workload.Plan {
+	t.Helper()
+	cfg, err := config.Parse([]byte(`
+collections:
+  - {database: d, name: c, template: {k: {$gen: key}}}
+operations:
+  - {name: a, type: findOne, weight: 3, filter: {k: {$gen: key}}}
+  - {name: b, type: insertOne, weight: 1}
+`), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if es := cfg.Validate(); len(es) > 0 {
+		t.Fatal(es)
+	}
+	p, err := workload.Compile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func total(res *Result) (ops, errs int64) {
+	for i := 0; i < res.Totals.Len(); i++ {
+		ops += res.Totals.Op(i).Count()
+		errs += res.Totals.Op(i).ErrorCount()
+	}
+	return
+}
+
+func runWith(t *testing.T, ctx context.Context, ex Executor, o Options) (*Result, *collectSink) {
+	t.Helper()
+	p := testPlan(t)
+	sink := &collectSink{}
+	rec := metrics.NewRecorder(p.OpNames(), metrics.Options{})
+	if o.Interval == 0 {
+		o.Interval = 50 * time.Millisecond
+	}
+	return Run(ctx, p, []Executor{ex, ex}, rec, sink, o), sink
+}
+
+// TestOperationsLimit: a run bounded by operations does exactly that many
+// measured operations, however many workers race for the last ones.
+func TestOperationsLimit(t *testing.T) {
+	res, _ := runWith(t, context.Background(), &fakeExec{}, Options{Concurrency: 7, Operations: 1000})
+	if ops, _ := total(res); ops != 1000 || res.Outcome != Completed {
+		t.Fatalf("%d operations, outcome %s; want 1000, completed", ops, res.Outcome)
+	}
+}
+
+// TestWarmupExcluded: what runs during the warm-up is not in the results.
+func TestWarmupExcluded(t *testing.T) {
+	ex := &fakeExec{delay: time.Millisecond}
+	res, _ := runWith(t, context.Background(), ex, Options{Concurrency: 2, Warmup: 200 * time.Millisecond, Duration: 200 * time.Millisecond})
+	ops, _ := total(res)
+	if calls := ex.calls.Load(); ops >= calls*3/4 {
+		t.Fatalf("%d measured of %d executed: the warm-up half was counted", ops, calls)
+	}
+	if d := res.End.Sub(res.Start); d < 200*time.Millisecond {
+		t.Fatalf("measured phase lasted %s, want at least 200ms", d)
+	}
+}
+
+// TestInterrupt: cancelling the context ends the run as Interrupted and
+// in-flight operations cut short are not counted as server errors.
+func TestInterrupt(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ex := &fakeExec{delay: 20 * time.Millisecond, after: 20, onCall: cancel}
+	res, _ := runWith(t, ctx, ex, Options{Concurrency: 4, Duration: time.Minute})
+	ops, errs := total(res)
+	if res.Outcome != Interrupted || ops == 0 || errs != 0 {
+		t.Fatalf("outcome %s, %d ops, %d errors", res.Outcome, ops, errs)
+	}
+}
+
+// TestServerLost: only connection-loss errors and no success for LostAfter
+// ends the run as ServerLost; errors are counted, not dropped.
+func TestServerLost(t *testing.T) {
+	lost := errors.New("connection refused")
+	var broken atomic.Bool
+	ex := &fakeExec{delay: time.Millisecond, after: 50, onCall: func() { broken.Store(true) }, err: func() error {
+		if broken.Load() {
+			return lost
+		}
+		return nil
+	}}
+	start := time.Now()
+	res, _ := runWith(t, context.Background(), ex, Options{
+		Concurrency: 2, Duration: time.Minute, LostAfter: 200 * time.Millisecond,
+		Classify: func(error) string { return "network" }, IsLoss: func(err error) bool { return err == lost },
+	})
+	ops, errs := total(res)
+	if res.Outcome != ServerLost || ops == 0 || errs == 0 || !errors.Is(res.Lost, lost) {
+		t.Fatalf("outcome %s, %d ops, %d errors, lost %v", res.Outcome, ops, errs, res.Lost)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Fatalf("took %s to give up", took)
+	}
+}
+
+// TestErrorsWithoutLossKeepRunning: a server refusing operations is measured,
+// not abandoned.
+func TestErrorsWithoutLossKeepRunning(t *testing.T) {
+	ex := &fakeExec{err: func() error { return errors.New("DuplicateKey") }}
+	res, _ := runWith(t, context.Background(), ex, Options{Concurrency: 2, Duration: 300 * time.Millisecond, LostAfter: 50 * time.Millisecond,
+		Classify: func(error) string { return "DuplicateKey(11000)" }})
+	_, errs := total(res)
+	if res.Outcome != Completed || errs == 0 {
+		t.Fatalf("outcome %s with %d errors", res.Outcome, errs)
+	}
+	if got := res.Totals.Op(0).Errors["DuplicateKey(11000)"]; got == 0 {
+		t.Fatalf("errors not counted by class: %v", res.Totals.Op(0).Errors)
+	}
+}
+
+// TestIntervalsCoverTheRun: the intervals handed to the sink add up to the totals.
+func TestIntervalsCoverTheRun(t *testing.T) {
+	res, sink := runWith(t, context.Background(), &fakeExec{delay: time.Millisecond}, Options{Concurrency: 3, Duration: 300 * time.Millisecond})
+	var sum int64
+	for _, iv := range sink.ivs {
+		for i := range iv.Ops {
+			sum += iv.Ops[i].Count()
+		}
+	}
+	if ops, _ := total(res); ops != sum || len(sink.ivs) < 2 {
+		t.Fatalf("totals %d, intervals add to %d over %d intervals", ops, sum, len(sink.ivs))
+	}
+}

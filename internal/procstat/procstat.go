@@ -1,0 +1,30 @@
+// Package procstat reads what this process has consumed: CPU time and peak
+// resident memory, so every result can say whether the load generator itself
+// was the limit.
+package procstat
+
+import (
+	"runtime"
+	"time"
+)
+
+// Usage is a reading of the process's resource use since it started.
+type Usage struct {
+	CPU    time.Duration // user + system
+	MaxRSS int64         // bytes; 0 where the system does not say
+	At     time.Time
+}
+
+// Since is the CPU used and the wall time passed between u0 and u.
+func (u Usage) Since(u0 Usage) (cpu, wall time.Duration) {
+	return u.CPU - u0.CPU, u.At.Sub(u0.At)
+}
+
+// Utilization is the share of the machine's cores used between u0 and u (0..1).
+func (u Usage) Utilization(u0 Usage) float64 {
+	cpu, wall := u.Since(u0)
+	if wall <= 0 {
+		return 0
+	}
+	return cpu.Seconds() / wall.Seconds() / float64(runtime.NumCPU())
+}
