@@ -36,6 +36,7 @@ func runCommand(ctx context.Context, args []string, o IO) error {
 			return withCode(ExitOutput, err)
 		}
 	}
+	startPprof(o)
 	client, err := connect(ctx, cfg)
 	if err != nil {
 		return err
@@ -118,7 +119,7 @@ func measure(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 	info.StartedAt = time.Now()
 	u0 := procstat.Read()
 	res := engine.Run(ctx, plan, runners, rec, fan, engine.Options{
-		Concurrency: cfg.Run.Concurrency, Duration: cfg.Run.Duration.D(), Operations: cfg.Run.Operations,
+		Concurrency: cfg.Run.Concurrency, MaxInFlight: poolSize(cfg), Duration: cfg.Run.Duration.D(), Operations: cfg.Run.Operations,
 		Warmup: cfg.Run.Warmup.D(), Interval: cfg.Run.Interval.D(), RandomSeed: cfg.Run.RandomSeed,
 		LostAfter: lostAfter(cfg), Classify: mongodb.Classify, IsLoss: mongodb.IsConnectionLoss,
 		OnPhase: func(string) { u0 = procstat.Read() }, // runs on this goroutine, before measuring
@@ -148,6 +149,14 @@ func measure(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 		return withCode(ExitServerLost, fmt.Errorf("the run was cut short: %s; the results above cover what was measured until then", res.Reason))
 	}
 	return withCode(ExitOutput, closeErr)
+}
+
+// poolSize is the driver's connection pool size (its default is 100).
+func poolSize(cfg *config.Config) int {
+	if cfg.Connection.MaxPoolSize > 0 {
+		return int(cfg.Connection.MaxPoolSize)
+	}
+	return 100
 }
 
 // lostAfter is how long a run waits for an unreachable server to return:

@@ -106,11 +106,11 @@ func TestValueKeepsOrder(t *testing.T) {
 
 func TestRedactURI(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{"mongodb://u:p@h:1/db", "mongodb://u:" + Redacted + "@h:1/db"},                             // user and password
-		{"mongodb://u@h", "mongodb://u@h"},                                                           // no password
+		{"mongodb://u:p@h:1/db", "mongodb://u:" + Redacted + "@h:1/db"},                                        // user and password
+		{"mongodb://u@h", "mongodb://u@h"},                                                                     // no password
 		{"mongodb+srv://u:p%40ss@cluster.x/?tls=true", "mongodb+srv://u:" + Redacted + "@cluster.x/?tls=true"}, // escaped @ in the password
-		{"mongodb://h1:1,h2:2/?replicaSet=r", "mongodb://h1:1,h2:2/?replicaSet=r"},                   // no credentials
-		{"mongodb://u:p@h/?authSource=a@b", "mongodb://u:" + Redacted + "@h/?authSource=a@b"},        // @ after the host
+		{"mongodb://h1:1,h2:2/?replicaSet=r", "mongodb://h1:1,h2:2/?replicaSet=r"},                             // no credentials
+		{"mongodb://u:p@h/?authSource=a@b", "mongodb://u:" + Redacted + "@h/?authSource=a@b"},                  // @ after the host
 	}
 	for _, tt := range tests {
 		if got := RedactURI(tt.in); got != tt.want {

@@ -29,6 +29,10 @@ type Sink interface {
 // Options shape one run.
 type Options struct {
 	Concurrency int
+	// MaxInFlight caps operations in flight at once (0: no cap). Set it to
+	// the connection pool size: workers beyond it would only wait in the
+	// driver for a connection. See runner.
+	MaxInFlight int
 	Duration    time.Duration // 0: until Operations are done
 	Operations  int64         // 0: until Duration is over
 	Warmup      time.Duration
@@ -74,11 +78,11 @@ func Run(ctx context.Context, plan *workload.Plan, execs []Executor, rec *metric
 	r := newRun(ctx, plan, execs, rec, sink, o)
 	defer r.cancel()
 	var wg sync.WaitGroup
-	for i := 0; i < o.Concurrency; i++ {
+	for i := range r.runners() {
 		wg.Add(1)
 		go func(id int) {
 			defer wg.Done()
-			r.worker(id)
+			r.runner(id)
 		}(i)
 	}
 	done := make(chan struct{})
@@ -98,6 +102,9 @@ type run struct {
 	measuring  atomic.Bool
 	remaining  atomic.Int64
 	lastLoss   atomic.Pointer[lossNote]
+	// ready holds the workers waiting for a runner, when there are more
+	// workers than places in flight; nil when every worker has its own.
+	ready chan *worker
 }
 
 type lossNote struct {
@@ -121,36 +128,86 @@ func newRun(ctx context.Context, plan *workload.Plan, execs []Executor, rec *met
 	return r
 }
 
-// worker runs operations until told to stop. Whether an operation counts is
-// decided once, before it starts: warm-up operations are never recorded, and
-// exactly the recorded ones count against the operation limit.
-func (r *run) worker(id int) {
-	st := generate.NewState(r.o.RandomSeed, uint64(id)+1)
+// worker is one closed-loop worker: its random source and request buffer.
+// It is a value, not a goroutine, so that thousands cost kilobytes each.
+type worker struct {
+	st    *generate.State
+	req   workload.Request
+	ready time.Time // when it became ready for its next operation (queued mode)
+}
+
+// runners returns how many goroutines execute operations. When workers
+// outnumber the places in flight, the extra workers would only wait in the
+// driver for a connection while holding a built request, the driver's
+// buffers and a deep stack; instead MaxInFlight runners take ready workers
+// in FIFO order, and a worker's latency still counts from the moment it was
+// ready, as it would have when waiting in the driver.
+func (r *run) runners() int {
+	n := r.o.Concurrency
+	if m := r.o.MaxInFlight; m <= 0 || m >= n {
+		return n
+	}
+	r.ready = make(chan *worker, n)
+	now := time.Now()
+	for i := 0; i < n; i++ {
+		r.ready <- &worker{st: generate.NewState(r.o.RandomSeed, uint64(i)+1), ready: now}
+	}
+	return r.o.MaxInFlight
+}
+
+// runner executes operations until told to stop: for its own worker, or for
+// whichever worker is ready next when workers are queued.
+func (r *run) runner(id int) {
 	shard := r.rec.Shard(id)
-	var req workload.Request
-	limited := r.o.Operations > 0
+	if r.ready == nil {
+		w := &worker{st: generate.NewState(r.o.RandomSeed, uint64(id)+1)}
+		for !r.stop.Load() && r.step(w, shard, 0) {
+		}
+		return
+	}
 	for !r.stop.Load() {
-		measured := r.measuring.Load()
-		if measured && limited && r.remaining.Add(-1) < 0 {
-			r.stop.Store(true)
+		var w *worker
+		select {
+		case w = <-r.ready:
+		case <-r.opCtx.Done():
 			return
 		}
-		i := r.plan.Mix.Pick(st.Rand)
-		req.Build(r.plan.Ops[i], st)
-		start := time.Now()
-		_, err := r.execs[i].Do(r.opCtx, &req)
-		latency := time.Since(start)
-		switch {
-		case err != nil && r.opCtx.Err() != nil:
-			return // cut short by the interrupt: not the server's error
-		case !measured:
-		case err == nil:
-			shard.Record(i, latency)
-		default:
-			shard.RecordError(i, r.o.Classify(err))
-		}
-		if err != nil && r.o.IsLoss(err) {
-			r.lastLoss.Store(&lossNote{at: time.Now(), err: err})
+		queued := time.Since(w.ready)
+		ok := r.step(w, shard, queued)
+		w.ready = time.Now()
+		r.ready <- w // never blocks: the channel holds every worker
+		if !ok {
+			return
 		}
 	}
+}
+
+// step runs one operation for w; false means the run is over. Whether an
+// operation counts is decided once, before it starts: warm-up operations are
+// never recorded, and exactly the recorded ones count against the limit.
+func (r *run) step(w *worker, shard *metrics.Shard, queued time.Duration) bool {
+	measured := r.measuring.Load()
+	if measured && r.o.Operations > 0 && r.remaining.Add(-1) < 0 {
+		r.stop.Store(true)
+		return false
+	}
+	i := r.plan.Mix.Pick(w.st.Rand)
+	w.req.Build(r.plan.Ops[i], w.st)
+	start := time.Now()
+	_, err := r.execs[i].Do(r.opCtx, &w.req)
+	latency := time.Since(start) + queued
+	w.req.Release()
+	switch {
+	case err != nil && r.opCtx.Err() != nil:
+		return false // cut short by the interrupt: not the server's error
+	case !measured:
+	case err == nil:
+		shard.Record(i, latency)
+	default:
+		shard.RecordError(i, r.o.Classify(err))
+	}
+	if err != nil && r.o.IsLoss(err) {
+		r.lastLoss.Store(&lossNote{at: time.Now(), err: err})
+	}
+	return true
 }

@@ -184,3 +184,32 @@ func TestIntervalsCoverTheRun(t *testing.T) {
 		t.Fatalf("totals %d, intervals add to %d over %d intervals", ops, sum, len(sink.ivs))
 	}
 }
+
+// TestMaxInFlight: no more operations run at once than the gate allows, and
+// the time spent waiting for a place counts in the latency.
+func TestMaxInFlight(t *testing.T) {
+	var inFlight, peak atomic.Int64
+	ex := &fakeExec{delay: 2 * time.Millisecond, err: func() error {
+		if n := inFlight.Load(); n > peak.Load() {
+			peak.Store(n)
+		}
+		return nil
+	}}
+	wrapped := execFunc(func(ctx context.Context, r *workload.Request) (int64, error) {
+		inFlight.Add(1)
+		defer inFlight.Add(-1)
+		return ex.Do(ctx, r)
+	})
+	res, _ := runWith(t, context.Background(), wrapped, Options{Concurrency: 12, MaxInFlight: 3, Duration: 300 * time.Millisecond})
+	if p := peak.Load(); p > 3 {
+		t.Fatalf("%d operations in flight with a cap of 3", p)
+	}
+	// 12 workers share 3 places: each waits for about 3 operations' time.
+	if p50 := res.Totals.Op(0).Latency.ValueAtQuantile(50); p50 < 5000 {
+		t.Fatalf("median latency %dµs: the wait for a place was not counted", p50)
+	}
+}
+
+type execFunc func(ctx context.Context, r *workload.Request) (int64, error)
+
+func (f execFunc) Do(ctx context.Context, r *workload.Request) (int64, error) { return f(ctx, r) }

@@ -11,8 +11,8 @@ const MaxDefaultShards = 16
 
 // Options tunes a Recorder.
 type Options struct {
-	// Shards is the number of shards workers share; 0 means 2×GOMAXPROCS,
-	// at most MaxDefaultShards, so a many-core machine does not pay hundreds
+	// Shards is the number of shards workers share; 0 means GOMAXPROCS (only
+	// that many workers record at the same instant), at most MaxDefaultShards, so a many-core machine does not pay hundreds
 	// of megabytes of histograms for contention it would not see.
 	// Memory is about 2 × Shards × ops × 190 KB (×2 again with Service):
 	// every shard holds a current and a spare histogram per operation.
@@ -38,7 +38,7 @@ type Recorder struct {
 func NewRecorder(ops []string, opt Options) *Recorder {
 	n := opt.Shards
 	if n <= 0 {
-		n = min(2*runtime.GOMAXPROCS(0), MaxDefaultShards)
+		n = min(runtime.GOMAXPROCS(0), MaxDefaultShards)
 	}
 	r := &Recorder{
 		ops:     append([]string(nil), ops...),

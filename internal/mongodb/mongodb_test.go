@@ -172,10 +172,10 @@ func TestClassifyContext(t *testing.T) {
 		err  error
 		want string
 	}{
-		{context.Canceled, ClassCanceled},                     // the run was interrupted
-		{context.DeadlineExceeded, ClassTimeout},              // an operation deadline
+		{context.Canceled, ClassCanceled},                      // the run was interrupted
+		{context.DeadlineExceeded, ClassTimeout},               // an operation deadline
 		{fmt.Errorf("x: %w", context.Canceled), ClassCanceled}, // wrapped
-		{errors.New("boom"), ClassOther},                      // anything else is still counted
+		{errors.New("boom"), ClassOther},                       // anything else is still counted
 	}
 	for _, tt := range tests {
 		if got := Classify(tt.err); got != tt.want {
@@ -183,4 +183,3 @@ func TestClassifyContext(t *testing.T) {
 		}
 	}
 }
-
