@@ -12,6 +12,7 @@ require (
 
 require (
 	github.com/klauspost/compress v1.20.3 // indirect
+	github.com/prometheus/client_golang v1.23.2 // indirect
 	github.com/xdg-go/scram v1.4.0 // indirect
 	github.com/xdg-go/stringprep v1.0.4 // indirect
 	github.com/youmark/pkcs8 v0.0.0-20240726163527-a2c0da244d78 // indirect

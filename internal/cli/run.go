@@ -37,7 +37,7 @@ func runCommand(ctx context.Context, args []string, o IO) error {
 		}
 	}
 	startPprof(o)
-	client, err := connect(ctx, cfg)
+	client, err := connect(ctx, cfg, mongodb.ConnectOptions{TrackSends: model(cfg) != engine.Closed})
 	if err != nil {
 		return err
 	}
@@ -48,8 +48,8 @@ func runCommand(ctx context.Context, args []string, o IO) error {
 	return measure(ctx, o, cfg, plan, client)
 }
 
-func connect(ctx context.Context, cfg *config.Config) (*mongodb.Client, error) {
-	client, err := mongodb.Connect(ctx, cfg.Connection)
+func connect(ctx context.Context, cfg *config.Config, co ...mongodb.ConnectOptions) (*mongodb.Client, error) {
+	client, err := mongodb.Connect(ctx, cfg.Connection, co...)
 	switch {
 	case err == nil:
 		return client, nil
@@ -102,7 +102,9 @@ func measure(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 	for i, e := range execs {
 		runners[i] = e
 	}
+	opts, load := engineOptions(cfg)
 	info := runInfo(cfg, plan)
+	info.Load = load
 	sinks := []report.Sink{}
 	if !cfg.Run.Quiet {
 		sinks = append(sinks, report.NewLiveSink(o.Stderr))
@@ -111,19 +113,18 @@ func measure(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 		sinks = append(sinks, report.NewJSONSink(cfg.Run.Out, info))
 	}
 	fan := report.NewFanout(sinks...)
-	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{})
+	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{Service: engine.Service(opts)})
+	if err := waitStartAt(ctx, o, cfg); err != nil {
+		return err
+	}
 	fmt.Fprintf(o.Stderr, "running %s: %s\n", cfg.Source, info.ConfigLine)
 	if cfg.Run.Warmup > 0 {
 		fmt.Fprintf(o.Stderr, "warming up for %s (not measured)\n", cfg.Run.Warmup)
 	}
 	info.StartedAt = time.Now()
 	u0 := procstat.Read()
-	res := engine.Run(ctx, plan, runners, rec, fan, engine.Options{
-		Concurrency: cfg.Run.Concurrency, MaxInFlight: poolSize(cfg), Duration: cfg.Run.Duration.D(), Operations: cfg.Run.Operations,
-		Warmup: cfg.Run.Warmup.D(), Interval: cfg.Run.Interval.D(), RandomSeed: cfg.Run.RandomSeed,
-		LostAfter: lostAfter(cfg), Classify: mongodb.Classify, IsLoss: mongodb.IsConnectionLoss,
-		OnPhase: func(string) { u0 = procstat.Read() }, // runs on this goroutine, before measuring
-	})
+	opts.OnPhase = func(string) { u0 = procstat.Read() } // runs on this goroutine, before measuring
+	res := engine.Run(ctx, plan, runners, rec, fan, opts)
 	info.EndedAt = time.Now()
 	info.Client = clientUsage(u0, procstat.Read())
 	info.Outcome, info.Reason = report.Outcome(res.Outcome), res.Reason
@@ -183,7 +184,6 @@ func runInfo(cfg *config.Config, plan *workload.Plan) report.RunInfo {
 		Workload:   report.Workload{Name: cfg.Name, Source: cfg.Source},
 		Config:     raw,
 		ConfigLine: configLine(red),
-		Load:       report.LoadModel{Type: report.Closed, Concurrency: cfg.Run.Concurrency},
 		OpTypes:    types,
 		Warmup:     cfg.Run.Warmup.D(),
 	}
@@ -191,7 +191,24 @@ func runInfo(cfg *config.Config, plan *workload.Plan) report.RunInfo {
 
 func configLine(c *config.Config) string {
 	r, cn := c.Run, c.Connection
-	s := fmt.Sprintf("workload=%s uri=%s concurrency=%d", c.Name, cn.URI, r.Concurrency)
+	s := fmt.Sprintf("workload=%s uri=%s", c.Name, cn.URI)
+	switch {
+	case r.Rate > 0:
+		s += fmt.Sprintf(" rate=%g arrival=%s", r.Rate, cmpOr(r.Arrival, "fixed"))
+		if r.MaxInFlight > 0 {
+			s += fmt.Sprintf(" maxInFlight=%d", r.MaxInFlight)
+		}
+	case r.Sessions > 0:
+		s += fmt.Sprintf(" sessions=%d thinkTime=%s", r.Sessions, r.ThinkTime)
+	default:
+		s += fmt.Sprintf(" concurrency=%d", r.Concurrency)
+	}
+	if len(r.Stages) > 0 {
+		s += fmt.Sprintf(" stages=%d", len(r.Stages))
+	}
+	if r.Partition != "" {
+		s += " partition=" + r.Partition
+	}
 	if r.Duration > 0 {
 		s += " duration=" + r.Duration.String()
 	}

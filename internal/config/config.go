@@ -116,4 +116,26 @@ type Run struct {
 	Out           string `yaml:"out,omitempty" json:"out,omitempty"`
 	Label         string `yaml:"label,omitempty" json:"label,omitempty"`
 	Quiet         bool   `yaml:"quiet,omitempty" json:"quiet,omitempty"`
+
+	// Load models: closed loop (Concurrency workers) unless Rate (open loop
+	// at a target rate) or Sessions (think-time sessions) is set.
+	Rate        float64  `yaml:"rate,omitempty" json:"rate,omitempty"`
+	Arrival     string   `yaml:"arrival,omitempty" json:"arrival,omitempty"` // fixed (default) or poisson
+	MaxInFlight int      `yaml:"maxInFlight,omitempty" json:"maxInFlight,omitempty"`
+	Sessions    int      `yaml:"sessions,omitempty" json:"sessions,omitempty"`
+	ThinkTime   Duration `yaml:"thinkTime,omitempty" json:"thinkTime,omitempty"`
+	ThinkDist   string   `yaml:"thinkDistribution,omitempty" json:"thinkDistribution,omitempty"` // fixed (default) or exponential
+	// Stages change the rate (open loop) or the workers (closed loop) over time.
+	Stages Stages `yaml:"stages,omitempty" json:"stages,omitempty"`
+	// Partition is "i/N": this process's share of the keys, rate and sessions.
+	Partition string `yaml:"partition,omitempty" json:"partition,omitempty"`
+	// StartAt is a wall-clock time (RFC 3339) at which the measured run starts.
+	StartAt string `yaml:"startAt,omitempty" json:"startAt,omitempty"`
+
+	// Observers (docs/telemetry.md): an HdrHistogram interval log, a
+	// Prometheus endpoint, and server telemetry from serverStatus.
+	HdrLog          string `yaml:"hdrLog,omitempty" json:"hdrLog,omitempty"`
+	Prometheus      string `yaml:"prometheus,omitempty" json:"prometheus,omitempty"`           // address; a bare port listens on loopback
+	ServerTelemetry *bool  `yaml:"serverTelemetry,omitempty" json:"serverTelemetry,omitempty"` // default true
+	ServerStats     bool   `yaml:"serverStats,omitempty" json:"serverStats,omitempty"`         // print a server line per interval
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Setting is one option that the environment (MONGOLOAD_*) and a command-line
@@ -62,9 +63,47 @@ var Settings = []Setting{
 		c.Run.RandomSeed = n
 		return nil
 	}},
+	{Flag: "rate", Usage: "open loop: operations per second, scheduled whatever the server does", Set: func(c *Config, v string) error {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f < 0 {
+			return fmt.Errorf("%q is not a rate of 0 or more", v)
+		}
+		c.Run.Rate = f
+		return nil
+	}},
+	{Flag: "arrival", Usage: "open loop: fixed or poisson arrivals", Set: func(c *Config, v string) error { c.Run.Arrival = v; return nil }},
+	{Flag: "max-in-flight", Usage: "operations in flight at once (open loop: beyond it they are dropped; default 1000)", Set: intSetter(func(c *Config) *int { return &c.Run.MaxInFlight })},
+	{Flag: "sessions", Usage: "think-time sessions (simulated users)", Set: intSetter(func(c *Config) *int { return &c.Run.Sessions })},
+	{Flag: "think-time", Usage: "sessions: time between a session's operations", Set: durationSetter(func(c *Config) *Duration { return &c.Run.ThinkTime })},
+	{Flag: "think-distribution", Usage: "sessions: fixed or exponential think time", Set: func(c *Config, v string) error { c.Run.ThinkDist = v; return nil }},
+	{Flag: "stages", Usage: "ramp: DURATION:TARGET,... (rate in open loop, workers in closed loop)", Set: func(c *Config, v string) error {
+		st, err := ParseStages(v)
+		c.Run.Stages = st
+		return err
+	}},
+	{Flag: "partition", Usage: "i/N: this process's share of keys, rate and sessions", Set: func(c *Config, v string) error {
+		_, err := ParsePartition(v)
+		c.Run.Partition = v
+		return err
+	}},
+	{Flag: "start-at", Usage: "wall-clock time (RFC 3339) at which the measured run starts, to start N processes together", Set: func(c *Config, v string) error {
+		if _, err := time.Parse(time.RFC3339, v); err != nil {
+			return fmt.Errorf("%q is not an RFC 3339 time such as 2026-11-23T10:00:00Z", v)
+		}
+		c.Run.StartAt = v
+		return nil
+	}},
 	{Flag: "out", Usage: "write the results as JSON to this file", Set: func(c *Config, v string) error { c.Run.Out = v; return nil }},
 	{Flag: "label", Usage: "a name for this run in reports and comparisons", Set: func(c *Config, v string) error { c.Run.Label = v; return nil }},
 	{Flag: "quiet", Bool: true, Usage: "no per-interval lines", Set: boolSetter(func(c *Config) *bool { return &c.Run.Quiet })},
+	{Flag: "hdr-log", Usage: "write each interval's latency histograms per operation to this HdrHistogram log (.hlog)", Set: func(c *Config, v string) error { c.Run.HdrLog = v; return nil }},
+	{Flag: "prometheus", Usage: "serve /metrics for Prometheus on this address during the run (a bare port listens on loopback)", Set: func(c *Config, v string) error { c.Run.Prometheus = v; return nil }},
+	{Flag: "server-telemetry", Bool: true, Usage: "sample serverStatus every interval into the results and cross-check the server's counters (default true)", Set: func(c *Config, v string) error {
+		b, err := parseBool(v)
+		c.Run.ServerTelemetry = &b
+		return err
+	}},
+	{Flag: "server-stats", Bool: true, Usage: "print a line of server statistics per interval on stderr", Set: boolSetter(func(c *Config) *bool { return &c.Run.ServerStats })},
 }
 
 // ApplyEnv sets every option whose MONGOLOAD_* variable is present in env.

@@ -257,7 +257,7 @@ func (c *Config) validateRun(add adder) {
 	if r.Concurrency < 1 {
 		add(Invalid, 0, "run.concurrency", "concurrency must be at least 1, not %d", r.Concurrency)
 	}
-	if r.Duration <= 0 && r.Operations <= 0 {
+	if r.Duration <= 0 && r.Operations <= 0 && len(r.Stages) == 0 {
 		add(Invalid, 0, "run.duration", "give the run a duration or an operation count")
 	}
 	if r.Operations < 0 {
@@ -266,7 +266,39 @@ func (c *Config) validateRun(add adder) {
 	if r.Interval.D() < 10*time.Millisecond {
 		add(Invalid, 0, "run.interval", "the reporting interval must be at least 10ms, not %s", r.Interval)
 	}
+	c.validateLoadModel(add)
 	if r.Seed < 0 || r.SeedBatchSize < 1 || r.SeedWorkers < 0 {
 		add(Invalid, 0, "run.seed", "seed must be 0 or more, seedBatchSize at least 1, seedWorkers 0 or more")
+	}
+}
+
+func (c *Config) validateLoadModel(add adder) {
+	r := &c.Run
+	if r.Rate > 0 && r.Sessions > 0 {
+		add(Invalid, 0, "run.rate", "choose one load model: a target rate (open loop) or sessions, not both")
+	}
+	if r.Rate < 0 || r.Sessions < 0 || r.MaxInFlight < 0 {
+		add(Invalid, 0, "run", "rate, sessions and maxInFlight cannot be negative")
+	}
+	checkOneOf(add, "run.arrival", r.Arrival, []string{"fixed", "poisson"})
+	checkOneOf(add, "run.thinkDistribution", r.ThinkDist, []string{"fixed", "exponential"})
+	if r.Sessions > 0 && r.ThinkTime <= 0 {
+		add(Invalid, 0, "run.thinkTime", "sessions need a think time, for example --think-time 500ms")
+	}
+	if len(r.Stages) > 0 && r.Sessions > 0 {
+		add(Invalid, 0, "run.stages", "stages ramp a rate (open loop) or workers (closed loop), not sessions")
+	}
+	for i, st := range r.Stages {
+		if st.Duration <= 0 || st.Target < 0 || (r.Rate == 0 && r.Sessions == 0 && st.Target != float64(int(st.Target))) {
+			add(Invalid, 0, fmt.Sprintf("run.stages[%d]", i), "a stage needs a positive duration and a target of 0 or more (whole workers in closed loop)")
+		}
+	}
+	if _, err := ParsePartition(r.Partition); err != nil {
+		add(Invalid, 0, "run.partition", "%v", err)
+	}
+	if r.StartAt != "" {
+		if _, err := time.Parse(time.RFC3339, r.StartAt); err != nil {
+			add(Invalid, 0, "run.startAt", "%q is not an RFC 3339 time such as 2026-11-23T10:00:00Z", r.StartAt)
+		}
 	}
 }

@@ -6,6 +6,16 @@ import (
 	"github.com/mongoload/mongoload/internal/metrics"
 )
 
+// stopCh is closed when the run is told to stop, so sleepers wake at once.
+func (r *run) stopCh() <-chan struct{} { return r.stopC }
+
+// requestStop tells every runner and scheduler to finish.
+func (r *run) requestStop() {
+	if r.stop.CompareAndSwap(false, true) {
+		close(r.stopC)
+	}
+}
+
 // collect runs the warm-up, then hands one snapshot per interval to the
 // sink until the workers are done, and returns the whole-run result.
 func (r *run) collect(done <-chan struct{}) *Result {
@@ -13,21 +23,25 @@ func (r *run) collect(done <-chan struct{}) *Result {
 	if r.o.Warmup > 0 && !r.wait(done, r.o.Warmup, res) {
 		res.Start = time.Now()
 		res.End = res.Start
-		res.Totals = metrics.NewTotals(r.rec.Ops(), false)
+		res.Totals = metrics.NewTotals(r.rec.Ops(), r.service)
 		return res
 	}
-	// Nothing was recorded during the warm-up; Reset only starts the first
-	// interval's clock here.
+	// Nothing was recorded during the warm-up; Reset starts the first
+	// interval's clock and the load counts here.
 	res.Start = time.Now()
 	r.rec.Reset(res.Start)
 	r.measuring.Store(true)
+	close(r.measured)
 	if r.o.OnPhase != nil {
 		r.o.OnPhase("measure")
 	}
-	res.Totals = metrics.NewTotals(r.rec.Ops(), false)
+	if r.o.Model == Closed && len(r.o.Stages) > 0 {
+		go r.rampWorkers(res.Start)
+	}
+	res.Totals = metrics.NewTotals(r.rec.Ops(), r.service)
 	var deadline <-chan time.Time
-	if r.o.Duration > 0 {
-		t := time.NewTimer(r.o.Duration)
+	if d := r.duration(); d > 0 {
+		t := time.NewTimer(d)
 		defer t.Stop()
 		deadline = t.C
 	}
@@ -44,11 +58,9 @@ func (r *run) collect(done <-chan struct{}) *Result {
 			interrupt = nil // once: the channel stays closed
 			r.halt(res, Interrupted, "interrupted")
 		case <-deadline:
-			r.stop.Store(true)
+			r.requestStop()
 		case now := <-tick.C:
-			iv := r.rec.Interval(now)
-			res.Totals.Add(iv)
-			r.sink.Interval(iv, now.Sub(res.Start))
+			iv := r.interval(now, res)
 			if progressed(iv) {
 				lastProgress = now
 			} else if note := r.lastLoss.Load(); note != nil && now.Sub(lastProgress) >= r.o.LostAfter && note.at.After(lastProgress) {
@@ -57,6 +69,37 @@ func (r *run) collect(done <-chan struct{}) *Result {
 			}
 		}
 	}
+}
+
+// duration is how long the measured phase lasts: as configured, or the
+// stages' total when only stages were given.
+func (r *run) duration() time.Duration {
+	if r.o.Duration > 0 || r.o.Operations > 0 {
+		return r.o.Duration
+	}
+	var d time.Duration
+	for _, st := range r.o.Stages {
+		d += st.Duration
+	}
+	return d
+}
+
+// interval takes one snapshot, sets the load model's gauges, and passes it on.
+func (r *run) interval(now time.Time, res *Result) *metrics.Interval {
+	iv := r.rec.Interval(now)
+	elapsed := now.Sub(res.Start)
+	switch r.o.Model {
+	case Open:
+		iv.Load.TargetRate, _ = r.schedule.RateAt(elapsed)
+		iv.Load.Active = iv.Load.InFlight
+	case Sessions:
+		iv.Load.Active = int64(r.o.Sessions)
+	default:
+		iv.Load.Active = r.closed.active.Load()
+	}
+	res.Totals.Add(iv)
+	r.sink.Interval(iv, elapsed)
+	return iv
 }
 
 // wait lets the warm-up run; false means the run ended during it.
@@ -69,7 +112,7 @@ func (r *run) wait(done <-chan struct{}, d time.Duration, res *Result) bool {
 	case <-done:
 	case <-r.ctx.Done():
 		res.Outcome, res.Reason = Interrupted, "interrupted during warm-up"
-		r.stop.Store(true)
+		r.requestStop()
 		r.cancel()
 		<-done
 	}
@@ -81,16 +124,14 @@ func (r *run) halt(res *Result, o Outcome, reason string) {
 	if res.Outcome == Completed {
 		res.Outcome, res.Reason = o, reason
 	}
-	r.stop.Store(true)
+	r.requestStop()
 	r.cancel()
 }
 
 // finish takes the last, partial interval once every worker has returned.
 func (r *run) finish(res *Result) {
 	res.End = time.Now()
-	iv := r.rec.Interval(res.End)
-	res.Totals.Add(iv)
-	r.sink.Interval(iv, res.End.Sub(res.Start))
+	r.interval(res.End, res)
 }
 
 func progressed(iv *metrics.Interval) bool {

@@ -1,6 +1,14 @@
-// Package engine drives the load: closed-loop workers that pick operations
-// by weight, build them, execute them and record their latency, plus the
-// collector that turns the recorders into one snapshot per interval. It
+// Package engine drives the load and measures it. Three load models share
+// one way of executing and recording an operation (exec):
+//
+//   - closed loop: N workers, each sending its next operation when the last
+//     returns (optionally ramped in stages);
+//   - sessions: M simulated users, each thinking between operations;
+//   - open loop: operations scheduled at a target rate whatever the server
+//     does, with response time measured from the scheduled start (free of
+//     coordinated omission) and service time from the actual send.
+//
+// A collector turns the recorders into one snapshot per interval. The engine
 // knows nothing of the driver: operations run through the Executor interface.
 package engine
 
@@ -13,6 +21,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/generate"
 	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/sendclock"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -26,25 +35,52 @@ type Sink interface {
 	Interval(iv *metrics.Interval, elapsed time.Duration)
 }
 
+// Model is a load model.
+type Model string
+
+// The load models.
+const (
+	Closed   Model = "closed"
+	Open     Model = "open"
+	Sessions Model = "sessions"
+)
+
 // Options shape one run.
 type Options struct {
-	Concurrency int
-	// MaxInFlight caps operations in flight at once (0: no cap). Set it to
-	// the connection pool size: workers beyond it would only wait in the
-	// driver for a connection. See runner.
+	Model       Model // "" means Closed
+	Concurrency int   // closed loop: workers
+	// MaxInFlight caps operations in flight at once. Closed loop and
+	// sessions: the runners that execute for queued workers (set it to the
+	// connection pool size; 0: one runner per worker). Open loop: beyond it,
+	// due operations are dropped and counted (default 1000).
 	MaxInFlight int
-	Duration    time.Duration // 0: until Operations are done
-	Operations  int64         // 0: until Duration is over
-	Warmup      time.Duration
-	Interval    time.Duration
-	RandomSeed  uint64
+	// Open loop: the target rate, or Stages of rates; Poisson arrivals
+	// instead of fixed gaps; LateAfter (default 10ms) is how far behind its
+	// schedule an operation may be sent before it counts as late.
+	Rate      float64
+	Poisson   bool
+	LateAfter time.Duration
+	// Sessions: how many, and the think time between a session's operations
+	// (exponentially distributed around ThinkTime if ThinkExp).
+	Sessions  int
+	ThinkTime time.Duration
+	ThinkExp  bool
+	// Stages ramp the rate (open loop) or the workers (closed loop).
+	Stages []Stage
+
+	Duration   time.Duration // 0: until Operations are done (or the stages end)
+	Operations int64         // 0: until Duration is over
+	Warmup     time.Duration
+	Interval   time.Duration
+	RandomSeed uint64
 	// LostAfter ends the run as ServerLost when no operation has succeeded
 	// for this long and the errors say the server cannot be reached.
 	LostAfter time.Duration
 	// Classify names an error for counting; IsLoss says it means the server is gone.
 	Classify func(error) string
 	IsLoss   func(error) bool
-	// OnPhase is told when the measured phase starts (after the warm-up).
+	// OnPhase is told when the measured phase starts (after the warm-up), on
+	// the goroutine that called Run.
 	OnPhase func(phase string)
 }
 
@@ -72,18 +108,23 @@ type Result struct {
 // ErrNoProgress is the reason given when the server stopped answering.
 var ErrNoProgress = errors.New("no operation succeeded and the server could not be reached")
 
-// Run executes plan with closed-loop workers until the duration or operation
-// count is reached, ctx is cancelled (Interrupted) or the server is lost.
+// Service reports whether a run with o records service time beside response
+// time; make the Recorder with metrics.Options{Service: Service(o)}.
+func Service(o Options) bool { return o.Model == Open || o.Model == Sessions }
+
+// Run executes plan until the duration, operation count or stages are done,
+// ctx is cancelled (Interrupted) or the server is lost.
 func Run(ctx context.Context, plan *workload.Plan, execs []Executor, rec *metrics.Recorder, sink Sink, o Options) *Result {
 	r := newRun(ctx, plan, execs, rec, sink, o)
 	defer r.cancel()
 	var wg sync.WaitGroup
-	for i := range r.runners() {
-		wg.Add(1)
-		go func(id int) {
-			defer wg.Done()
-			r.runner(id)
-		}(i)
+	switch r.o.Model {
+	case Open:
+		r.startOpen(&wg)
+	case Sessions:
+		r.startSessions(&wg)
+	default:
+		r.startClosed(&wg)
 	}
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
@@ -98,13 +139,15 @@ type run struct {
 	rec        *metrics.Recorder
 	sink       Sink
 	o          Options
+	service    bool
 	stop       atomic.Bool
+	stopC      chan struct{} // closed with stop set
 	measuring  atomic.Bool
+	measured   chan struct{} // closed when the measured phase starts
 	remaining  atomic.Int64
 	lastLoss   atomic.Pointer[lossNote]
-	// ready holds the workers waiting for a runner, when there are more
-	// workers than places in flight; nil when every worker has its own.
-	ready chan *worker
+	schedule   *Schedule // the measured phase's stages (rate or workers)
+	closed     closedLoop
 }
 
 type lossNote struct {
@@ -113,6 +156,9 @@ type lossNote struct {
 }
 
 func newRun(ctx context.Context, plan *workload.Plan, execs []Executor, rec *metrics.Recorder, sink Sink, o Options) *run {
+	if o.Model == "" {
+		o.Model = Closed
+	}
 	if o.Classify == nil {
 		o.Classify = func(error) string { return "error" }
 	}
@@ -122,92 +168,89 @@ func newRun(ctx context.Context, plan *workload.Plan, execs []Executor, rec *met
 	if o.LostAfter <= 0 {
 		o.LostAfter = 10 * time.Second
 	}
+	if o.LateAfter <= 0 {
+		o.LateAfter = 10 * time.Millisecond
+	}
+	stages := o.Stages
+	if len(stages) == 0 {
+		target := o.Rate
+		if o.Model == Closed {
+			target = float64(o.Concurrency)
+		}
+		stages = []Stage{{Target: target}}
+	}
 	opCtx, cancel := context.WithCancel(ctx)
-	r := &run{ctx: ctx, opCtx: opCtx, cancel: cancel, plan: plan, execs: execs, rec: rec, sink: sink, o: o}
+	r := &run{ctx: ctx, opCtx: opCtx, cancel: cancel, plan: plan, execs: execs, rec: rec, sink: sink, o: o,
+		service: Service(o), measured: make(chan struct{}), stopC: make(chan struct{}), schedule: NewSchedule(stages)}
 	r.remaining.Store(o.Operations)
 	return r
 }
 
-// worker is one closed-loop worker: its random source and request buffer.
-// It is a value, not a goroutine, so that thousands cost kilobytes each.
+// worker is one closed-loop worker or session: its random source and request
+// buffer. It is a value, not a goroutine, so that thousands cost kilobytes.
 type worker struct {
+	id    int
 	st    *generate.State
 	req   workload.Request
-	ready time.Time // when it became ready for its next operation (queued mode)
+	ready time.Time // when its next operation should start
+	heap  int       // sessions: index in the scheduler's heap
 }
 
-// runners returns how many goroutines execute operations. When workers
-// outnumber the places in flight, the extra workers would only wait in the
-// driver for a connection while holding a built request, the driver's
-// buffers and a deep stack; instead MaxInFlight runners take ready workers
-// in FIFO order, and a worker's latency still counts from the moment it was
-// ready, as it would have when waiting in the driver.
-func (r *run) runners() int {
-	n := r.o.Concurrency
-	if m := r.o.MaxInFlight; m <= 0 || m >= n {
-		return n
-	}
-	r.ready = make(chan *worker, n)
-	now := time.Now()
-	for i := 0; i < n; i++ {
-		r.ready <- &worker{st: generate.NewState(r.o.RandomSeed, uint64(i)+1), ready: now}
-	}
-	return r.o.MaxInFlight
+func (r *run) newWorker(id int) *worker {
+	return &worker{id: id, st: generate.NewState(r.o.RandomSeed, uint64(id)+1)}
 }
 
-// runner executes operations until told to stop: for its own worker, or for
-// whichever worker is ready next when workers are queued.
-func (r *run) runner(id int) {
-	shard := r.rec.Shard(id)
-	if r.ready == nil {
-		w := &worker{st: generate.NewState(r.o.RandomSeed, uint64(id)+1)}
-		for !r.stop.Load() && r.step(w, shard, 0) {
-		}
-		return
+// runnerCtx is a runner's context: it carries the runner's send clock, made
+// once, so marking the send costs no allocation per operation.
+func (r *run) runnerCtx() (context.Context, *sendclock.Clock) {
+	if !r.service {
+		return r.opCtx, nil
 	}
-	for !r.stop.Load() {
-		var w *worker
-		select {
-		case w = <-r.ready:
-		case <-r.opCtx.Done():
-			return
-		}
-		queued := time.Since(w.ready)
-		ok := r.step(w, shard, queued)
-		w.ready = time.Now()
-		r.ready <- w // never blocks: the channel holds every worker
-		if !ok {
-			return
-		}
-	}
+	c := &sendclock.Clock{}
+	return sendclock.With(r.opCtx, c), c
 }
 
-// step runs one operation for w; false means the run is over. Whether an
-// operation counts is decided once, before it starts: warm-up operations are
-// never recorded, and exactly the recorded ones count against the limit.
-func (r *run) step(w *worker, shard *metrics.Shard, queued time.Duration) bool {
+// exec runs one operation for w, intended to start at intended (zero: now),
+// and records it; false means the run is over. Whether an operation counts
+// is decided once, before it starts: warm-up operations are never recorded,
+// and exactly the recorded ones count against the operation limit.
+func (r *run) exec(ctx context.Context, clock *sendclock.Clock, w *worker, shard *metrics.Shard, intended time.Time) bool {
 	measured := r.measuring.Load()
 	if measured && r.o.Operations > 0 && r.remaining.Add(-1) < 0 {
-		r.stop.Store(true)
+		r.requestStop()
 		return false
 	}
 	i := r.plan.Mix.Pick(w.st.Rand)
 	w.req.Build(r.plan.Ops[i], w.st)
+	if clock != nil {
+		clock.Reset()
+	}
+	r.rec.InFlight(1)
 	start := time.Now()
-	_, err := r.execs[i].Do(r.opCtx, &w.req)
-	latency := time.Since(start) + queued
+	_, err := r.execs[i].Do(ctx, &w.req)
+	end := time.Now()
+	r.rec.InFlight(-1)
 	w.req.Release()
+	if intended.IsZero() {
+		intended = start
+	}
 	switch {
 	case err != nil && r.opCtx.Err() != nil:
 		return false // cut short by the interrupt: not the server's error
 	case !measured:
-	case err == nil:
-		shard.Record(i, latency)
-	default:
+	case err != nil:
 		shard.RecordError(i, r.o.Classify(err))
+	case r.service:
+		sent, ok := clock.Sent()
+		if !ok {
+			sent = start
+		}
+		shard.RecordService(i, end.Sub(intended), end.Sub(sent))
+	default:
+		shard.Record(i, end.Sub(intended))
 	}
 	if err != nil && r.o.IsLoss(err) {
-		r.lastLoss.Store(&lossNote{at: time.Now(), err: err})
+		r.lastLoss.Store(&lossNote{at: end, err: err})
 	}
 	return true
 }

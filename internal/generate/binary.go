@@ -26,13 +26,12 @@ func buildUUID(p *params) (Generator, error) { return p.done(uuidGen{}) }
 
 // binaryGen makes random bytes, BSON binary subtype 0 (generic).
 type binaryGen struct {
-	min  int64
-	span uint64
+	length intDraw
 }
 
 // Append implements Generator.
 func (g *binaryGen) Append(dst []byte, st *State) (bson.Type, []byte) {
-	n := uniformInt(st.Rand, g.min, g.span)
+	n := g.length.next(st.Rand)
 	dst = appendInt32(dst, int32(n))
 	dst = append(dst, bson.TypeBinaryGeneric)
 	for ; n >= 8; n -= 8 {
@@ -48,8 +47,9 @@ func (g *binaryGen) Append(dst []byte, st *State) (bson.Type, []byte) {
 	return bson.TypeBinary, dst
 }
 
-// buildBinary: binary {length | min, max}, random bytes; default length 16.
+// buildBinary: binary {length | min, max, lengthDistribution}, random
+// bytes; default length 16; lengths uniform (default) or zipfian.
 func buildBinary(p *params) (Generator, error) {
 	mn, mx := p.lengths(16, 16, maxBSONSize)
-	return p.done(&binaryGen{min: mn, span: spanOf(mn, mx)})
+	return p.done(&binaryGen{length: p.intDraw("lengthDistribution", mn, mx)})
 }

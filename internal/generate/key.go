@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"math"
 	"strconv"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -18,24 +19,34 @@ const (
 var keyForms = map[string]uint8{"long": keyLong, "int": keyInt, "string": keyString}
 
 // keyGen hands out keys of a collection's key space: new ones in Insert
-// mode, existing ones drawn by dist in Query mode.
+// mode, existing ones drawn by dist in Query mode. A key k is written as
+// offset+k, FNV-hashed first when hashed is set: YCSB's record keys.
 type keyGen struct {
 	ks     *KeySpace
 	dist   Distribution
 	insert bool
 	as     uint8
 	prefix string
+	pad    int // zero padding: at least this many digits (strings)
+	offset int64
+	hashed bool
 }
 
 // Append implements Generator.
 func (g *keyGen) Append(dst []byte, st *State) (bson.Type, []byte) {
-	k := g.key(st)
+	k := g.key(st) + g.offset
+	if g.hashed {
+		k = FNVHash64(k)
+	}
 	switch g.as {
 	case keyInt:
 		return appendIntAuto(dst, k)
 	case keyString:
 		start, dst := reserve(dst)
 		dst = append(dst, g.prefix...)
+		for d := decimalLen(k); d < g.pad; d++ {
+			dst = append(dst, '0')
+		}
 		dst = strconv.AppendInt(dst, k, 10)
 		return bson.TypeString, closeString(dst, start)
 	}
@@ -43,20 +54,42 @@ func (g *keyGen) Append(dst []byte, st *State) (bson.Type, []byte) {
 }
 
 // key returns a new key, or an existing one. The end of the key space is
-// read on every call, so keys inserted during the run become reachable; an
-// empty key space yields its first key, which queries simply do not find.
+// read on every call, so keys inserted during the run become reachable as
+// soon as their inserts are over (KeySpace.Settled); an empty key space
+// yields its first key, which queries simply do not find.
 func (g *keyGen) key(st *State) int64 {
 	if g.insert {
-		return g.ks.Next()
+		return st.newKey(g.ks)
 	}
-	first, end := g.ks.Bounds()
+	first, end := g.ks.Settled()
 	if end <= first {
 		return first
 	}
 	return first + g.dist.Next(st.Rand, end-first)
 }
 
-// buildKey: key {collection, distribution, as, prefix}.
+// decimalLen is the length of k written in decimal, sign included.
+func decimalLen(k int64) int {
+	n := 1
+	if k < 0 {
+		n++
+		if k == math.MinInt64 {
+			return 20
+		}
+		k = -k
+	}
+	for ; k >= 10; k /= 10 {
+		n++
+	}
+	return n
+}
+
+// keyParams are the key generator's own parameters; each distribution
+// adds its own (distributionParams).
+var keyParams = []string{"collection", "distribution", "as", "prefix", "zeroPadding", "hashed", "offset"}
+
+// buildKey: key {collection, distribution and its parameters, as, prefix,
+// zeroPadding, hashed, offset}.
 func buildKey(p *params) (Generator, error) {
 	g := &keyGen{insert: p.c.env.Mode == Insert, prefix: p.str("prefix", "")}
 	coll := p.str("collection", "")
@@ -71,19 +104,26 @@ func buildKey(p *params) (Generator, error) {
 		p.fail(0, "unknown collection %q", coll)
 	}
 	dist := p.str("distribution", "uniform")
-	if mk, found := distributions[dist]; found {
-		g.dist = mk()
-	} else {
+	if g.dist = p.distribution(dist); g.dist == nil {
 		p.fail(0, "unknown distribution %q%s", dist, config.DidYouMean(dist, distributionNames()))
 	}
-	as := p.str("as", "long")
+	g.pad = int(p.intIn("zeroPadding", 0, 0, 64))
+	g.hashed = p.boolean("hashed", false)
+	g.offset = p.intIn("offset", 0, 0, math.MaxInt64/2)
+	_, hasPrefix := p.get("prefix")
+	_, hasPad := p.get("zeroPadding")
+	def := "long"
+	if hasPrefix || hasPad {
+		def = "string" // a prefix or padding only makes sense in a string
+	}
+	as := p.str("as", def)
 	form, ok := keyForms[as]
 	if !ok {
 		p.fail(0, "as must be long, int or string, got %q", as)
 	}
 	g.as = form
-	if _, ok := p.get("prefix"); ok && g.as != keyString {
-		p.fail(0, "prefix needs as: string")
+	if (hasPrefix || hasPad) && g.as != keyString {
+		p.fail(0, "prefix and zeroPadding need as: string")
 	}
 	return p.done(g)
 }

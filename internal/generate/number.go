@@ -7,12 +7,49 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
 
-// intGen draws integers uniformly from [min, max], written as int32 or
-// int64.
+// intGen draws integers from [min, max], written as int32 or int64.
 type intGen struct {
+	intDraw
+	long bool
+}
+
+// intDraw draws integers from the span values starting at min: uniformly,
+// or, with zipf set, by YCSB's ZipfianGenerator(min, max), min the most
+// likely (what YCSB uses for zipfian field and scan lengths).
+type intDraw struct {
 	min  int64
 	span uint64 // max-min+1; 0 stands for all 2^64 values
-	long bool
+	zipf *zipfOver
+}
+
+// next draws one integer.
+func (d *intDraw) next(r *rand.Rand) int64 {
+	if d.zipf != nil {
+		return d.min + d.zipf.next(r)
+	}
+	return uniformInt(r, d.min, d.span)
+}
+
+// maxZipfSpan is the widest range a Zipfian integer may take.
+const maxZipfSpan = 1 << 62
+
+// intDraw reads the distribution parameter key (uniform or zipfian) of
+// integers in [mn, mx].
+func (p *params) intDraw(key string, mn, mx int64) intDraw {
+	d := intDraw{min: mn, span: spanOf(mn, mx)}
+	switch dist := p.str(key, "uniform"); dist {
+	case "uniform":
+	case "zipfian":
+		if d.span == 0 || d.span > maxZipfSpan {
+			p.fail(0, "%s zipfian needs a narrower range than [%d, %d]", key, mn, mx)
+		} else if d.span > 1 {
+			z := NewZipfian(ZipfianConstant).over(int64(d.span))
+			d.zipf = &z
+		}
+	default:
+		p.fail(0, "%s must be uniform or zipfian, got %q", key, dist)
+	}
+	return d
 }
 
 // uniformInt draws uniformly from the span values starting at min; span 0
@@ -29,24 +66,25 @@ func spanOf(min, max int64) uint64 { return uint64(max) - uint64(min) + 1 }
 
 // Append implements Generator.
 func (g *intGen) Append(dst []byte, st *State) (bson.Type, []byte) {
-	v := uniformInt(st.Rand, g.min, g.span)
+	v := g.next(st.Rand)
 	if g.long {
 		return bson.TypeInt64, appendInt64(dst, v)
 	}
 	return bson.TypeInt32, appendInt32(dst, int32(v))
 }
 
-// buildInt: int {min, max}, an int32 in [min, max]; defaults 0 and 2^31-1.
+// buildInt: int {min, max, distribution}, an int32 in [min, max];
+// defaults 0, 2^31-1 and uniform.
 func buildInt(p *params) (Generator, error) {
 	mn, mx := p.intRange(0, math.MaxInt32, math.MinInt32, math.MaxInt32)
-	return p.done(&intGen{min: mn, span: spanOf(mn, mx)})
+	return p.done(&intGen{intDraw: p.intDraw("distribution", mn, mx)})
 }
 
-// buildLong: long {min, max}, an int64 in [min, max]; defaults 0 and
-// 2^63-1.
+// buildLong: long {min, max, distribution}, an int64 in [min, max];
+// defaults 0, 2^63-1 and uniform.
 func buildLong(p *params) (Generator, error) {
 	mn, mx := p.intRange(0, math.MaxInt64, math.MinInt64, math.MaxInt64)
-	return p.done(&intGen{min: mn, span: spanOf(mn, mx), long: true})
+	return p.done(&intGen{intDraw: p.intDraw("distribution", mn, mx), long: true})
 }
 
 // doubleGen draws doubles uniformly from [min, max), optionally rounded.

@@ -9,7 +9,10 @@ import "go.mongodb.org/mongo-driver/v2/bson"
 type objectIDGen struct{}
 
 // Append implements Generator.
-func (objectIDGen) Append(dst []byte, _ *State) (bson.Type, []byte) {
+func (objectIDGen) Append(dst []byte, st *State) (bson.Type, []byte) {
+	if oid, ok := st.loadObjectID(); ok {
+		return bson.TypeObjectID, append(dst, oid[:]...)
+	}
 	oid := bson.NewObjectID()
 	return bson.TypeObjectID, append(dst, oid[:]...)
 }

@@ -130,6 +130,19 @@ func (p *params) prob(key string, def float64) float64 {
 	return f
 }
 
+// boolean reads a true/false parameter.
+func (p *params) boolean(key string, def bool) bool {
+	v, ok := p.get(key)
+	if !ok {
+		return def
+	}
+	if b, isBool := v.Scalar.(bool); isBool {
+		return b
+	}
+	p.fail(v.Line, "%s must be true or false, got %s", key, v)
+	return def
+}
+
 // str reads a string parameter.
 func (p *params) str(key, def string) string {
 	v, ok := p.get(key)

@@ -20,28 +20,28 @@ var registry map[string]spec
 func init() {
 	registry = map[string]spec{
 		"objectId":   {buildObjectID, nil},
-		"int":        {buildInt, []string{"min", "max"}},
-		"long":       {buildLong, []string{"min", "max"}},
+		"int":        {buildInt, []string{"min", "max", "distribution"}},
+		"long":       {buildLong, []string{"min", "max", "distribution"}},
 		"double":     {buildDouble, []string{"min", "max", "decimals"}},
 		"decimal":    {buildDecimal, []string{"min", "max", "scale"}},
 		"bool":       {buildBool, []string{"probability"}},
 		"date":       {buildDate, []string{"from", "to"}},
 		"now":        {buildNow, nil},
-		"string":     {buildString, []string{"length", "min", "max", "charset"}},
+		"string":     {buildString, []string{"length", "min", "max", "lengthDistribution", "charset"}},
 		"pattern":    {buildPattern, []string{"pattern"}},
 		"faker":      {buildFaker, []string{"provider", "params"}},
 		"words":      {buildWords, []string{"min", "max"}},
 		"sentence":   {buildSentence, []string{"words"}},
 		"enum":       {buildEnum, []string{"values", "weights"}},
 		"uuid":       {buildUUID, nil},
-		"binary":     {buildBinary, []string{"length", "min", "max"}},
+		"binary":     {buildBinary, []string{"length", "min", "max", "lengthDistribution"}},
 		"array":      {buildArray, []string{"of", "length", "min", "max"}},
 		"timestamp":  {buildTimestamp, nil},
 		"regex":      {buildRegex, []string{"pattern", "options"}},
 		"minKey":     {buildMinKey, nil},
 		"maxKey":     {buildMaxKey, nil},
 		"javascript": {buildJavaScript, []string{"code"}},
-		"key":        {buildKey, []string{"collection", "distribution", "as", "prefix"}},
+		"key":        {buildKey, append(slices.Clip(keyParams), distributionParams()...)},
 	}
 	for name, draw := range fakers {
 		registry[name] = spec{build: poolBuilder(name, draw)}

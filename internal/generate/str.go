@@ -20,15 +20,14 @@ var charsets = map[string]string{
 // stringGen draws strings of characters from a set, with a length (in
 // characters) uniform in [min, max].
 type stringGen struct {
-	min   int64
-	span  uint64
+	length intDraw
 	ascii string   // the set when it is all ASCII: one byte per character
 	runes []string // otherwise, each character's UTF-8 encoding
 }
 
 // Append implements Generator.
 func (g *stringGen) Append(dst []byte, st *State) (bson.Type, []byte) {
-	n := uniformInt(st.Rand, g.min, g.span)
+	n := g.length.next(st.Rand)
 	start, dst := reserve(dst)
 	if g.ascii != "" {
 		dst = appendChars(dst, st, g.ascii, n)
@@ -49,11 +48,11 @@ func appendChars(dst []byte, st *State, set string, n int64) []byte {
 	return dst
 }
 
-// buildString: string {length | min, max, charset}; default length 10,
-// default charset alphanumeric.
+// buildString: string {length | min, max, lengthDistribution, charset};
+// default length 10, uniform lengths, charset alphanumeric.
 func buildString(p *params) (Generator, error) {
 	mn, mx := p.lengths(10, 10, maxBSONSize)
-	g := &stringGen{min: mn, span: spanOf(mn, mx)}
+	g := &stringGen{length: p.intDraw("lengthDistribution", mn, mx)}
 	set := p.str("charset", "alphanumeric")
 	if named, ok := charsets[set]; ok {
 		set = named

@@ -92,8 +92,13 @@ func (z *Zipfian) Next(r *rand.Rand, n int64) int64 {
 	if n <= 1 {
 		return 0
 	}
-	u := r.Float64()
 	zn, x := z.zeta(n)
+	return z.draw(r.Float64(), n, zn, (1-z.pow2/x)/(1-z.zeta2/zn))
+}
+
+// draw maps u, uniform in [0,1), to an index in [0, n) by Gray's method,
+// given ζ(n, θ) and η.
+func (z *Zipfian) draw(u float64, n int64, zn, eta float64) int64 {
 	uz := u * zn
 	if uz < 1 {
 		return 0
@@ -101,7 +106,40 @@ func (z *Zipfian) Next(r *rand.Rand, n int64) int64 {
 	if uz < 1+z.half {
 		return 1
 	}
-	eta := (1 - z.pow2/x) / (1 - z.zeta2/zn)
 	i := int64(float64(n) * math.Pow(eta*u-eta+1, z.alpha))
 	return min(max(i, 0), n-1) // rounding can land one past the end
+}
+
+// zipfOver is a Zipfian over a fixed number of items, with ζ(n, θ) and η
+// computed once: what YCSB's ZipfianGenerator is when its item count does
+// not change.
+type zipfOver struct {
+	z       *Zipfian
+	n       int64
+	zn, eta float64
+}
+
+// over returns z over n items (n >= 2).
+func (z *Zipfian) over(n int64) zipfOver {
+	zn, x := z.zeta(n)
+	return zipfOver{z: z, n: n, zn: zn, eta: (1 - z.pow2/x) / (1 - z.zeta2/zn)}
+}
+
+// next draws an index in [0, n), 0 the most likely.
+func (f *zipfOver) next(r *rand.Rand) int64 {
+	return f.z.draw(r.Float64(), f.n, f.zn, f.eta)
+}
+
+// buildZipfianDist: distribution zipfian {items, scrambled}. Scrambled (the
+// default) is YCSB's ScrambledZipfianGenerator; scrambled: false is the
+// plain Zipfian, whose first keys are the most popular.
+func buildZipfianDist(p *params) Distribution {
+	items := p.intIn("items", 0, 0, 1<<62)
+	if !p.boolean("scrambled", true) {
+		if _, ok := p.get("items"); ok {
+			p.fail(0, "items applies to the scrambled zipfian only: the plain one follows the key space")
+		}
+		return NewZipfian(ZipfianConstant)
+	}
+	return NewScrambledZipfian(items)
 }

@@ -71,7 +71,7 @@ func TestZipfianFrequencies(t *testing.T) {
 func TestDistributionsInRange(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
 	for _, name := range distributionNames() {
-		d := distributions[name]()
+		d := defaultDistribution(t, name)
 		for _, n := range []int64{-1, 0, 1, 2, 3, 10, 1 << 40} {
 			for range 200 {
 				i := d.Next(r, n)

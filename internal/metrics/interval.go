@@ -11,6 +11,9 @@ import (
 type Interval struct {
 	Start, End time.Time
 	Ops        []OpInterval // indexed like Recorder.Ops
+	// Load is what the load model did; the engine sets its gauges before
+	// handing the interval on.
+	Load Load
 }
 
 // OpInterval is what one operation recorded during an interval.

@@ -31,6 +31,7 @@ type Recorder struct {
 
 	mu    sync.Mutex // serializes Interval and Reset; never taken by recording
 	start time.Time  // start of the interval being recorded
+	load  loadCounters
 }
 
 // NewRecorder returns a Recorder for the operations named ops; operation i
@@ -79,6 +80,7 @@ func (r *Recorder) Interval(now time.Time) *Interval {
 	// lock held.
 	old := r.swapAll()
 	iv := r.newInterval(now)
+	iv.Load = r.takeLoad()
 	for _, s := range old {
 		s.addTo(iv)
 		s.reset()
@@ -95,6 +97,7 @@ func (r *Recorder) Reset(now time.Time) {
 	for _, s := range r.swapAll() {
 		s.reset()
 	}
+	r.takeLoad()
 	r.start = now
 }
 

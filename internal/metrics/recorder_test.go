@@ -290,3 +290,29 @@ func TestHotPathDoesNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadCountsPerInterval: dropped, late and scheduled counts belong to the
+// interval they happened in, and the totals add them up.
+func TestLoadCountsPerInterval(t *testing.T) {
+	r := NewRecorder([]string{"a"}, Options{})
+	tot := NewTotals(r.Ops(), false)
+	r.Scheduled(10)
+	r.Dropped()
+	r.Late()
+	r.InFlight(3)
+	iv := r.Interval(time.Now())
+	tot.Add(iv)
+	if iv.Load.Scheduled != 10 || iv.Load.Dropped != 1 || iv.Load.Late != 1 || iv.Load.InFlight != 3 {
+		t.Fatalf("first interval load %+v", iv.Load)
+	}
+	r.Scheduled(5)
+	r.InFlight(-3)
+	iv = r.Interval(time.Now())
+	tot.Add(iv)
+	if iv.Load.Scheduled != 5 || iv.Load.Dropped != 0 || iv.Load.InFlight != 0 {
+		t.Fatalf("second interval load %+v", iv.Load)
+	}
+	if l := tot.Load(); l.Scheduled != 15 || l.Dropped != 1 || l.Late != 1 {
+		t.Fatalf("totals load %+v", l)
+	}
+}

@@ -15,7 +15,11 @@ type Totals struct {
 	ops        []OpTotal
 	start, end time.Time
 	intervals  int
+	load       Load
 }
+
+// Load is the sum of the intervals' load counts (gauges: the last interval's).
+func (t *Totals) Load() Load { return t.load }
 
 // OpTotal is what one operation recorded over every interval added so far.
 // Its fields mean the same as OpInterval's.
@@ -56,6 +60,7 @@ func (t *Totals) Add(iv *Interval) {
 	for i := range iv.Ops {
 		t.ops[i].add(&iv.Ops[i])
 	}
+	t.load.add(iv.Load)
 	if t.intervals == 0 || iv.Start.Before(t.start) {
 		t.start = iv.Start
 	}

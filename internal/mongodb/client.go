@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/mongo/readconcern"
@@ -20,6 +21,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/connstring"
 
 	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/sendclock"
 )
 
 // Client is a connected driver client with the run's defaults applied.
@@ -45,12 +47,26 @@ func CheckURI(uri string) error {
 	return nil
 }
 
+// ConnectOptions are what a run asks of the client beyond its connection settings.
+type ConnectOptions struct {
+	// TrackSends marks the sendclock.Clock carried by an operation's context
+	// when its command is sent, so service time can be told from response time.
+	TrackSends bool
+}
+
 // Connect opens a client and pings the server, failing within the
 // server-selection timeout with the address tried.
-func Connect(ctx context.Context, conn config.Connection) (*Client, error) {
+func Connect(ctx context.Context, conn config.Connection, co ...ConnectOptions) (*Client, error) {
 	opts, err := clientOptions(conn)
 	if err != nil {
 		return nil, err
+	}
+	if len(co) > 0 && co[0].TrackSends {
+		opts.SetMonitor(&event.CommandMonitor{Started: func(ctx context.Context, _ *event.CommandStartedEvent) {
+			if c := sendclock.From(ctx); c != nil {
+				c.Mark()
+			}
+		}})
 	}
 	c, err := mongo.Connect(opts)
 	if err != nil {

@@ -67,6 +67,17 @@ func Build(info RunInfo, totals *metrics.Totals, series []IntervalSummary) *Resu
 	if totals != nil {
 		res.addOperations(totals, info.OpTypes)
 	}
+	if info.Load.Type == Open && totals != nil && res.DurationSeconds > 0 && totals.Load().Scheduled > 0 {
+		l := totals.Load()
+		res.Schedule = &Schedule{
+			TargetRate:   round3(float64(l.Scheduled) / res.DurationSeconds),
+			AchievedRate: round3(float64(res.Totals.Operations+res.Totals.Errors) / res.DurationSeconds),
+			Scheduled:    l.Scheduled, Dropped: l.Dropped, Late: l.Late,
+		}
+		if l.Dropped > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("%d scheduled operations were dropped: every in-flight place was taken (raise --max-in-flight, or the server cannot keep this rate)", l.Dropped))
+		}
+	}
 	if info.Client != nil {
 		c := *info.Client
 		if res.Totals.Operations > 0 {

@@ -68,6 +68,12 @@ func writeHeader(w *errWriter, res *Result) {
 		w.printf("label:    %s\n", res.Label)
 	}
 	w.printf("load:     %s\n", describeLoad(res.Load))
+	if res.Load.Stages != "" {
+		w.printf("stages:   %s\n", res.Load.Stages)
+	}
+	if res.Schedule != nil {
+		w.printf("schedule: %s\n", describeSchedule(res.Schedule))
+	}
 	from, to := res.StartedAt.Format(time.RFC3339), res.EndedAt.Format(time.RFC3339)
 	if res.DurationSeconds > 0 {
 		w.printf("measured: %s after a %s warm-up, %s to %s\n", seconds(res.DurationSeconds), seconds(res.WarmupSeconds), from, to)
@@ -93,6 +99,9 @@ func describeLoad(l LoadModel) string {
 		return fmt.Sprintf("closed loop, %s workers", thousands(int64(l.Concurrency)))
 	case Open:
 		s := fmt.Sprintf("open loop at %s ops/s", target(l.Rate))
+		if l.Arrival == "poisson" {
+			s += " (Poisson arrivals)"
+		}
 		if l.Concurrency > 0 {
 			s += fmt.Sprintf(", at most %s in flight", thousands(int64(l.Concurrency)))
 		}
@@ -105,6 +114,12 @@ func describeLoad(l LoadModel) string {
 		return s
 	}
 	return l.Type
+}
+
+// describeSchedule says how well an open-loop run kept its schedule.
+func describeSchedule(s *Schedule) string {
+	return fmt.Sprintf("target %s ops/s, achieved %s ops/s; %s scheduled, %s dropped, %s late (>10ms)",
+		rate(s.TargetRate), rate(s.AchievedRate), thousands(s.Scheduled), thousands(s.Dropped), thousands(s.Late))
 }
 
 // latencyTable builds the main table, or with service the service-time one.

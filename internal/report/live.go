@@ -65,6 +65,12 @@ func LiveLine(sum IntervalSummary) string {
 		fields = append(fields, fmt.Sprintf("%s %s/s p99 %s", o.Name, rateWhole(o.Rate), p99))
 	}
 	fields = append(fields, "errors "+thousands(errs)+errorClasses(classes))
+	if l := sum.Load; l != nil && l.TargetRate > 0 {
+		fields = append(fields, fmt.Sprintf("target %s/s in-flight %s dropped %s late %s",
+			rateWhole(l.TargetRate), thousands(l.InFlight), thousands(l.Dropped), thousands(l.Late)))
+	} else if l != nil && sum.Dt > 0 && l.Active > 0 {
+		fields = append(fields, "active "+thousands(l.Active))
+	}
 
 	prefix := fmt.Sprintf("[%4ds] %6s ops/s ", int64(sum.T+0.5), rateWhole(total))
 	indent := strings.Repeat(" ", len(prefix))

@@ -41,8 +41,14 @@ type Result struct {
 	Operations []Operation       `json:"operations"`
 	Intervals  []IntervalSummary `json:"intervals"`
 	Notes      []string          `json:"notes,omitempty"`
+	// Schedule is set for open-loop runs.
+	Schedule *Schedule `json:"schedule,omitempty"`
 	// Client is what mongoload itself used during the measured phase.
 	Client *ClientUsage `json:"client,omitempty"`
+	// Server is the server's own telemetry during the measured phase.
+	Server *Server `json:"server,omitempty"`
+	// Merged is set on a result that mongoload merge made from several files.
+	Merged *Merged `json:"merged,omitempty"`
 }
 
 // ClientUsage is the load generator's own consumption, so a saturated
@@ -79,8 +85,23 @@ type LoadModel struct {
 	Type        string  `json:"type"`                  // Closed, Open or Sessions
 	Concurrency int     `json:"concurrency,omitempty"` // workers (closed) or the in-flight limit (open)
 	Rate        float64 `json:"rate,omitempty"`        // target operations per second (open)
+	Arrival     string  `json:"arrival,omitempty"`     // open loop: fixed or poisson
 	Sessions    int     `json:"sessions,omitempty"`
 	ThinkTime   string  `json:"thinkTime,omitempty"` // as configured, such as "2s" or "exp(2s)"
+	Stages      string  `json:"stages,omitempty"`    // a ramp, as DURATION:TARGET,...
+	Partition   string  `json:"partition,omitempty"` // i/N when this process ran a share
+}
+
+// Schedule is how well an open-loop run kept its schedule: operations the
+// schedule called for, those dropped because every in-flight place was
+// taken, and those sent more than 10ms late (their lateness is part of their
+// measured latency).
+type Schedule struct {
+	TargetRate   float64 `json:"targetRate"`   // ops/s the schedule called for over the measured phase
+	AchievedRate float64 `json:"achievedRate"` // operations completed (successes and errors) per second
+	Scheduled    int64   `json:"scheduled"`
+	Dropped      int64   `json:"dropped"`
+	Late         int64   `json:"late"`
 }
 
 // Outcome is how a run ended.

@@ -11,9 +11,21 @@ import (
 
 // IntervalSummary is one entry of a result's interval series.
 type IntervalSummary struct {
+	// Load is the load model's counts and gauges (open loop and ramps).
+	Load *IntervalLoad `json:"load,omitempty"`
 	T   float64     `json:"t"`  // seconds since the measured phase began, at the interval's end
 	Dt  float64     `json:"dt"` // the interval's length in seconds
 	Ops []OpSummary `json:"ops"`
+}
+
+// IntervalLoad is what the load model did during one interval.
+type IntervalLoad struct {
+	Scheduled  int64   `json:"scheduled,omitempty"`
+	Dropped    int64   `json:"dropped,omitempty"`
+	Late       int64   `json:"late,omitempty"`
+	InFlight   int64   `json:"inFlight"`
+	Active     int64   `json:"active"` // workers, sessions, or (open loop) operations in flight
+	TargetRate float64 `json:"targetRate,omitempty"`
 }
 
 // OpSummary is one operation during one interval; latencies in ms.
@@ -27,6 +39,10 @@ type OpSummary struct {
 	Max           float64          `json:"max"`
 	Errors        int64            `json:"errors"`
 	ErrorsByClass map[string]int64 `json:"errorsByClass,omitempty"`
+	// PercentilesUpperBound is set in a merged series where P50, P95 and P99
+	// could not be computed from histograms: they are then the largest of
+	// the processes' values, an upper bound of the true percentile.
+	PercentilesUpperBound bool `json:"percentilesUpperBound,omitempty"`
 }
 
 // Summarize reduces an interval to its series entry. elapsed is the time
@@ -34,6 +50,9 @@ type OpSummary struct {
 func Summarize(iv *metrics.Interval, elapsed time.Duration) IntervalSummary {
 	dt := iv.End.Sub(iv.Start).Seconds()
 	s := IntervalSummary{T: round3(elapsed.Seconds()), Dt: round3(dt), Ops: make([]OpSummary, len(iv.Ops))}
+	if l := iv.Load; l != (metrics.Load{}) {
+		s.Load = &IntervalLoad{Scheduled: l.Scheduled, Dropped: l.Dropped, Late: l.Late, InFlight: l.InFlight, Active: l.Active, TargetRate: l.TargetRate}
+	}
 	for i := range iv.Ops {
 		o := &iv.Ops[i]
 		q := o.Latency.ValueAtPercentilesSlice([]float64{50, 95, 99})

@@ -85,3 +85,30 @@ func Script() (string, error) {
 		dir = parent
 	}
 }
+
+// Own starts a server for t alone (one it may stop, pause or kill) and
+// returns its URI and process ID; it is stopped when t ends.
+func Own(t testing.TB) (uri string, pid int) {
+	t.Helper()
+	URI(t) // honours MONGOLOAD_SKIP_INTEGRATION
+	script, err := Script()
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("own-%d-%s", os.Getpid(), strings.NewReplacer("/", "_", " ", "_").Replace(t.Name()))
+	out, err := exec.Command(script, "start", name).Output()
+	if err != nil {
+		t.Fatalf("%s start %s: %v", script, name, err)
+	}
+	t.Cleanup(func() { _ = exec.Command(script, "stop", name).Run() })
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	uri = lines[len(lines)-1]
+	state, err := exec.Command(script, "pid", name).Output()
+	if err != nil {
+		t.Fatalf("%s pid %s: %v", script, name, err)
+	}
+	if _, err := fmt.Sscan(string(state), &pid); err != nil {
+		t.Fatalf("pid of %s: %q", name, state)
+	}
+	return uri, pid
+}

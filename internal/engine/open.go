@@ -1,0 +1,125 @@
+package engine
+
+import (
+	"sync"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/generate"
+)
+
+// DefaultMaxInFlight is the open loop's default bound on operations in flight.
+const DefaultMaxInFlight = 1000
+
+// startOpen starts the scheduler of an open-loop run. The scheduler hands
+// each due operation, with its scheduled time, to an idle runner, starting a
+// new runner when none is idle, up to MaxInFlight; beyond that the operation
+// is dropped and counted, never queued silently. Runners are started on
+// demand so that their number, and their stacks, follow the operations
+// actually in flight rather than the bound. Latency is measured from the
+// scheduled time.
+func (r *run) startOpen(wg *sync.WaitGroup) {
+	k := r.o.MaxInFlight
+	if k <= 0 {
+		k = DefaultMaxInFlight
+	}
+	// Unbuffered: a hand-off succeeds only if a runner is waiting for work.
+	work := make(chan time.Time)
+	spawned := 0
+	spawn := func(first time.Time) bool {
+		if spawned >= k {
+			return false
+		}
+		id := spawned
+		spawned++
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := r.newWorker(id)
+			ctx, clock := r.runnerCtx()
+			shard := r.rec.Shard(id)
+			for due, ok := first, true; ok; due, ok = <-work {
+				if time.Since(due) > r.o.LateAfter {
+					r.rec.Late()
+				}
+				if !r.exec(ctx, clock, w, shard, due) {
+					return
+				}
+			}
+		}()
+		return true
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(work)
+		r.schedule0(work, spawn)
+	}()
+}
+
+// schedule0 paces the warm-up at the first stage's rate, then the measured
+// phase by the stages from the measured start.
+func (r *run) schedule0(work chan<- time.Time, spawn func(time.Time) bool) {
+	rng := generate.NewState(r.o.RandomSeed, 1<<40).Rand
+	if r.o.Warmup > 0 {
+		first, _ := r.schedule.RateAt(0)
+		if !r.pace(NewSchedule([]Stage{{Target: first}}), work, spawn, rng.ExpFloat64, r.measured) {
+			return
+		}
+	} else {
+		select {
+		case <-r.measured:
+		case <-r.stopCh():
+			return
+		}
+	}
+	r.pace(r.schedule, work, spawn, rng.ExpFloat64, nil)
+}
+
+// pace dispatches the operations of s, from now, until until is closed (true)
+// or the run stops or the stages end (false). Operations already due are
+// dispatched at once with their own scheduled times, so a late wake-up costs
+// latency that is measured, not throughput that is lost.
+func (r *run) pace(s *Schedule, work chan<- time.Time, spawn func(time.Time) bool, exp func() float64, until <-chan struct{}) bool {
+	base := time.Now()
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	var n int64
+	var off time.Duration
+	for !r.stop.Load() {
+		var ok bool
+		if r.o.Poisson {
+			if n == 0 {
+				off, ok = s.next(0, exp())
+			} else {
+				off, ok = s.next(off, exp())
+			}
+		} else {
+			off, ok = s.At(n)
+		}
+		if !ok {
+			<-r.stopCh() // the stages are over; the collector ends the run
+			return false
+		}
+		due := base.Add(off)
+		if wait := time.Until(due); wait > 0 {
+			timer.Reset(wait)
+			select {
+			case <-timer.C:
+			case <-until:
+				return true
+			case <-r.stopCh():
+				return false
+			}
+		}
+		r.rec.Scheduled(1)
+		select {
+		case work <- due:
+		default:
+			if !spawn(due) {
+				r.rec.Dropped()
+			}
+		}
+		n++
+	}
+	return false
+}

@@ -1,0 +1,66 @@
+package generate
+
+import (
+	"math/rand/v2"
+	"sync/atomic"
+)
+
+// scrambledSpace is the number of items YCSB's ScrambledZipfianGenerator
+// draws its Zipfian ranks from, 10^16, before hashing them onto the keys;
+// ζ(10^16, 0.99) is 26.46902820178302 (YCSB's ZETAN).
+const scrambledSpace int64 = 10_000_000_000_000_000
+
+// maxRedraws bounds the draws that land on keys not inserted yet before a
+// distribution gives up and folds its draw into the key space.
+const maxRedraws = 64
+
+// ScrambledZipfian is YCSB's default request distribution, the
+// ScrambledZipfianGenerator: a Zipfian rank with constant 0.99 (Gray et
+// al., SIGMOD '94) over 10^16 items, scattered over a fixed number of
+// items by FNV-64 hashing (Utils.fnvhash64) so the popular keys are not
+// clustered at the start of the key space:
+//
+//	key = fnvhash64(zipfian rank) mod items
+//
+// The item count is fixed so that popularity does not move as the key
+// space grows: YCSB sizes it as the records loaded plus twice the inserts
+// the run is expected to make, and draws again when the key is past the
+// last insert acknowledged. Here items is given (the --ycsb translation
+// computes YCSB's figure), or, when 0, taken as the key space's size at
+// the first draw; keys at or past the current end are drawn again, up to
+// maxRedraws times, after which the key is folded into the key space.
+type ScrambledZipfian struct {
+	zipf  zipfOver
+	items atomic.Int64
+}
+
+// NewScrambledZipfian returns the scrambled Zipfian over items keys; 0
+// means the key space's size at the first draw.
+func NewScrambledZipfian(items int64) *ScrambledZipfian {
+	s := &ScrambledZipfian{zipf: NewZipfian(ZipfianConstant).over(scrambledSpace)}
+	s.items.Store(max(items, 0))
+	return s
+}
+
+// Next returns an index in [0, n).
+func (s *ScrambledZipfian) Next(r *rand.Rand, n int64) int64 {
+	if n <= 1 {
+		return 0
+	}
+	items := s.items.Load()
+	if items == 0 {
+		s.items.CompareAndSwap(0, n)
+		items = s.items.Load()
+	}
+	var k int64
+	for range maxRedraws {
+		// A negative hash (one value in 2^64) gives a negative k: draw again.
+		if k = FNVHash64(s.zipf.next(r)) % items; k >= 0 && k < n {
+			return k
+		}
+	}
+	if k < 0 {
+		k = -k
+	}
+	return k % n
+}

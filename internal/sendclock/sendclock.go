@@ -1,0 +1,40 @@
+// Package sendclock records when an operation was actually sent to the
+// server, as opposed to when it was scheduled or handed to the driver. The
+// driver layer marks the clock carried by the operation's context when it
+// publishes the command (after a connection was checked out); the engine
+// reads it to separate service time from response time.
+package sendclock
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+)
+
+// Clock holds the time of the first send of the current operation.
+type Clock struct{ ns atomic.Int64 }
+
+// Mark records now as the send time, unless one was already recorded (a find
+// sends getMores after its first command: the first send counts).
+func (c *Clock) Mark() { c.ns.CompareAndSwap(0, time.Now().UnixNano()) }
+
+// Reset forgets the send time, before the next operation.
+func (c *Clock) Reset() { c.ns.Store(0) }
+
+// Sent returns the recorded send time, and false if nothing was sent.
+func (c *Clock) Sent() (time.Time, bool) {
+	ns := c.ns.Load()
+	return time.Unix(0, ns), ns != 0
+}
+
+type key struct{}
+
+// With returns ctx carrying c. A runner makes this context once and reuses
+// it for every operation, so marking costs no allocation per operation.
+func With(ctx context.Context, c *Clock) context.Context { return context.WithValue(ctx, key{}, c) }
+
+// From returns the clock ctx carries, or nil.
+func From(ctx context.Context) *Clock {
+	c, _ := ctx.Value(key{}).(*Clock)
+	return c
+}
