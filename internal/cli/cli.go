@@ -31,10 +31,12 @@ var commands map[string]command
 func init() {
 	commands = map[string]command{
 		"run":       {"run a workload (a file, or a built-in name; default: the built-in default)", runCommand},
-		"load":      {"fill a workload's collections with generated documents (--documents N)", loadCommand},
+		"load":      {"fill a workload's collections with generated documents (--documents N or --size 50GB), resumably", loadCommand},
+		"import":    {"convert another tool's workload to mongoload YAML (import plgm --collections DIR --queries DIR)", importCommand},
 		"validate":  {"check a workload file without touching a server", validateCommand},
 		"show":      {"print a built-in workload's YAML, to copy and edit", showCommand},
 		"workloads": {"list the built-in workloads", workloadsCommand},
+		"merge":     {"combine several processes' results (.json) and interval logs (.hlog) into one report", mergeCommand},
 		"version": {"print the version", func(_ context.Context, _ []string, o IO) error {
 			fmt.Fprintln(o.Stdout, "mongoload", Version)
 			return nil

@@ -2,36 +2,315 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/loader"
+	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/procstat"
+	"github.com/mongoload/mongoload/internal/workload"
 )
 
-// loadCommand fills a workload's collections to --documents documents each,
-// with the run's setup rules (create, --drop, --allow-existing).
+// loadFlags are the flags of mongoload load besides the common settings.
+// Each can also be set as MONGOLOAD_<FLAG> (MONGOLOAD_DOCUMENTS, ...).
+var loadFlags = []struct {
+	name, def, usage string
+	boolean          bool
+}{
+	{"documents", "", "documents each collection holds after the load (keys 0 to N-1); 0 only sets up collections and indexes", false},
+	{"size", "", "load each collection to this much BSON instead, such as 50GB or 2TiB (from the documents' average size)", false},
+	{"batch-size", strconv.Itoa(loader.DefaultBatchSize), "documents per insertMany", false},
+	{"workers", strconv.Itoa(loader.DefaultWorkers), "parallel inserters", false},
+	{"indexes", "before", "build the workload's indexes before the load, or after it (faster for big loads)", false},
+	{"load-write-concern", "", "write concern of the load's inserts: 1, majority, a number of members (default: the connection's)", false},
+	{"resume", "", "continue an interrupted load where it stopped", true},
+	{"collection", "", "load only these collections (name or database.name, comma separated)", false},
+}
+
+// loadArgs are the load flags, read from the command line or the environment.
+type loadArgs struct {
+	documents    int64
+	hasDocuments bool
+	size         int64
+	batchSize    int
+	workers      int
+	after        bool // build indexes after the load
+	wc           *config.WriteConcern
+	resume       bool
+	only         []string
+	part         config.Partition
+}
+
+func addLoadFlags(fs *pflag.FlagSet) {
+	for _, f := range loadFlags {
+		env := "MONGOLOAD_" + strings.ToUpper(strings.ReplaceAll(f.name, "-", "_"))
+		usage := f.usage + " [" + env + "]"
+		if f.def != "" {
+			usage += " (default " + f.def + ")"
+		}
+		fl := fs.VarPF(&settingValue{}, f.name, "", usage)
+		if f.boolean {
+			fl.NoOptDefVal = "true"
+		}
+	}
+}
+
+// readLoadArgs reads each load flag from the command line, else from its
+// MONGOLOAD_ variable, else its default, and checks them all at once.
+func readLoadArgs(fs *pflag.FlagSet, env func(string) (string, bool), cfg *config.Config) (loadArgs, error) {
+	var a loadArgs
+	var es config.Errors
+	get := func(name string) (string, string, bool) {
+		if f := fs.Lookup(name); f != nil && f.Changed {
+			return f.Value.String(), "--" + name, true
+		}
+		envName := "MONGOLOAD_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+		if v, ok := env(envName); ok {
+			return v, envName, true
+		}
+		return "", "--" + name, false
+	}
+	bad := func(field, format string, args ...any) {
+		es = append(es, &config.Error{Kind: config.Invalid, Field: field, Msg: fmt.Sprintf(format, args...)})
+	}
+	if v, field, ok := get("documents"); ok {
+		n, err := strconv.ParseInt(strings.ReplaceAll(v, "_", ""), 10, 64)
+		if err != nil || n < 0 {
+			bad(field, "%q is not a number of documents (0 or more, such as 100000000)", v)
+		}
+		a.documents, a.hasDocuments = n, true
+	}
+	if v, field, ok := get("size"); ok {
+		n, err := loader.ParseSize(v)
+		if err != nil {
+			bad(field, "%v", err)
+		}
+		a.size = n
+		if a.hasDocuments {
+			bad(field, "give --documents or --size, not both")
+		}
+	}
+	ints := map[string]*int{"batch-size": &a.batchSize, "workers": &a.workers}
+	for _, name := range []string{"batch-size", "workers"} {
+		v, field, ok := get(name)
+		if !ok {
+			v = map[string]string{"batch-size": strconv.Itoa(loader.DefaultBatchSize), "workers": strconv.Itoa(loader.DefaultWorkers)}[name]
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 100_000 {
+			bad(field, "%q must be a whole number from 1 to 100000", v)
+		}
+		*ints[name] = n
+	}
+	if v, field, ok := get("indexes"); ok {
+		switch v {
+		case "before":
+		case "after":
+			a.after = true
+		default:
+			bad(field, "%q must be before or after%s", v, config.DidYouMean(v, []string{"before", "after"}))
+		}
+	}
+	if v, field, ok := get("load-write-concern"); ok {
+		wc, err := mongodb.ParseLoadWriteConcern(v)
+		if err != nil {
+			var ce *config.Error
+			if errors.As(err, &ce) {
+				ce.Field = field
+			}
+			es = append(es, ce)
+		}
+		a.wc = wc
+	}
+	if v, field, ok := get("resume"); ok {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			bad(field, "%q is not true or false", v)
+		}
+		a.resume = b
+	}
+	if v, _, ok := get("collection"); ok {
+		a.only = splitComma(v)
+	}
+	if !a.hasDocuments && a.size == 0 && !a.resume && len(es) == 0 {
+		bad("--documents", "say how many documents to load, for example --documents 1000000 or --size 50GB (or --resume to finish an interrupted load)")
+	}
+	a.part, _ = config.ParsePartition(cfg.Run.Partition) // validated with the configuration
+	if a.part.Count > 1 && cfg.Run.Drop {
+		bad("--drop", "with --partition each process would drop what the others loaded: drop once first (mongoload load --drop --documents 0), then start the partitions without --drop")
+	}
+	return a, es.Err()
+}
+
+func splitComma(v string) []string {
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// loadCommand fills a workload's collections to --documents documents (or
+// --size bytes) each, resumably, with the run's setup rules (create,
+// --drop, --allow-existing).
 func loadCommand(ctx context.Context, args []string, o IO) error {
-	fs := newFlags("load", "[WORKLOAD] --documents N [flags]", o)
+	fs := newFlags("load", "[WORKLOAD] --documents N | --size SIZE [flags]", o)
 	addSettings(fs)
-	docs := fs.Int64("documents", 0, "documents each collection must hold after the load")
+	addLoadFlags(fs)
+	addPlgmFlags(fs)
 	if err := parse(fs, args, 1); err != nil {
 		return err
 	}
-	cfg, plan, err := resolve(fs.Arg(0), fs, o.Getenv)
+	cfg, plan, err := resolveWorkload(fs.Arg(0), fs, o)
 	if err != nil {
 		return err
 	}
-	if *docs <= 0 {
-		return &config.Error{Kind: config.Invalid, Field: "--documents", Msg: "say how many documents to load, for example --documents 1000000"}
+	la, err := readLoadArgs(fs, o.Getenv, cfg)
+	if err != nil {
+		return err
 	}
-	cfg.Run.Seed = *docs
+	cols, err := selectCollections(plan, la.only)
+	if err != nil {
+		return err
+	}
+	startPprof(o)
 	client, err := connect(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer client.Close()
-	if err := prepare(ctx, o, cfg, plan, client); err != nil {
-		return err
+	notices, err := client.Prepare(ctx, &workload.Plan{Name: plan.Name, Collections: cols}, mongodb.SetupOptions{
+		Create: true, Drop: cfg.Run.Drop, AllowExisting: cfg.Run.AllowExisting, Workload: cfg.Name, SkipIndexes: la.after,
+	})
+	for _, n := range notices {
+		fmt.Fprintln(o.Stderr, "notice: "+n)
 	}
-	fmt.Fprintf(o.Stdout, "loaded %s: every collection holds %d documents\n", cfg.Source, *docs)
+	if err != nil {
+		return setupError(ctx, err)
+	}
+	if la.hasDocuments && la.documents == 0 {
+		fmt.Fprintf(o.Stdout, "set up %d collection(s) of %s; nothing loaded (--documents 0)\n", len(cols), cfg.Source)
+		return nil
+	}
+	for _, col := range cols {
+		if err := loadCollection(ctx, o, cfg, la, client, col); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setupError gives a Prepare failure its exit code.
+func setupError(ctx context.Context, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return withCode(ExitInterrupted, errors.New("interrupted during setup"))
+	case errors.Is(err, mongodb.ErrNotOurs):
+		return withCode(ExitSetup, err)
+	}
+	return withCode(ExitServerFailure, fmt.Errorf("setup: %w", err))
+}
+
+// selectCollections picks the collections --collection names (all when none).
+func selectCollections(plan *workload.Plan, only []string) ([]*workload.Collection, error) {
+	if len(only) == 0 {
+		return plan.Collections, nil
+	}
+	var out []*workload.Collection
+	var names []string
+	for _, c := range plan.Collections {
+		names = append(names, c.Name)
+	}
+	for _, ref := range only {
+		var found *workload.Collection
+		for _, c := range plan.Collections {
+			if ref == c.Name || ref == c.Namespace() {
+				found = c
+			}
+		}
+		if found == nil {
+			return nil, &config.Error{Kind: config.Invalid, Field: "--collection",
+				Msg: fmt.Sprintf("the workload has no collection %q (it has %s)%s", ref, strings.Join(names, ", "), config.DidYouMean(ref, names))}
+		}
+		out = append(out, found)
+	}
+	return out, nil
+}
+
+// loadCollection loads one collection and reports it.
+func loadCollection(ctx context.Context, o IO, cfg *config.Config, la loadArgs, client *mongodb.Client, col *workload.Collection) error {
+	target := la.documents
+	if la.size > 0 {
+		n, avg := loader.DocumentsForSize(col, cfg.Run.RandomSeed, la.size)
+		fmt.Fprintf(o.Stderr, "load %s: %s of documents averaging %s of BSON is %s documents\n", col.Namespace(), bytesText(la.size), bytesText(int64(avg)), commas(n))
+		target = n
+	}
+	bar := newProgressBar(o.Stderr, o.Getenv)
+	u0 := procstat.Read()
+	res, err := loader.Load(ctx, client.LoadWriter(la.wc), client.LoadStore(), col, loader.Options{
+		Target: target, Part: la.part.Index, Parts: la.part.Count, BatchSize: la.batchSize, Workers: la.workers,
+		Resume: la.resume, RandomSeed: cfg.Run.RandomSeed, OnProgress: bar.update,
+		OnNotice:  func(s string) { bar.clear(); fmt.Fprintln(o.Stderr, "notice: "+s) },
+		Retryable: mongodb.IsRetryableLoadError,
+	})
+	bar.clear()
+	cpu, _ := procstat.Read().Since(u0)
+	switch {
+	case err == nil:
+	case errors.Is(err, loader.ErrConflict):
+		return withCode(ExitSetup, err)
+	case ctx.Err() != nil:
+		resume := "--resume"
+		if la.part.Count > 1 {
+			resume += fmt.Sprintf(" --partition %d/%d", la.part.Index, la.part.Count)
+		}
+		fmt.Fprintln(o.Stdout, resultText(res, cpu))
+		return withCode(ExitInterrupted, fmt.Errorf("load of %s interrupted with %s of its %s documents written: run the same command with %s to continue it",
+			col.Namespace(), commas(res.Done()), commas(res.Total), resume))
+	default:
+		return withCode(ExitServerFailure, err)
+	}
+	if res.Nothing {
+		fmt.Fprintf(o.Stdout, "%s already holds %s documents: nothing to load\n", col.Namespace(), commas(res.Target))
+	} else {
+		fmt.Fprintln(o.Stdout, resultText(res, cpu))
+	}
+	switch {
+	case la.after && res.LoadFinished:
+		return buildIndexes(ctx, o, client, col)
+	case la.after:
+		fmt.Fprintf(o.Stdout, "%s: indexes are built by the last partition to finish\n", col.Namespace())
+	case res.PartFinished && !res.LoadFinished:
+		fmt.Fprintf(o.Stdout, "%s: this partition is done; the others are still loading\n", col.Namespace())
+	}
+	return nil
+}
+
+// buildIndexes creates a collection's indexes once its data is in.
+func buildIndexes(ctx context.Context, o IO, client *mongodb.Client, col *workload.Collection) error {
+	if len(col.Indexes) == 0 {
+		return nil
+	}
+	fmt.Fprintf(o.Stderr, "building %d index(es) of %s...\n", len(col.Indexes), col.Namespace())
+	u0 := procstat.Read()
+	notices, err := client.CreateIndexes(ctx, col)
+	for _, n := range notices {
+		fmt.Fprintln(o.Stderr, "notice: "+n)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return withCode(ExitInterrupted, fmt.Errorf("interrupted while building the indexes of %s: run the same command with --resume to build them", col.Namespace()))
+		}
+		return withCode(ExitSetup, err)
+	}
+	_, wall := procstat.Read().Since(u0)
+	fmt.Fprintf(o.Stdout, "built %d index(es) of %s in %s\n", len(col.Indexes), col.Namespace(), shortDuration(wall))
 	return nil
 }

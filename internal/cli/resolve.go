@@ -58,6 +58,13 @@ func resolve(ref string, fs *pflag.FlagSet, env func(string) (string, bool)) (*c
 	if err != nil {
 		return nil, nil, err
 	}
+	return layer(cfg, fs, env)
+}
+
+// layer applies the environment and the flags over a workload read from
+// anywhere (a file, a built-in, plgm definitions), validates the result
+// and compiles it.
+func layer(cfg *config.Config, fs *pflag.FlagSet, env func(string) (string, bool)) (*config.Config, *workload.Plan, error) {
 	if err := config.ApplyEnv(cfg, env); err != nil {
 		return nil, nil, err
 	}

@@ -21,10 +21,12 @@ func runCommand(ctx context.Context, args []string, o IO) error {
 	fs := newFlags("run", "[WORKLOAD] [flags]", o)
 	addSettings(fs)
 	printCfg := fs.Bool("print-config", false, "print the effective configuration (password redacted) and exit")
+	rf := addRunFlags(fs)
+	addPlgmFlags(fs)
 	if err := parse(fs, args, 1); err != nil {
 		return err
 	}
-	cfg, plan, err := resolve(fs.Arg(0), fs, o.Getenv)
+	cfg, plan, out, err := rf.resolve(fs.Arg(0), fs, o)
 	if err != nil {
 		return err
 	}
@@ -45,7 +47,17 @@ func runCommand(ctx context.Context, args []string, o IO) error {
 	if err := prepare(ctx, o, cfg, plan, client); err != nil {
 		return err
 	}
-	return measure(ctx, o, cfg, plan, client)
+	partitionKeys(cfg, plan)
+	return measure(ctx, o, cfg, plan, client, out)
+}
+
+// partitionKeys gives this process its share of every collection's keys
+// (--partition i/N), once setup and seeding have set the physical counts.
+func partitionKeys(cfg *config.Config, plan *workload.Plan) {
+	p, _ := config.ParsePartition(cfg.Run.Partition) // validated already
+	for _, col := range plan.Collections {
+		col.Keys.Partition(int64(p.Index), int64(p.Count))
+	}
 }
 
 func connect(ctx context.Context, cfg *config.Config, co ...mongodb.ConnectOptions) (*mongodb.Client, error) {
@@ -93,7 +105,7 @@ func prepare(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 }
 
 // measure runs the workload and reports, whatever way the run ends.
-func measure(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client) error {
+func measure(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, out output) error {
 	execs, err := client.Executors(plan)
 	if err != nil {
 		return err
@@ -106,8 +118,8 @@ func measure(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 	info := runInfo(cfg, plan)
 	info.Load = load
 	sinks := []report.Sink{}
-	if !cfg.Run.Quiet {
-		sinks = append(sinks, report.NewLiveSink(o.Stderr))
+	if live := out.live(o, cfg.Run.Quiet); live != nil {
+		sinks = append(sinks, live)
 	}
 	if cfg.Run.Out != "" {
 		sinks = append(sinks, report.NewJSONSink(cfg.Run.Out, info))
@@ -130,7 +142,7 @@ func measure(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 	info.Outcome, info.Reason = report.Outcome(res.Outcome), res.Reason
 	result := report.Build(info, res.Totals, nil)
 	closeErr := fan.Close(result)
-	if err := report.WriteConsole(o.Stdout, result); err != nil {
+	if err := out.final(o.Stdout, result); err != nil {
 		return err
 	}
 	if res.Outcome != engine.ServerLost {

@@ -12,40 +12,41 @@ import (
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
-// seed tops every collection up to cfg.Run.Seed documents.
+// seed tops every collection up to cfg.Run.Seed documents with the loader,
+// before a run. Seeding is a load that resumes by itself: a run whose
+// seeding was interrupted continues it the next time with the same --seed.
 func seed(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client) error {
 	workers := cfg.Run.SeedWorkers
 	if workers == 0 {
-		workers = min(cfg.Run.Concurrency, 8)
+		workers = min(cfg.Run.Concurrency, loader.DefaultWorkers)
 	}
+	part, _ := config.ParsePartition(cfg.Run.Partition) // validated already
 	for _, col := range plan.Collections {
-		p, err := loader.Fill(ctx, client, col, loader.Options{
-			Target: cfg.Run.Seed, BatchSize: cfg.Run.SeedBatchSize, Workers: workers,
-			RandomSeed: cfg.Run.RandomSeed, OnProgress: func(p loader.Progress) { fmt.Fprintln(o.Stderr, progressLine(p)) },
+		res, err := loader.Load(ctx, client.LoadWriter(nil), client.LoadStore(), col, loader.Options{
+			Target: cfg.Run.Seed, Part: part.Index, Parts: part.Count, BatchSize: cfg.Run.SeedBatchSize, Workers: workers,
+			Resume: true, RandomSeed: cfg.Run.RandomSeed, Retryable: mongodb.IsRetryableLoadError,
+			OnProgress: func(p loader.Progress) { fmt.Fprintln(o.Stderr, seedLine(p)) },
+			OnNotice:   func(s string) { fmt.Fprintln(o.Stderr, "notice: "+s) },
 		})
-		saveCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		saveErr := client.SaveKeys(saveCtx, plan)
-		cancel()
 		switch {
-		case err == nil && saveErr == nil:
-			continue
-		case ctx.Err() != nil || errors.Is(err, context.Canceled):
-			return withCode(ExitInterrupted, fmt.Errorf("seeding %s interrupted after %d documents", col.Namespace(), p.Done))
+		case err == nil && res.Nothing:
+			fmt.Fprintf(o.Stderr, "seed %s: already holds %d documents\n", col.Namespace(), res.Target)
 		case err == nil:
-			err = saveErr
+		case errors.Is(err, loader.ErrConflict):
+			return withCode(ExitSetup, err)
+		case ctx.Err() != nil || errors.Is(err, context.Canceled):
+			return withCode(ExitInterrupted, fmt.Errorf("seeding %s interrupted after %d documents: a run with the same --seed continues it", col.Namespace(), res.Done()))
+		default:
+			return withCode(ExitServerFailure, fmt.Errorf("seeding %s: %w", col.Namespace(), err))
 		}
-		return withCode(ExitServerFailure, fmt.Errorf("seeding %s: %w", col.Namespace(), err))
 	}
 	return nil
 }
 
-func progressLine(p loader.Progress) string {
-	if p.Total == 0 {
-		return fmt.Sprintf("seed %s: already holds enough documents", p.Collection)
-	}
-	pct := 100 * float64(p.Done) / float64(p.Total)
-	mb := float64(p.Bytes) / 1e6 / max(p.Elapsed.Seconds(), 1e-9)
-	line := fmt.Sprintf("seed %s: %d/%d documents (%.0f%%) %.0f docs/s %.1f MB/s", p.Collection, p.Done, p.Total, pct, p.Rate(), mb)
+// seedLine is one progress line of seeding, one per second.
+func seedLine(p loader.Progress) string {
+	pct := 100 * p.Fraction()
+	line := fmt.Sprintf("seed %s%s: %d/%d documents (%.0f%%) %.0f docs/s %.1f MB/s", p.Collection, partLabel(p.Part, p.Parts), p.Done(), p.Total, pct, p.Rate(), p.MBps())
 	if p.Final {
 		return line + fmt.Sprintf(" in %s", p.Elapsed.Round(time.Millisecond))
 	}

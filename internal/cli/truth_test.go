@@ -90,7 +90,9 @@ func TestStallShowsInResponseTime(t *testing.T) {
 
 // TestStallDropsBeyondMaxInFlight: with at most 50 operations in flight, a
 // 1s pause at 500 ops/s fills the 50 places within 0.1s and the remaining
-// ~450 operations due during the pause are dropped and counted.
+// ~450 operations due during the pause are dropped and counted. A few more
+// may drop just after it while the backlog drains (more on a busy machine),
+// never fewer.
 func TestStallDropsBeyondMaxInFlight(t *testing.T) {
 	uri, pid := testserver.Own(t)
 	if code, _, stderr := run(t, context.Background(), nil, "load", writeFile(t, "w.yaml", minimal), "--uri", uri, "--documents", "1000"); code != 0 {
@@ -103,7 +105,7 @@ func TestStallDropsBeyondMaxInFlight(t *testing.T) {
 		t.Fatal("no schedule in an open-loop result")
 	}
 	t.Logf("scheduled %d, dropped %d (predicted ~450), late %d, achieved %.1f ops/s", s.Scheduled, s.Dropped, s.Late, s.AchievedRate)
-	if s.Dropped < 380 || s.Dropped > 500 {
+	if s.Dropped < 400 || s.Dropped > 650 {
 		t.Errorf("dropped %d, predicted about 450", s.Dropped)
 	}
 	if math.Abs(float64(s.Scheduled)-5000) > 50 {

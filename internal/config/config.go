@@ -89,7 +89,7 @@ type Operation struct {
 	Pipeline   Value   `yaml:"pipeline,omitempty" json:"-"`
 	Projection Value   `yaml:"projection,omitempty" json:"-"`
 	Sort       Value   `yaml:"sort,omitempty" json:"-"`
-	Limit      int64   `yaml:"limit,omitempty" json:"limit,omitempty"`
+	Limit      Limit   `yaml:"limit,omitempty" json:"limit,omitzero"`
 	// BatchSize is the number of documents of one insertMany.
 	BatchSize      int           `yaml:"batchSize,omitempty" json:"batchSize,omitempty"`
 	Upsert         bool          `yaml:"upsert,omitempty" json:"upsert,omitempty"`

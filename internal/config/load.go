@@ -126,7 +126,10 @@ func decodeError(err error) error {
 	return es
 }
 
-var valueType = reflect.TypeOf(Value{})
+var (
+	valueType = reflect.TypeOf(Value{})
+	limitType = reflect.TypeOf(Limit{})
+)
 
 // checkKeys reports every mapping key that the struct type t does not have,
 // with the nearest valid key, so a typo never silently falls back to a default.
@@ -134,7 +137,7 @@ func checkKeys(n *yaml.Node, t reflect.Type, path string, out *Errors) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if t == valueType {
+	if t == valueType || t == limitType {
 		return
 	}
 	switch t.Kind() {

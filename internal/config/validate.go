@@ -11,7 +11,7 @@ import (
 var OperationTypes = []string{
 	"find", "findOne", "insertOne", "insertMany", "updateOne", "updateMany",
 	"replaceOne", "deleteOne", "deleteMany", "upsert", "findOneAndUpdate",
-	"aggregate", "countDocuments",
+	"aggregate", "countDocuments", "readModifyWrite",
 }
 
 // templateRule says which templates an operation type needs and allows.
@@ -31,6 +31,9 @@ var opRules = map[string]templateRule{
 	"findOneAndUpdate": {required: []string{"filter", "update"}, allowed: []string{"projection", "sort", "upsert"}},
 	"aggregate":        {required: []string{"pipeline"}},
 	"countDocuments":   {allowed: []string{"filter", "limit"}},
+	// readModifyWrite reads one document (findOne) then updates it with
+	// the same filter, timed as one operation (YCSB's READ-MODIFY-WRITE).
+	"readModifyWrite": {required: []string{"filter", "update"}, allowed: []string{"projection"}},
 }
 
 var (
@@ -214,7 +217,7 @@ func validateTemplates(add adder, field string, op *Operation, rule templateRule
 	present := map[string]bool{
 		"filter": !op.Filter.IsZero(), "update": !op.Update.IsZero(), "document": !op.Document.IsZero(),
 		"pipeline": !op.Pipeline.IsZero(), "projection": !op.Projection.IsZero(), "sort": !op.Sort.IsZero(),
-		"limit": op.Limit != 0, "batchSize": op.BatchSize != 0, "upsert": op.Upsert,
+		"limit": !op.Limit.IsZero(), "batchSize": op.BatchSize != 0, "upsert": op.Upsert,
 	}
 	for _, r := range rule.required {
 		if !present[r] {
@@ -230,8 +233,11 @@ func validateTemplates(add adder, field string, op *Operation, rule templateRule
 	if op.Type == "insertMany" && op.BatchSize == 0 {
 		op.BatchSize = 10
 	}
-	if op.BatchSize < 0 || op.Limit < 0 {
+	if op.BatchSize < 0 || op.Limit.N < 0 {
 		add(Invalid, op.Line, field, "batchSize and limit cannot be negative")
+	}
+	if op.Limit.Generated() && op.Type != "find" {
+		add(Invalid, op.Limit.Gen.Line, field+".limit", "only find draws its limit per call: give %s a whole number", op.Type)
 	}
 	if op.Type == "deleteMany" && op.Filter.Kind == KindDoc && len(op.Filter.Fields) == 0 {
 		add(Invalid, op.Filter.Line, field+".filter", "deleteMany with an empty filter would delete the whole collection")

@@ -6,8 +6,9 @@
 // Compile once, at plan time; then every worker calls Append with its own
 // State, which carries the worker's seeded random source. Compiled
 // generators hold no per-worker state, so one compiled template serves all
-// workers; the only shared mutable state is in KeySpace and the sequential
-// distribution, and both use atomics only.
+// workers; the only shared mutable state is in KeySpace (atomics, plus a
+// mutex taken only by inserts that hold their keys) and in the sequential
+// and scrambled zipfian distributions (atomics).
 //
 // Literal subtrees (no generator anywhere below) are encoded once at compile
 // time and copied on Append. The generators, their parameters and the rules

@@ -67,7 +67,17 @@ func TestCompileErrors(t *testing.T) {
 		// key needs a known collection
 		{"unknown collection", `{$gen: key, collection: nope}`, config.Invalid, 1, `unknown collection "nope"`},
 		// prefix only makes sense for string keys
-		{"prefix without string", `{$gen: key, prefix: u}`, config.Invalid, 1, `prefix needs as: string`},
+		{"prefix without string", `{$gen: key, prefix: u, as: long}`, config.Invalid, 1, `prefix and zeroPadding need as: string`},
+		// a distribution's parameter on another distribution
+		{"foreign distribution parameter", `{$gen: key, distribution: uniform, hotDataFraction: 0.1}`, config.Invalid, 1, `hotDataFraction is a parameter of distribution hotspot, not uniform`},
+		// hotspot fractions are probabilities
+		{"hotspot fraction", `{$gen: key, distribution: hotspot, hotOpnFraction: 2}`, config.Invalid, 1, `hotOpnFraction must be between 0 and 1`},
+		// exponential percentile is a percentage below 100
+		{"exponential percentile", `{$gen: key, distribution: exponential, percentile: 100}`, config.Invalid, 1, `percentile must be between 0 and 100`},
+		// items belongs to the scrambled zipfian
+		{"plain zipfian items", `{$gen: key, distribution: zipfian, scrambled: false, items: 10}`, config.Invalid, 1, `items applies to the scrambled zipfian only`},
+		// length distributions are uniform or zipfian
+		{"length distribution", `{$gen: binary, min: 1, max: 100, lengthDistribution: normal}`, config.Invalid, 1, `lengthDistribution must be uniform or zipfian`},
 		// regex options are checked
 		{"regex option", `{$gen: regex, pattern: a, options: q}`, config.Invalid, 1, `option 'q' is not one of`},
 		// array needs a template for its elements

@@ -20,7 +20,8 @@ var keyForms = map[string]uint8{"long": keyLong, "int": keyInt, "string": keyStr
 
 // keyGen hands out keys of a collection's key space: new ones in Insert
 // mode, existing ones drawn by dist in Query mode. A key k is written as
-// offset+k, FNV-hashed first when hashed is set: YCSB's record keys.
+// offset+k, FNV-hashed when hashed is set, then padded and prefixed:
+// YCSB's record keys.
 type keyGen struct {
 	ks     *KeySpace
 	dist   Distribution
@@ -34,7 +35,7 @@ type keyGen struct {
 
 // Append implements Generator.
 func (g *keyGen) Append(dst []byte, st *State) (bson.Type, []byte) {
-	k := g.key(st) + g.offset
+	k := g.ks.physical(g.key(st)) + g.offset
 	if g.hashed {
 		k = FNVHash64(k)
 	}

@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"strconv"
 	"sync"
 	"testing"
 
@@ -63,6 +64,14 @@ func TestKeyForms(t *testing.T) {
 		{"latest", `{$gen: key, distribution: latest}`, Query, bson.TypeInt64, 0, 99},
 		// inserts ignore the distribution and append
 		{"insert", `{$gen: key, distribution: zipfian}`, Insert, bson.TypeInt64, 100, 1000},
+		// the plain zipfian and its parameters
+		{"plain zipfian", `{$gen: key, distribution: zipfian, scrambled: false}`, Query, bson.TypeInt64, 0, 99},
+		// hotspot with its fractions
+		{"hotspot", `{$gen: key, distribution: hotspot, hotDataFraction: 0.1, hotOpnFraction: 0.9}`, Query, bson.TypeInt64, 0, 99},
+		// exponential with its percentile and fraction
+		{"exponential", `{$gen: key, distribution: exponential, percentile: 90, fraction: 0.5}`, Query, bson.TypeInt64, 0, 99},
+		// offset shifts every key (YCSB's insertstart)
+		{"offset", `{$gen: key, offset: 500}`, Query, bson.TypeInt64, 500, 599},
 	}
 	st := NewState(3, 4)
 	for _, tt := range tests {
@@ -117,5 +126,61 @@ func TestKeySpaceConcurrent(t *testing.T) {
 	}
 	if _, end := ks.Bounds(); end != workers*each {
 		t.Fatalf("end %d, want %d", end, workers*each)
+	}
+}
+
+// TestYCSBKeys protects YCSB's record keys (CoreWorkload.buildKeyName):
+// "user", then the record number, FNV-hashed unless inserts are ordered,
+// left-padded with zeros to zeroPadding digits.
+func TestYCSBKeys(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []string // the keys of the first inserts, from record 0
+	}{
+		// insertorder=hashed, zeropadding=1: YCSB's own first keys
+		{"hashed", `{$gen: key, hashed: true, prefix: user, zeroPadding: 1}`,
+			[]string{"user6284781860667377211", "user8517097267634966620", "user1820151046732198393"}},
+		// insertorder=ordered, zeropadding=8: the example of YCSB's docs
+		{"ordered padded", `{$gen: key, prefix: user, zeroPadding: 8}`,
+			[]string{"user00000000", "user00000001", "user00000002"}},
+		// padding shorter than the number changes nothing
+		{"short padding", `{$gen: key, prefix: user, zeroPadding: 1, offset: 10}`,
+			[]string{"user10", "user11", "user12"}},
+		// insertstart=1: keys start at record 1
+		{"hashed offset", `{$gen: key, hashed: true, prefix: user, offset: 1}`,
+			[]string{"user8517097267634966620", "user1820151046732198393", "user4052466453699787802"}},
+		// hashed numbers as long
+		{"hashed long", `{$gen: key, hashed: true, as: long}`,
+			[]string{"6284781860667377211", "8517097267634966620", "1820151046732198393"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ks := NewKeySpace(0, 0)
+			g := compile(t, tt.src, &Env{Mode: Insert, KeySpace: func(string) *KeySpace { return ks }})
+			st := NewState(1, 1)
+			for i, want := range tt.want {
+				v := draw(t, g, st)
+				got, ok := v.StringValueOK()
+				if !ok {
+					got = strconv.FormatInt(v.Int64(), 10)
+				}
+				if got != want {
+					t.Errorf("record %d: key %q, want %q", i, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestKeyAllocatesNothing: drawing a YCSB key costs no allocation.
+func TestKeyAllocatesNothing(t *testing.T) {
+	ks := NewKeySpace(0, 1000)
+	g := compile(t, `{$gen: key, distribution: zipfian, hashed: true, prefix: user, zeroPadding: 1}`,
+		&Env{Mode: Query, KeySpace: func(string) *KeySpace { return ks }})
+	st := NewState(1, 1)
+	buf := make([]byte, 0, 64)
+	if a := testing.AllocsPerRun(1000, func() { _, buf = g.Append(buf[:0], st) }); a > 0 {
+		t.Errorf("%.1f allocations per key", a)
 	}
 }

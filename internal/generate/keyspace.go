@@ -20,6 +20,8 @@ import (
 type KeySpace struct {
 	first int64
 	end   atomic.Int64
+	// part of parts: this process's share (see Partition); parts <= 1: all.
+	part, parts int64
 
 	// held counts the keys in queue[head:]; low is the oldest of them.
 	// Both are written under mu and read without it (see Settled).
@@ -111,6 +113,7 @@ func (k *KeySpace) Reset(first, count int64) {
 	defer k.mu.Unlock()
 	k.first = first
 	k.end.Store(first + max(count, 0))
+	k.part, k.parts = 0, 0 // the physical view again; Partition may follow
 	k.queue, k.head = k.queue[:0], 0
 	k.held.Store(0)
 }

@@ -6,19 +6,27 @@ import (
 )
 
 // scrambledSpace is the number of items YCSB's ScrambledZipfianGenerator
-// draws its Zipfian ranks from, 10^16, before hashing them onto the keys;
-// ζ(10^16, 0.99) is 26.46902820178302 (YCSB's ZETAN).
+// draws its Zipfian ranks from (ITEM_COUNT, 10^16), before hashing them
+// onto the keys.
 const scrambledSpace int64 = 10_000_000_000_000_000
+
+// ycsbZetan is the ζ YCSB's ScrambledZipfianGenerator uses (ZETAN). It is
+// ζ(10^10, 0.99), not ζ(10^16, 0.99) = 45.12: YCSB raised ITEM_COUNT from
+// 10^10 to 10^16 and kept the constant. Gray's method only uses ζ(n) to
+// set the head, so the result is still a distribution, with a heavier head
+// than the law over 10^16 items: rank 0 gets 1/26.47 = 3.78% of the draws.
+// mongoload keeps YCSB's constant so that its keys are as hot as YCSB's.
+const ycsbZetan = 26.46902820178302
 
 // maxRedraws bounds the draws that land on keys not inserted yet before a
 // distribution gives up and folds its draw into the key space.
 const maxRedraws = 64
 
-// ScrambledZipfian is YCSB's default request distribution, the
+// ScrambledZipfian is YCSB's zipfian request distribution, the
 // ScrambledZipfianGenerator: a Zipfian rank with constant 0.99 (Gray et
-// al., SIGMOD '94) over 10^16 items, scattered over a fixed number of
-// items by FNV-64 hashing (Utils.fnvhash64) so the popular keys are not
-// clustered at the start of the key space:
+// al., SIGMOD '94) over 10^16+1 items with YCSB's ζ (ycsbZetan), scattered
+// over a fixed number of items by FNV-64 hashing (Utils.fnvhash64) so the
+// popular keys are not clustered at the start of the key space:
 //
 //	key = fnvhash64(zipfian rank) mod items
 //
@@ -37,7 +45,7 @@ type ScrambledZipfian struct {
 // NewScrambledZipfian returns the scrambled Zipfian over items keys; 0
 // means the key space's size at the first draw.
 func NewScrambledZipfian(items int64) *ScrambledZipfian {
-	s := &ScrambledZipfian{zipf: NewZipfian(ZipfianConstant).over(scrambledSpace)}
+	s := &ScrambledZipfian{zipf: NewZipfian(ZipfianConstant).overZeta(scrambledSpace+1, ycsbZetan)}
 	s.items.Store(max(items, 0))
 	return s
 }

@@ -18,11 +18,11 @@ var charsets = map[string]string{
 }
 
 // stringGen draws strings of characters from a set, with a length (in
-// characters) uniform in [min, max].
+// characters) in [min, max], uniform or zipfian.
 type stringGen struct {
 	length intDraw
-	ascii string   // the set when it is all ASCII: one byte per character
-	runes []string // otherwise, each character's UTF-8 encoding
+	ascii  string   // the set when it is all ASCII: one byte per character
+	runes  []string // otherwise, each character's UTF-8 encoding
 }
 
 // Append implements Generator.

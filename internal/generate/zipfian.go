@@ -121,7 +121,13 @@ type zipfOver struct {
 
 // over returns z over n items (n >= 2).
 func (z *Zipfian) over(n int64) zipfOver {
-	zn, x := z.zeta(n)
+	zn, _ := z.zeta(n)
+	return z.overZeta(n, zn)
+}
+
+// overZeta returns z over n items with ζ(n, θ) given as zn.
+func (z *Zipfian) overZeta(n int64, zn float64) zipfOver {
+	x := math.Pow(float64(n), 1-z.theta)
 	return zipfOver{z: z, n: n, zn: zn, eta: (1 - z.pow2/x) / (1 - z.zeta2/zn)}
 }
 

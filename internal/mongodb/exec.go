@@ -145,6 +145,8 @@ func (e *Executor) Do(ctx context.Context, r *workload.Request) (n int64, err er
 		return drain(ctx, cur, err)
 	case workload.CountDocuments:
 		return e.coll.CountDocuments(ctx, filter, e.count)
+	case workload.ReadModifyWrite:
+		return e.readModifyWrite(ctx, filter, r)
 	}
 	return 0, errors.New("unknown operation kind")
 }
@@ -160,12 +162,26 @@ func (e *Executor) withDynamicOptions(r *workload.Request) *Executor {
 func (e *Executor) buildOptionsFrom(r *workload.Request) {
 	op := e.op
 	e.find = options.Find()
-	if op.Limit > 0 {
+	switch {
+	case op.LimitGen != nil:
+		e.find.SetLimit(r.Limit)
+	case op.Limit > 0:
 		e.find.SetLimit(op.Limit)
 	}
 	e.findOne = options.FindOne()
 	e.fau = options.FindOneAndUpdate().SetReturnDocument(options.After)
 	e.setProjectionSort(r.Projection, r.Sort)
+}
+
+// readModifyWrite reads the document (with the projection, if any), then
+// updates it: YCSB's read-modify-write, one operation from the read to the
+// update's reply. Finding nothing skips the update, as in YCSB.
+func (e *Executor) readModifyWrite(ctx context.Context, filter bson.Raw, r *workload.Request) (int64, error) {
+	n, err := one(e.coll.FindOne(ctx, filter, e.findOne).Err())
+	if err != nil || n == 0 {
+		return n, err
+	}
+	return updated(e.coll.UpdateOne(ctx, filter, bson.Raw(r.Update), e.update))
 }
 
 // drain reads every document of the cursor: the time to fetch all batches

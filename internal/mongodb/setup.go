@@ -25,6 +25,9 @@ type SetupOptions struct {
 	Drop          bool // drop the workload's collections first (the user asked)
 	AllowExisting bool // write to collections mongoload did not create
 	Workload      string
+	// SkipIndexes leaves the indexes for later (a load that builds them
+	// once the data is in: CreateIndexes).
+	SkipIndexes bool
 }
 
 // ErrNotOurs means the workload would write to a collection mongoload did not create.
@@ -63,7 +66,8 @@ func (cl *Client) prepareCollection(ctx context.Context, col *workload.Collectio
 		if err := db.Collection(col.Name).Drop(ctx); err != nil {
 			return nil, fmt.Errorf("drop %s: %w", col.Namespace(), err)
 		}
-		if _, err := meta.DeleteOne(ctx, bson.D{{Key: "_id", Value: col.Name}}); err != nil {
+		forget := bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: bson.A{col.Name, loadRecordID(col.Name)}}}}}
+		if _, err := meta.DeleteMany(ctx, forget); err != nil {
 			return nil, fmt.Errorf("forget %s in %s.%s: %w", col.Namespace(), col.Database, MetaCollection, err)
 		}
 	}
@@ -101,7 +105,7 @@ func (cl *Client) prepareCollection(ctx context.Context, col *workload.Collectio
 	}
 	col.Keys.Reset(0, m.Keys)
 	var notices []string
-	if o.Create && (ours || o.AllowExisting) {
+	if o.Create && (ours || o.AllowExisting) && !o.SkipIndexes {
 		if notices, err = cl.createIndexes(ctx, col); err != nil {
 			return notices, err
 		}
@@ -125,7 +129,7 @@ func (cl *Client) collectionExists(ctx context.Context, col *workload.Collection
 // reads draw from keys that exist. $max: concurrent runs never move it back.
 func (cl *Client) SaveKeys(ctx context.Context, plan *workload.Plan) error {
 	for _, col := range plan.Collections {
-		_, end := col.Keys.Bounds()
+		end := col.Keys.PhysicalEnd()
 		meta := cl.c.Database(col.Database).Collection(MetaCollection)
 		_, err := meta.UpdateOne(ctx, bson.D{{Key: "_id", Value: col.Name}},
 			bson.D{{Key: "$max", Value: bson.D{{Key: "keys", Value: end}}}})

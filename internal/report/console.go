@@ -18,6 +18,7 @@ import (
 func WriteConsole(w io.Writer, res *Result) error {
 	ew := &errWriter{w: w}
 	writeHeader(ew, res)
+	writeMerged(ew, res)
 	ew.printf("\n")
 	latencyTable(res, false).write(ew, "")
 	if res.Totals.Service != nil {
@@ -25,6 +26,7 @@ func WriteConsole(w io.Writer, res *Result) error {
 		latencyTable(res, true).write(ew, "")
 	}
 	writeErrors(ew, res)
+	writeServer(ew, res)
 	if len(res.Notes) > 0 {
 		ew.printf("\nnotes:\n")
 		for _, n := range res.Notes {

@@ -41,7 +41,8 @@ type OpSummary struct {
 	ErrorsByClass map[string]int64 `json:"errorsByClass,omitempty"`
 	// PercentilesUpperBound is set in a merged series where P50, P95 and P99
 	// could not be computed from histograms: they are then the largest of
-	// the processes' values, an upper bound of the true percentile.
+	// the processes' values, which bound the true percentile from above (to
+	// within half a sample's rank per process, as HDR rounds ranks).
 	PercentilesUpperBound bool `json:"percentilesUpperBound,omitempty"`
 }
 

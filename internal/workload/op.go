@@ -24,13 +24,16 @@ const (
 	FindOneAndUpdate
 	Aggregate
 	CountDocuments
+	// ReadModifyWrite is a findOne then an updateOne of the same filter,
+	// timed as one operation (YCSB's READ-MODIFY-WRITE).
+	ReadModifyWrite
 )
 
 var kindsByType = map[string]Kind{
 	"find": Find, "findOne": FindOne, "insertOne": InsertOne, "insertMany": InsertMany,
 	"updateOne": UpdateOne, "upsert": UpdateOne, "updateMany": UpdateMany, "replaceOne": ReplaceOne,
 	"deleteOne": DeleteOne, "deleteMany": DeleteMany, "findOneAndUpdate": FindOneAndUpdate,
-	"aggregate": Aggregate, "countDocuments": CountDocuments,
+	"aggregate": Aggregate, "countDocuments": CountDocuments, "readModifyWrite": ReadModifyWrite,
 }
 
 // Writes reports whether the kind changes data.
@@ -57,8 +60,10 @@ type Op struct {
 	Document   *generate.Document // inserts and replaceOne
 	Pipeline   *generate.Array
 	Limit      int64
-	BatchSize  int
-	Upsert     bool
+	// LimitGen, when set, draws the limit of each call (Request.Limit).
+	LimitGen  generate.Generator
+	BatchSize int
+	Upsert    bool
 	// ReadPreference and WriteConcern override the connection's when set.
 	ReadPreference string
 	WriteConcern   *config.WriteConcern
@@ -80,7 +85,7 @@ func compileOp(cfg *config.Config, oc *config.Operation, i int, p *Plan) (*Op, e
 	}
 	op := &Op{
 		Index: i, Name: oc.Name, Type: oc.Type, Kind: kind, Weight: oc.Weight, Collection: col,
-		Limit: oc.Limit, BatchSize: oc.BatchSize, Upsert: oc.Upsert || oc.Type == "upsert",
+		Limit: oc.Limit.N, BatchSize: oc.BatchSize, Upsert: oc.Upsert || oc.Type == "upsert",
 		ReadPreference: oc.ReadPreference, WriteConcern: oc.WriteConcern,
 		StaticOptions: staticOptions(oc),
 	}
@@ -114,6 +119,10 @@ func compileOp(cfg *config.Config, oc *config.Operation, i int, p *Plan) (*Op, e
 	op.Projection = compile(oc.Projection, query, "projection")
 	op.Sort = compile(oc.Sort, query, "sort")
 	op.Document = compile(oc.Document, insert, "document")
+	if err == nil && oc.Limit.Generated() {
+		op.LimitGen, err = compileLimit(oc.Limit.Gen, query)
+		err = locateIf(err, field+".limit")
+	}
 	if err == nil && !oc.Pipeline.IsZero() {
 		op.Pipeline, err = generate.CompileArray(oc.Pipeline, query)
 		err = locateIf(err, field+".pipeline")
@@ -147,8 +156,17 @@ func locateIf(err error, field string) error {
 	return locate(err, field)
 }
 
-// staticOptions reports whether projection and sort hold no generator, so
-// the driver options built from them can be reused for every call.
+// staticOptions reports whether projection, sort and limit hold no
+// generator, so the driver options built from them can be reused for every
+// call.
 func staticOptions(oc *config.Operation) bool {
-	return !hasGen(oc.Projection) && !hasGen(oc.Sort)
+	return !hasGen(oc.Projection) && !hasGen(oc.Sort) && !oc.Limit.Generated()
+}
+
+// compileLimit compiles a generated limit, which must draw integers.
+func compileLimit(v config.Value, env *generate.Env) (generate.Generator, error) {
+	if v.Gen != "int" && v.Gen != "long" {
+		return nil, config.Errorf(config.Invalid, v.Line, "a generated limit draws integers: use {$gen: int, min: 1, max: 100}, not %s", v.Gen)
+	}
+	return generate.Compile(v, env)
 }

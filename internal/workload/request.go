@@ -1,7 +1,10 @@
 package workload
 
 import (
+	"encoding/binary"
 	"sync"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/mongoload/mongoload/internal/generate"
 )
@@ -22,17 +25,28 @@ type Request struct {
 	Projection []byte
 	Sort       []byte
 	Pipeline   []byte
+	// Limit is this call's limit when the operation draws it (Op.LimitGen).
+	Limit int64
 	// Docs are the documents to insert (or the replacement), slices of buf.
 	Docs  [][]byte
 	buf   []byte
 	small []byte  // the worker's own buffer, for operations without documents
 	big   *[]byte // from bigBuffers while an operation with documents is built
 	ends  []int
+	st    *generate.State // the state of the last Build, whose keys Release settles
+	// scratch receives a drawn limit.
+	scratch [16]byte
 }
 
-// Release returns the request's large buffer, if it holds one; its Docs are
-// invalid afterwards. Call it when the operation has been executed.
+// Release returns the request's large buffer, if it holds one, and ends
+// the hold on the keys its inserts took, which queries may draw from then
+// on (generate.State.HoldKeys); its Docs are invalid afterwards. Call it
+// when the operation has been executed, whatever its outcome.
 func (r *Request) Release() {
+	if r.st != nil {
+		r.st.SettleKeys()
+		r.st = nil
+	}
 	if r.big != nil {
 		*r.big = r.buf[:0]
 		bigBuffers.Put(r.big)
@@ -44,6 +58,8 @@ func (r *Request) Release() {
 func (r *Request) Build(op *Op, st *generate.State) {
 	r.Release()
 	r.Op = op
+	r.st = st
+	st.HoldKeys()
 	if op.Document != nil {
 		r.big = bigBuffers.Get().(*[]byte)
 		r.buf = (*r.big)[:0]
@@ -74,6 +90,9 @@ func (r *Request) Build(op *Op, st *generate.State) {
 		r.buf = op.Pipeline.Append(r.buf, st)
 		plIdx = mark()
 	}
+	if op.LimitGen != nil {
+		r.Limit = drawInt(op.LimitGen, r.scratch[:0], st)
+	}
 	docsFrom := len(r.ends)
 	if op.Document != nil {
 		n := 1
@@ -103,4 +122,16 @@ func (r *Request) slice(i int) []byte {
 		return nil
 	}
 	return r.buf[r.ends[i-1]:r.ends[i]:r.ends[i]]
+}
+
+// drawInt draws one integer from g into scratch.
+func drawInt(g generate.Generator, scratch []byte, st *generate.State) int64 {
+	typ, v := g.Append(scratch, st)
+	switch {
+	case typ == bson.TypeInt32 && len(v) == 4:
+		return int64(int32(binary.LittleEndian.Uint32(v)))
+	case typ == bson.TypeInt64 && len(v) == 8:
+		return int64(binary.LittleEndian.Uint64(v))
+	}
+	return 0
 }

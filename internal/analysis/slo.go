@@ -1,0 +1,257 @@
+// Package analysis judges results: service-level objectives, sweep verdicts,
+// comparisons. It reads report.Result values and never touches a server.
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/mongoload/mongoload/internal/report"
+)
+
+// Objective is one service-level objective, such as "p99<=20ms" or
+// "find_flight:p99.9<50ms" or "throughput>=5000" or "errors<=0.1%".
+type Objective struct {
+	Text   string  // as written
+	Scope  string  // an operation name or type; "" for all operations
+	Metric string  // p50 ... p99.99, max, min, avg, throughput, errors
+	Pct    float64 // the percentile, for pNN metrics
+	Op     string  // <=, <, >=, >
+	Value  float64 // latency in ms, throughput in ops/s, errors in % (Percent) or a count
+	// Percent: an errors objective written in percent of operations.
+	Percent bool
+}
+
+var metricsHelp = "p50, p90, p95, p99, p99.9 (any pNN), avg, min, max, throughput, errors"
+
+// ParseObjectives reads a comma-separated list of objectives.
+func ParseObjectives(s string) ([]Objective, error) {
+	var out []Objective
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		o, err := parseObjective(part)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--slo %q: no objective; write for example p99<=20ms,throughput>=5000", s)
+	}
+	return out, nil
+}
+
+func parseObjective(s string) (Objective, error) {
+	o := Objective{Text: s}
+	body := s
+	if scope, rest, ok := strings.Cut(s, ":"); ok {
+		o.Scope, body = strings.TrimSpace(scope), rest
+	}
+	i := strings.IndexAny(body, "<>")
+	if i < 0 {
+		return o, fmt.Errorf("objective %q: no comparison; write METRIC<=VALUE, for example p99<=20ms", s)
+	}
+	o.Metric = strings.ToLower(strings.TrimSpace(body[:i]))
+	o.Op = body[i : i+1]
+	if i+1 < len(body) && body[i+1] == '=' {
+		o.Op += "="
+	}
+	value := strings.TrimSpace(body[i+len(o.Op):])
+	if value == "" {
+		return o, fmt.Errorf("objective %q: no value after %s", s, o.Op)
+	}
+	var err error
+	switch {
+	case strings.HasPrefix(o.Metric, "p"):
+		if o.Pct, err = strconv.ParseFloat(o.Metric[1:], 64); err != nil || o.Pct <= 0 || o.Pct > 100 {
+			return o, fmt.Errorf("objective %q: %q is not a percentile such as p99 or p99.9", s, o.Metric)
+		}
+		o.Value, err = parseLatency(value)
+	case o.Metric == "avg" || o.Metric == "min" || o.Metric == "max":
+		o.Value, err = parseLatency(value)
+	case o.Metric == "throughput":
+		o.Value, err = strconv.ParseFloat(strings.TrimSuffix(value, "/s"), 64)
+	case o.Metric == "errors":
+		o.Percent = strings.HasSuffix(value, "%")
+		o.Value, err = strconv.ParseFloat(strings.TrimSuffix(value, "%"), 64)
+	default:
+		return o, fmt.Errorf("objective %q: unknown metric %q (use %s)", s, o.Metric, metricsHelp)
+	}
+	if err != nil {
+		return o, fmt.Errorf("objective %q: %q is not a valid value: %v", s, value, err)
+	}
+	return o, nil
+}
+
+// parseLatency reads "20ms", "1.5s", "500us" (a bare number is milliseconds).
+func parseLatency(v string) (float64, error) {
+	if f, err := strconv.ParseFloat(v, 64); err == nil {
+		return f, nil
+	}
+	d, err := time.ParseDuration(strings.ReplaceAll(v, "µ", "u"))
+	if err != nil {
+		return 0, fmt.Errorf("write a duration such as 20ms or 1.5s")
+	}
+	return float64(d) / float64(time.Millisecond), nil
+}
+
+// Verdict is one objective checked against one result.
+type Verdict struct {
+	Objective Objective
+	Measured  float64 // in the objective's unit
+	Pass      bool
+	// Missing: the scope names no operation of the result.
+	Missing bool
+}
+
+// String renders the verdict for a report line.
+func (v Verdict) String() string {
+	mark := "PASS"
+	if !v.Pass {
+		mark = "FAIL"
+	}
+	if v.Missing {
+		return fmt.Sprintf("%s  %-28s no operation %q in the results", mark, v.Objective.Text, v.Objective.Scope)
+	}
+	return fmt.Sprintf("%s  %-28s measured %s", mark, v.Objective.Text, v.Objective.format(v.Measured))
+}
+
+func (o Objective) format(x float64) string {
+	switch {
+	case o.Metric == "throughput":
+		return strconv.FormatFloat(x, 'f', 1, 64) + " ops/s"
+	case o.Metric == "errors" && o.Percent:
+		return strconv.FormatFloat(x, 'f', 3, 64) + "%"
+	case o.Metric == "errors":
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 3, 64) + "ms"
+}
+
+// Check evaluates every objective against res.
+func Check(res *report.Result, objectives []Objective) ([]Verdict, error) {
+	out := make([]Verdict, 0, len(objectives))
+	for _, o := range objectives {
+		v, err := check(res, o)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// Passed reports whether every verdict passed.
+func Passed(vs []Verdict) bool {
+	for _, v := range vs {
+		if !v.Pass {
+			return false
+		}
+	}
+	return true
+}
+
+func check(res *report.Result, o Objective) (Verdict, error) {
+	v := Verdict{Objective: o}
+	ops := scoped(res, o.Scope)
+	if len(ops) == 0 {
+		v.Missing = true
+		return v, nil
+	}
+	var count, errs int64
+	for _, op := range ops {
+		count += op.Count
+		errs += op.Errors
+	}
+	switch o.Metric {
+	case "throughput":
+		if res.DurationSeconds > 0 {
+			v.Measured = float64(count) / res.DurationSeconds
+		}
+	case "errors":
+		v.Measured = float64(errs)
+		if o.Percent {
+			v.Measured = 0
+			if count+errs > 0 {
+				v.Measured = 100 * float64(errs) / float64(count+errs)
+			}
+		}
+	default:
+		h, err := merged(ops)
+		if err != nil {
+			return v, err
+		}
+		v.Measured = latencyOf(h, o)
+		if h.TotalCount() == 0 { // nothing succeeded: no latency can meet an objective
+			v.Measured = math.Inf(1)
+		}
+	}
+	v.Pass = compare(v.Measured, o.Op, o.Value)
+	return v, nil
+}
+
+// scoped returns the operations an objective's scope names: all, one by
+// name, or every operation of a type.
+func scoped(res *report.Result, scope string) []*report.Operation {
+	var out []*report.Operation
+	for i := range res.Operations {
+		op := &res.Operations[i]
+		if scope == "" || op.Name == scope || op.Type == scope {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
+// merged adds the operations' histograms: percentiles of several operations
+// are those of all their samples together, never an average.
+func merged(ops []*report.Operation) (*hdrhistogram.Histogram, error) {
+	var all *hdrhistogram.Histogram
+	for _, op := range ops {
+		h, err := op.LatencyHistogram()
+		if err != nil {
+			return nil, fmt.Errorf("operation %s: %w", op.Name, err)
+		}
+		if all == nil {
+			all = h
+		} else {
+			all.Merge(h)
+		}
+	}
+	return all, nil
+}
+
+func latencyOf(h *hdrhistogram.Histogram, o Objective) float64 {
+	var us float64
+	switch o.Metric {
+	case "avg":
+		us = h.Mean()
+	case "min":
+		us = float64(h.Min())
+	case "max":
+		us = float64(h.Max())
+	default:
+		us = float64(h.ValueAtQuantile(o.Pct))
+	}
+	return us / 1000
+}
+
+func compare(x float64, op string, want float64) bool {
+	switch op {
+	case "<=":
+		return x <= want
+	case "<":
+		return x < want
+	case ">=":
+		return x >= want
+	default:
+		return x > want
+	}
+}

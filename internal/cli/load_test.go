@@ -1,0 +1,256 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/loader"
+	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/testserver"
+)
+
+// keyed is a workload whose key field has a unique index: a duplicate key
+// would fail the load.
+const keyed = `
+collections:
+  - database: mltest
+    name: items
+    template:
+      _id: {$gen: objectId}
+      k: {$gen: key}
+      name: {$gen: name}
+      tags: {$gen: array, min: 1, max: 3, of: {$gen: word}}
+    indexes:
+      - keys: {k: 1}
+        unique: true
+      - keys: {name: 1}
+operations:
+  - {name: get, type: findOne, weight: 1, filter: {k: {$gen: key}}}
+`
+
+// TestLoadFlagErrors: bad load flags are one clear line naming the flag and
+// the fix, with the invalid-value exit code, before any connection.
+func TestLoadFlagErrors(t *testing.T) {
+	w := writeFile(t, "w.yaml", keyed)
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		// Nothing to load says how to say it.
+		{"no target", nil, nil, "--documents: say how many documents to load"},
+		// Documents and size are two ways to say one thing.
+		{"both", []string{"--documents", "10", "--size", "1GB"}, nil, "--size: give --documents or --size, not both"},
+		// A size needs a unit it knows.
+		{"bad size", []string{"--size", "5 parsecs"}, nil, `--size: "5 parsecs" is not a size`},
+		// The environment sets load flags too, and is named when wrong.
+		{"env", nil, map[string]string{"MONGOLOAD_DOCUMENTS": "many"}, `MONGOLOAD_DOCUMENTS: "many" is not a number of documents`},
+		{"indexes", []string{"--documents", "10", "--indexes", "afterwards"}, nil, `"afterwards" must be before or after (did you mean "after"?)`},
+		// Unacknowledged inserts cannot be resumed.
+		{"w0", []string{"--documents", "10", "--load-write-concern", "0"}, nil, "--load-write-concern: w 0 cannot be used for a load"},
+		{"workers", []string{"--documents", "10", "--workers", "0"}, nil, `--workers: "0" must be a whole number from 1 to 100000`},
+		// Each partition dropping the collection would lose the others' work.
+		{"partition drop", []string{"--documents", "10", "--partition", "1/3", "--drop"}, nil, "--drop: with --partition each process would drop"},
+		{"partition range", []string{"--documents", "10", "--partition", "3/3"}, nil, `partition "3/3"`},
+		{"collection", []string{"--documents", "10", "--collection", "itmes"}, nil, `no collection "itmes" (it has items) (did you mean "items"?)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"load", w, "--uri", "mongodb://127.0.0.1:1"}, tt.args...)
+			code, _, stderr := run(t, context.Background(), tt.env, args...)
+			if code != ExitInvalid || !strings.Contains(stderr, tt.want) {
+				t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr, ExitInvalid, tt.want)
+			}
+			if strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+				t.Errorf("more than one line: %q", stderr)
+			}
+		})
+	}
+}
+
+var loadedLine = regexp.MustCompile(`loaded (\S+)(?: \(partition \d+/\d+\))?: ([\d,]+) documents .* in \S+: ([\d,]+) docs/s, [\d.]+ MB/s, client CPU [\d.]+ µs/doc`)
+
+func atoiCommas(s string) int64 {
+	n, _ := strconv.ParseInt(strings.ReplaceAll(s, ",", ""), 10, 64)
+	return n
+}
+
+// TestLoadCommand loads, reports the achieved rate and CPU per document,
+// and finds nothing to do the second time.
+func TestLoadCommand(t *testing.T) {
+	uri := testserver.URI(t)
+	w := uniqueDB(t, keyed)
+	code, stdout, stderr := run(t, context.Background(), nil, "load", w, "--uri", uri, "--documents", "3000", "--batch-size", "250", "--workers", "3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	m := loadedLine.FindStringSubmatch(stdout)
+	if m == nil || atoiCommas(m[2]) != 3000 {
+		t.Fatalf("no result line with 3,000 documents:\n%s", stdout)
+	}
+	code, stdout, _ = run(t, context.Background(), nil, "load", w, "--uri", uri, "--documents", "3000")
+	if code != 0 || !strings.Contains(stdout, "already holds 3,000 documents") {
+		t.Fatalf("second load: exit %d\n%s", code, stdout)
+	}
+	// The run that follows reads the loaded keys.
+	out := filepath.Join(t.TempDir(), "r.json")
+	code, _, stderr = run(t, context.Background(), nil, "run", w, "--uri", uri, "--operations", "300", "--duration", "0", "--out", out, "--quiet")
+	if code != 0 {
+		t.Fatalf("run after load: exit %d: %s", code, stderr)
+	}
+	res, _ := report.ReadJSON(out)
+	if res == nil || res.Totals.Operations != 300 || res.Totals.Errors != 0 {
+		t.Fatalf("run after load: %+v", res)
+	}
+}
+
+// TestLoadInterruptAndResume: Ctrl-C in the middle of a load exits with the
+// interrupted code and says how to continue; a plain rerun refuses to mix a
+// new load with the interrupted one; --resume finishes it, the earlier and
+// the new documents adding up to the target.
+func TestLoadInterruptAndResume(t *testing.T) {
+	uri := testserver.URI(t)
+	w := uniqueDB(t, keyed)
+	const n = 200_000 // at least 4s for one worker with small batches
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(700*time.Millisecond, cancel)
+	code, stdout, stderr := run(t, ctx, nil, "load", w, "--uri", uri, "--documents", strconv.Itoa(n), "--workers", "1", "--batch-size", "100")
+	if code != ExitInterrupted || !strings.Contains(stderr, "--resume") {
+		t.Fatalf("interrupted load: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, _, stderr = run(t, context.Background(), nil, "load", w, "--uri", uri, "--documents", strconv.Itoa(n))
+	if code != ExitSetup || !strings.Contains(stderr, "pass --resume") {
+		t.Fatalf("load over an interrupted one: exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr = run(t, context.Background(), nil, "load", w, "--uri", uri, "--resume")
+	if code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, stderr)
+	}
+	m := loadedLine.FindStringSubmatch(stdout)
+	before := regexp.MustCompile(`([\d,]+) loaded before`).FindStringSubmatch(stdout)
+	dups := regexp.MustCompile(`([\d,]+) of the redone keys were already there`).FindStringSubmatch(stdout)
+	if m == nil || before == nil {
+		t.Fatalf("resume output:\n%s", stdout)
+	}
+	total := atoiCommas(m[2]) + atoiCommas(before[1])
+	if dups != nil {
+		total += atoiCommas(dups[1])
+	}
+	if total != n {
+		t.Fatalf("%d written now + %s before = %d, want %d:\n%s", atoiCommas(m[2]), before[1], total, n, stdout)
+	}
+}
+
+// TestLoadPartitionsAndIndexesAfter: three processes fill one collection,
+// one partition each, at the same time; the indexes are built once, by the
+// last to finish.
+func TestLoadPartitionsAndIndexesAfter(t *testing.T) {
+	uri := testserver.URI(t)
+	w := uniqueDB(t, keyed)
+	if code, _, stderr := run(t, context.Background(), nil, "load", w, "--uri", uri, "--documents", "0", "--drop", "--indexes", "after"); code != 0 {
+		t.Fatalf("setup: exit %d: %s", code, stderr)
+	}
+	var wg sync.WaitGroup
+	outs := make([]string, 3)
+	for i := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			code, stdout, stderr := run(t, context.Background(), nil, "load", w, "--uri", uri, "--documents", "9000",
+				"--partition", fmt.Sprintf("%d/3", i), "--indexes", "after", "--workers", "2")
+			if code != 0 {
+				t.Errorf("partition %d: exit %d: %s", i, code, stderr)
+			}
+			outs[i] = stdout
+		}()
+	}
+	wg.Wait()
+	all := strings.Join(outs, "\n")
+	if strings.Count(all, "built 2 index(es)") != 1 {
+		t.Fatalf("indexes built %d times, want once:\n%s", strings.Count(all, "built 2 index(es)"), all)
+	}
+	var written int64
+	for _, m := range loadedLine.FindAllStringSubmatch(all, -1) {
+		written += atoiCommas(m[2])
+	}
+	if written != 9000 {
+		t.Fatalf("partitions wrote %d documents, want 9,000:\n%s", written, all)
+	}
+	code, stdout, _ := run(t, context.Background(), nil, "load", w, "--uri", uri, "--documents", "9000")
+	if code != 0 || !strings.Contains(stdout, "already holds 9,000") {
+		t.Fatalf("after the partitions: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestLoadSize: --size becomes a document count from the average size.
+func TestLoadSize(t *testing.T) {
+	uri := testserver.URI(t)
+	w := uniqueDB(t, keyed)
+	code, stdout, stderr := run(t, context.Background(), nil, "load", w, "--uri", uri, "--size", "2MB")
+	if code != 0 || !strings.Contains(stderr, "2.0 MB of documents averaging") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	m := loadedLine.FindStringSubmatch(stdout)
+	bytesRe := regexp.MustCompile(`\(([\d.]+) MB of BSON\)`).FindStringSubmatch(stdout)
+	if m == nil || bytesRe == nil {
+		t.Fatalf("output:\n%s", stdout)
+	}
+	if mb, _ := strconv.ParseFloat(bytesRe[1], 64); mb < 1.8 || mb > 2.3 {
+		t.Fatalf("loaded %s MB for --size 2MB", bytesRe[1])
+	}
+}
+
+// TestProgressBar: on a terminal the bar is redrawn in place and erased at
+// the end; elsewhere it is a line every few seconds.
+func TestProgressBar(t *testing.T) {
+	p := loader.Progress{Collection: "db.c", Total: 1000, Already: 250, Written: 250, Bytes: 1e6, Elapsed: time.Second}
+	text := progressText(p)
+	for _, want := range []string{"load db.c [############............]  50.0%", "500/1,000", "250 docs/s", "1.0 MB/s", "ETA 2s"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("%q lacks %q", text, want)
+		}
+	}
+	var tty bytes.Buffer
+	b := &progressBar{w: &tty, tty: true, every: 5 * time.Second, now: time.Now}
+	b.update(p)
+	b.update(p)
+	p.Final = true
+	b.update(p)
+	if got := tty.String(); strings.Count(got, "\r") != 3 || strings.Contains(got, "\n") || !strings.HasSuffix(got, "\r\x1b[K") {
+		t.Errorf("terminal output %q", got)
+	}
+	var log bytes.Buffer
+	now := time.Unix(0, 0)
+	b = &progressBar{w: &log, every: 5 * time.Second, now: func() time.Time { return now }}
+	p.Final = false
+	for range 12 { // one update a second
+		b.update(p)
+		now = now.Add(time.Second)
+	}
+	if got := strings.Count(log.String(), "\n"); got != 3 || strings.Contains(log.String(), "\r") {
+		t.Errorf("%d lines in 12s, want 3 (one per 5s):\n%s", got, log.String())
+	}
+}
+
+func TestCommasAndDurations(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{commas(0), "0"}, {commas(999), "999"}, {commas(1000), "1,000"}, {commas(-1234567), "-1,234,567"},
+		{shortDuration(850 * time.Millisecond), "850ms"}, {shortDuration(42 * time.Second), "42s"},
+		{shortDuration(500 * time.Second), "8m20s"}, {shortDuration(2*time.Hour + 5*time.Minute), "2h05m"},
+		{bytesText(512), "512 B"}, {bytesText(20_100_000), "20.1 MB"}, {bytesText(1_300_000_000), "1.3 GB"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mongoload/mongoload/internal/merge"
+	"github.com/mongoload/mongoload/internal/report"
+)
+
+// mergeCommand combines the results of several processes of one run:
+// results files (.json) and interval logs (.hlog), by adding histograms.
+func mergeCommand(_ context.Context, args []string, o IO) error {
+	fs := newFlags("merge", "FILE.json|FILE.hlog... [flags]", o)
+	out := fs.String("out", "", "write the merged result as JSON to this file")
+	format := fs.String("format", "console", "what to print on stdout: console (the report) or json (the merged result)")
+	if err := parse(fs, args, 1<<20); err != nil {
+		return err
+	}
+	if *format != "console" && *format != "json" {
+		return withCode(ExitUsage, fmt.Errorf("--format %q: want console or json", *format))
+	}
+	if fs.NArg() == 0 {
+		return withCode(ExitUsage, merge.ErrNoInputs)
+	}
+	if *out != "" {
+		if err := report.CheckWritable(*out); err != nil {
+			return withCode(ExitOutput, err)
+		}
+	}
+	var srcs []*merge.Source
+	for _, path := range fs.Args() {
+		s, err := merge.Read(path)
+		if err != nil {
+			return withCode(ExitUnreadable, err)
+		}
+		srcs = append(srcs, s)
+	}
+	res, err := merge.Merge(srcs, report.Tool{Name: "mongoload", Version: Version})
+	if err != nil {
+		if errors.Is(err, merge.ErrNoInputs) {
+			return withCode(ExitUsage, err)
+		}
+		return withCode(ExitInvalid, fmt.Errorf("merge: %w", err))
+	}
+	if *out != "" {
+		if err := report.WriteJSON(*out, res); err != nil {
+			return withCode(ExitOutput, err)
+		}
+	}
+	if *format == "json" {
+		b, err := json.MarshalIndent(res, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(o.Stdout, "%s\n", b)
+		return err
+	}
+	if err := report.WriteConsole(o.Stdout, res); err != nil {
+		return err
+	}
+	if *out != "" {
+		fmt.Fprintf(o.Stderr, "merged results written to %s\n", *out)
+	}
+	return nil
+}

@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/report"
+)
+
+// writeProcess writes the results file and interval log of one process of
+// a two-operation run, as the run command would.
+func writeProcess(t *testing.T, dir string, p int, workload string) (jsonPath, hlogPath string) {
+	t.Helper()
+	ops := []string{"get", "put"}
+	r := metrics.NewRecorder(ops, metrics.Options{Shards: 1})
+	start := time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC).Add(time.Duration(p) * 300 * time.Millisecond)
+	r.Reset(start)
+	info := report.RunInfo{Tool: report.Tool{Name: "mongoload", Version: "test"}, Workload: report.Workload{Name: workload},
+		Load: report.LoadModel{Type: report.Closed, Concurrency: 2}, OpTypes: map[string]string{"get": "findOne", "put": "insertOne"}, Outcome: report.Completed}
+	jsonPath, hlogPath = filepath.Join(dir, fmt.Sprintf("p%d.json", p)), filepath.Join(dir, fmt.Sprintf("p%d.hlog", p))
+	hl, err := report.CreateHlog(hlogPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sinks := []report.Sink{report.NewJSONSink(jsonPath, info), hl}
+	totals := metrics.NewTotals(ops, false)
+	for sec := 1; sec <= 2; sec++ {
+		for i := range 100 {
+			r.Shard(0).Record(i%2, time.Duration(100+i*(p+1))*time.Microsecond)
+		}
+		iv := r.Interval(start.Add(time.Duration(sec) * time.Second))
+		totals.Add(iv)
+		for _, s := range sinks {
+			s.Interval(iv, time.Duration(sec)*time.Second)
+		}
+	}
+	res := report.Build(info, totals, nil)
+	for _, s := range sinks {
+		if err := s.Close(res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return jsonPath, hlogPath
+}
+
+// TestMergeCommand protects the merge command's contract: it prints the
+// merged report or JSON, writes --out, mixes results files and interval
+// logs, and refuses what cannot be merged with its own exit code and a
+// message naming the files.
+func TestMergeCommand(t *testing.T) {
+	dir := t.TempDir()
+	a, _ := writeProcess(t, dir, 0, "flights")
+	_, bLog := writeProcess(t, dir, 1, "flights")
+	other, _ := writeProcess(t, t.TempDir(), 2, "ycsb-a")
+	out := filepath.Join(dir, "merged.json")
+
+	code, stdout, stderr := run(t, context.Background(), nil, "merge", a, bLog, "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"merged:   2 files:", "p1.hlog (interval log)", "TOTAL", "400"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, stdout)
+		}
+	}
+	res, err := report.ReadJSON(out)
+	if err != nil || res.Totals.Operations != 400 || res.Merged == nil {
+		t.Fatalf("--out: %v, %+v", err, res)
+	}
+
+	code, stdout, _ = run(t, context.Background(), nil, "merge", a, bLog, "--format", "json")
+	var js report.Result
+	if code != 0 || json.Unmarshal([]byte(stdout), &js) != nil || js.Totals.Operations != 400 || js.Schema != report.Schema {
+		t.Errorf("--format json: exit %d, %.200s", code, stdout)
+	}
+
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no files", []string{"merge"}, ExitUsage, "nothing to merge"},                                              // forgot the inputs
+		{"bad format", []string{"merge", a, "--format", "html"}, ExitUsage, "want console or json"},                 // not a format
+		{"missing file", []string{"merge", a, filepath.Join(dir, "nope.json")}, ExitUnreadable, "nope.json"},        // a typo
+		{"other workload", []string{"merge", a, other}, ExitInvalid, `ran workload "flights"`},                      // not one run
+		{"unwritable out", []string{"merge", a, "--out", filepath.Join(dir, "no", "x.json")}, ExitOutput, "x.json"}, // checked first
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := run(t, context.Background(), nil, tt.args...)
+			if code != tt.code || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d (want %d), stderr %q (want %q)", code, tt.code, stderr, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,187 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/promsink"
+	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/telemetry"
+	"github.com/mongoload/mongoload/internal/workload"
+)
+
+// observers builds the run's optional observers from cfg: extra sinks (HDR log, Prometheus) and the server telemetry sampler.
+// start is called when the measured phase begins; stop when the run ends, before the result is built; finish adds to the result what the observers collected (server series, cross-check) before it is written.
+//
+// The sinks must go into the run's report.Fanout, whose Close closes them
+// (the Prometheus endpoint stops then). start does not wait for the server;
+// stop waits for the final sample, a few seconds at most; both may be
+// called more than once. A failure to open the interval log or to listen
+// for Prometheus is an error, with its exit code, before anything runs;
+// server telemetry that cannot be had only warns, since the run is still
+// worth making. With --server-stats, the sampler writes its line to
+// o.Stderr from its own goroutine: o.Stderr must accept concurrent writes,
+// as os.Stderr does.
+func observers(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client) (sinks []report.Sink, start func(), stop func(), finish func(*report.Result), err error) {
+	var undo []func()
+	fail := func(err error) ([]report.Sink, func(), func(), func(*report.Result), error) {
+		for _, u := range undo {
+			u()
+		}
+		return nil, nil, nil, nil, err
+	}
+	if path := cfg.Run.HdrLog; path != "" {
+		s, err := report.CreateHlog(path)
+		if err != nil {
+			return fail(withCode(ExitOutput, err))
+		}
+		sinks = append(sinks, s)
+		undo = append(undo, func() { _ = s.Close(nil); _ = os.Remove(path) })
+	}
+	if cfg.Run.Prometheus != "" {
+		e, err := startPrometheus(o, cfg, plan)
+		if err != nil {
+			return fail(err)
+		}
+		sinks = append(sinks, e)
+		undo = append(undo, func() { _ = e.Close(nil) })
+	}
+	sampler, monitor := startTelemetry(ctx, o, cfg, client)
+	var once sync.Once
+	start = func() {
+		if sampler != nil {
+			sampler.Start()
+		}
+	}
+	stop = func() {
+		once.Do(func() {
+			if sampler != nil {
+				sampler.Stop()
+				go monitor.Close() // the report need not wait for the goodbye
+			}
+		})
+	}
+	finish = func(res *report.Result) {
+		if sampler == nil || res == nil {
+			return
+		}
+		res.Server = sampler.Result(clientSide(cfg, plan, res))
+		res.Notes = append(res.Notes, serverNotes(res.Server)...)
+	}
+	return sinks, start, stop, finish, nil
+}
+
+// startPrometheus listens for scrapes and says where.
+func startPrometheus(o IO, cfg *config.Config, plan *workload.Plan) (*promsink.Exporter, error) {
+	if _, err := promsink.ListenAddr(cfg.Run.Prometheus); err != nil {
+		return nil, withCode(ExitUsage, fmt.Errorf("--prometheus: %w", err))
+	}
+	ops := make([]promsink.Op, len(plan.Ops))
+	for i, op := range plan.Ops {
+		ops[i] = promsink.Op{Name: op.Name, Type: op.Type}
+	}
+	load := report.Closed
+	switch {
+	case cfg.Run.Rate > 0:
+		load = report.Open
+	case cfg.Run.Sessions > 0:
+		load = report.Sessions
+	}
+	e, err := promsink.Listen(promsink.Options{Addr: cfg.Run.Prometheus, Ops: ops, Workload: cfg.Name, Version: Version, Load: load})
+	if err != nil {
+		return nil, withCode(ExitOutput, err)
+	}
+	fmt.Fprintf(o.Stderr, "prometheus metrics on http://%s/metrics while the run lasts\n", e.Addr())
+	return e, nil
+}
+
+// startTelemetry opens the telemetry connection and makes the sampler, or
+// says why there will be no server telemetry.
+func startTelemetry(ctx context.Context, o IO, cfg *config.Config, client *mongodb.Client) (*telemetry.Sampler, *mongodb.Client) {
+	on := cfg.Run.ServerTelemetry == nil || *cfg.Run.ServerTelemetry
+	if !on && !cfg.Run.ServerStats {
+		return nil, nil
+	}
+	if client == nil {
+		return nil, nil
+	}
+	monitor, err := client.Monitor(ctx)
+	if err != nil {
+		fmt.Fprintf(o.Stderr, "warning: no server telemetry: %v\n", err)
+		return nil, nil
+	}
+	opt := telemetry.Options{Interval: cfg.Run.Interval.D()}
+	if cfg.Run.ServerStats {
+		opt.OnSample = func(s report.ServerSample) {
+			// As the live line does, skip a last sample only a moment
+			// after the previous one: its rates would be noise.
+			if s.Dt >= 0.2 {
+				_, _ = io.WriteString(o.Stderr, telemetry.Line(s))
+			}
+		}
+	}
+	return telemetry.NewSampler(monitor, opt), monitor
+}
+
+// clientSide is what the cross-check compares the server's counters with:
+// each operation's successful and failed counts, and the most operations
+// that can be in flight.
+func clientSide(cfg *config.Config, plan *workload.Plan, res *report.Result) *telemetry.ClientSide {
+	cs := &telemetry.ClientSide{InFlight: maxInFlight(cfg), Duration: time.Duration(res.DurationSeconds * float64(time.Second))}
+	for i := range res.Operations {
+		r := &res.Operations[i]
+		op := telemetry.ClientOp{Name: r.Name, Type: r.Type, Count: r.Count, Errors: r.Errors}
+		for _, p := range plan.Ops {
+			if p.Name == r.Name {
+				op.Type, op.BatchSize = p.Type, p.BatchSize
+			}
+		}
+		cs.Ops = append(cs.Ops, op)
+	}
+	return cs
+}
+
+// maxInFlight bounds the operations in flight at once: the driver's
+// connection pool (100 by default) bounds every load model; a closed loop
+// without stages has at most its workers, sessions at most one each, an
+// open loop at most its in-flight limit.
+func maxInFlight(cfg *config.Config) int {
+	n := 100
+	if p := cfg.Connection.MaxPoolSize; p > 0 {
+		n = int(p)
+	}
+	r := cfg.Run
+	switch {
+	case r.Rate > 0 && r.MaxInFlight > 0:
+		n = min(n, r.MaxInFlight)
+	case r.Sessions > 0:
+		n = min(n, r.Sessions)
+	case r.Rate == 0 && len(r.Stages) == 0 && r.Concurrency > 0:
+		n = min(n, r.Concurrency)
+	}
+	return n
+}
+
+// serverNotes turns what a reader of the report must know about the
+// server's side into notes: telemetry missing, counters that disagree.
+func serverNotes(s *report.Server) []string {
+	switch s.Unavailable {
+	case "":
+	case telemetry.NeverStarted:
+		return nil // the report already says nothing was measured
+	default:
+		return []string{"no server telemetry: " + s.Unavailable}
+	}
+	var notes []string
+	for _, r := range telemetry.Flagged(s.CrossCheck) {
+		notes = append(notes, fmt.Sprintf("the server's %s counter disagrees with mongoload's operations beyond its tolerance (server %d, expected %d + %d of mongoload's own): see the cross-check",
+			r.Counter, r.Server, r.Expected, r.Own))
+	}
+	return notes
+}

@@ -1,0 +1,319 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/prometheus/common/expfmt"
+	pmodel "github.com/prometheus/common/model"
+
+	"github.com/mongoload/mongoload/internal/engine"
+	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/testserver"
+)
+
+// lockedBuffer is a bytes.Buffer safe for the concurrent writes of the
+// live sink and the --server-stats sampler, as os.Stderr is.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// observed is a mix that touches every opcounter mongoload predicts.
+const observed = `
+collections:
+  - database: mltest
+    name: items
+    template:
+      k: {$gen: key}
+      v: {$gen: int, min: 1, max: 9}
+operations:
+  - {name: get, type: findOne, weight: 5, filter: {k: {$gen: key}}}
+  - {name: bump, type: updateOne, weight: 2, filter: {k: {$gen: key}}, update: {$inc: {v: 1}}}
+  - {name: add, type: insertOne, weight: 1}
+  - {name: load, type: insertMany, weight: 1, batchSize: 5}
+  - {name: sum, type: aggregate, weight: 1, pipeline: [{$match: {v: 3}}, {$limit: 5}]}
+`
+
+// runObserved runs args the way the run command measures, with observers
+// wired as it wires them: sinks into the fanout, start when measuring
+// begins, stop when the run ends, finish on the result before the sinks
+// close. during is called while the engine runs.
+func runObserved(t *testing.T, o IO, during func(), args ...string) *report.Result {
+	t.Helper()
+	ctx := context.Background()
+	fs := newFlags("run", "", o)
+	addSettings(fs)
+	if err := parse(fs, args, 1); err != nil {
+		t.Fatal(err)
+	}
+	cfg, plan, err := resolve(fs.Arg(0), fs, func(string) (string, bool) { return "", false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := connect(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	if err := prepare(ctx, o, cfg, plan, client); err != nil {
+		t.Fatal(err)
+	}
+	execs, err := client.Executors(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runners := make([]engine.Executor, len(execs))
+	for i, e := range execs {
+		runners[i] = e
+	}
+	extra, start, stop, finish, err := observers(ctx, o, cfg, plan, client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := runInfo(cfg, plan)
+	sinks := append([]report.Sink{report.NewJSONSink(cfg.Run.Out, info)}, extra...)
+	fan := report.NewFanout(sinks...)
+	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{})
+	done := make(chan struct{})
+	go func() { during(); close(done) }()
+	res := engine.Run(ctx, plan, runners, rec, fan, engine.Options{
+		Concurrency: cfg.Run.Concurrency, Duration: cfg.Run.Duration.D(), Interval: cfg.Run.Interval.D(),
+		Classify: mongodb.Classify, OnPhase: func(string) { start() },
+	})
+	stop()
+	info.Outcome = report.Outcome(res.Outcome)
+	result := report.Build(info, res.Totals, nil)
+	finish(result)
+	if err := fan.Close(result); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	out, err := report.ReadJSON(cfg.Run.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestObserversDuringARun runs a short real workload with every observer
+// on, and checks each against the run's own result: Prometheus counters
+// scraped over HTTP during the run equal the sum of the intervals
+// delivered so far, the interval log holds every operation, the server's
+// telemetry has its series, and its counters agree with mongoload's.
+func TestObserversDuringARun(t *testing.T) {
+	uri := testserver.URI(t)
+	dir := t.TempDir()
+	hlog, out := filepath.Join(dir, "run.hlog"), filepath.Join(dir, "r.json")
+	stderr := &lockedBuffer{}
+	o := IO{Stdout: io.Discard, Stderr: stderr, Getenv: func(string) (string, bool) { return "", false }}
+
+	var scrapes []map[string]float64
+	scrape := func() {
+		// The address is printed before the run starts.
+		m := regexp.MustCompile(`http://(\S+)/metrics`).FindStringSubmatch(stderr.String())
+		if m == nil {
+			t.Errorf("no prometheus address in:\n%s", stderr.String())
+			return
+		}
+		for range 14 {
+			time.Sleep(200 * time.Millisecond)
+			if s, ok := scrapeOps(m[1]); ok {
+				scrapes = append(scrapes, s)
+			}
+		}
+	}
+	res := runObserved(t, o, scrape, uniqueDB(t, observed), "--uri", uri, "--duration", "3s", "--interval", "500ms",
+		"--seed", "300", "--concurrency", "4", "--out", out, "--hdr-log", hlog, "--prometheus", "127.0.0.1:0", "--server-stats")
+
+	// Prometheus: every scrape saw exactly the first k intervals.
+	matched := 0
+	for _, s := range scrapes {
+		k := prefix(res, s)
+		if k < 0 {
+			t.Errorf("scrape %v is no sum of the first intervals of %v", s, counts(res))
+		}
+		if k > 0 {
+			matched++
+		}
+	}
+	if matched < 2 {
+		t.Errorf("only %d of %d scrapes saw intervals", matched, len(scrapes))
+	}
+
+	// The interval log holds every successful operation.
+	logged := readLog(t, hlog)
+	for _, op := range res.Operations {
+		if logged[op.Name] != op.Count || op.Count == 0 {
+			t.Errorf("%s: %d in the interval log, %d in the result", op.Name, logged[op.Name], op.Count)
+		}
+	}
+
+	// Server telemetry: a series, and a cross-check.
+	srv := res.Server
+	if srv == nil || srv.Unavailable != "" || len(srv.Samples) < 5 || srv.CrossCheck == nil {
+		t.Fatalf("server telemetry %+v", srv)
+	}
+	for _, r := range srv.CrossCheck.Rows {
+		t.Logf("%-8s %-6s expected %6d own %3d server %6d tolerance %4d %v", r.Counter, r.Status, r.Expected, r.Own, r.Server, r.Tolerance, r.Ops)
+		// Another test binary may share the server (make test): more is
+		// possible then, fewer never.
+		if r.Status == "fewer" {
+			t.Errorf("%s: the server counted fewer than mongoload sent", r.Counter)
+		}
+	}
+	if os.Getenv("MONGOLOAD_TEST_URI") == "" && (!srv.CrossCheck.OK || srv.CrossCheck.Model != "per-command") {
+		t.Errorf("on a server of its own the cross-check must agree under the test server's counting: %s, ok %v", srv.CrossCheck.Model, srv.CrossCheck.OK)
+	}
+	if lines := strings.Count(stderr.String(), "] server: "); lines < 5 {
+		t.Errorf("%d --server-stats lines:\n%s", lines, stderr.String())
+	}
+}
+
+// scrapeOps returns mongoload_operations_total by operation.
+func scrapeOps(addr string) (map[string]float64, bool) {
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		return nil, false // the run is over
+	}
+	defer resp.Body.Close()
+	p := expfmt.NewTextParser(pmodel.LegacyValidation)
+	fams, err := p.TextToMetricFamilies(resp.Body)
+	if err != nil || fams["mongoload_operations_total"] == nil {
+		return nil, false
+	}
+	out := map[string]float64{}
+	for _, m := range fams["mongoload_operations_total"].Metric {
+		for _, l := range m.Label {
+			if l.GetName() == "operation" {
+				out[l.GetValue()] = m.Counter.GetValue()
+			}
+		}
+	}
+	return out, true
+}
+
+// prefix finds k such that s equals, for every operation, the sum of the
+// first k intervals' counts of res; -1 if there is none.
+func prefix(res *report.Result, s map[string]float64) int {
+	sums := map[string]float64{}
+	for k := 0; k <= len(res.Intervals); k++ {
+		if k > 0 {
+			for _, o := range res.Intervals[k-1].Ops {
+				sums[o.Name] += float64(o.Count)
+			}
+		}
+		same := true
+		for _, op := range res.Operations {
+			same = same && s[op.Name] == sums[op.Name]
+		}
+		if same {
+			return k
+		}
+	}
+	return -1
+}
+
+func counts(res *report.Result) [][]int64 {
+	var out [][]int64
+	for _, iv := range res.Intervals {
+		var row []int64
+		for _, o := range iv.Ops {
+			row = append(row, o.Count)
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// readLog adds up an interval log's counts per tag with HdrHistogram's reader.
+func readLog(t *testing.T, path string) map[string]int64 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd := hdrhistogram.NewHistogramLogReader(f)
+	out := map[string]int64{}
+	for {
+		h, err := rd.NextIntervalHistogram()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h == nil {
+			return out
+		}
+		out[h.Tag()] += h.TotalCount()
+	}
+}
+
+// TestObserversRefuseBadOutputs: an interval log that cannot be written and
+// an address that cannot be listened on fail before the run, with their
+// exit codes; nothing is left listening.
+func TestObserversRefuseBadOutputs(t *testing.T) {
+	busy, err := newListener()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"unwritable log", []string{"--hdr-log", filepath.Join(t.TempDir(), "no", "run.hlog")}, ExitOutput, "interval log"}, // no such directory
+		{"bad address", []string{"--prometheus", "localhost"}, ExitUsage, "want host:port"},                                 // no port
+		{"address in use", []string{"--prometheus", busy.Addr().String()}, ExitOutput, "address already in use"},            // another process
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := newFlags("run", "", IO{Stdout: io.Discard, Stderr: io.Discard})
+			addSettings(fs)
+			if err := parse(fs, append([]string{writeFile(t, "w.yaml", minimal), "--server-telemetry=false"}, tt.args...), 1); err != nil {
+				t.Fatal(err)
+			}
+			cfg, plan, err := resolve(fs.Arg(0), fs, func(string) (string, bool) { return "", false })
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, _, _, err = observers(context.Background(), IO{Stdout: io.Discard, Stderr: io.Discard}, cfg, plan, nil)
+			if exitCode(err) != tt.code || err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err %v (exit %d), want exit %d mentioning %q", err, exitCode(err), tt.code, tt.want)
+			}
+		})
+	}
+}
+
+func newListener() (interface {
+	Addr() net.Addr
+	Close() error
+}, error) {
+	return net.Listen("tcp", "127.0.0.1:0")
+}

@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/plgm"
+	"github.com/mongoload/mongoload/internal/workload"
+)
+
+// The plgm flags point at a workload written for Percona's plgm.
+var plgmFlagNames = []string{"plgm-collections", "plgm-queries", "plgm-config"}
+
+func addPlgmFlags(fs *pflag.FlagSet) {
+	fs.String("plgm-collections", "", "run plgm collection definitions: a .json file or a directory of them [PLGM_COLLECTIONS_PATH]")
+	fs.String("plgm-queries", "", "plgm query definitions: a .json file or a directory [PLGM_QUERIES_PATH]")
+	fs.String("plgm-config", "", "plgm's config.yaml (mix percentages, concurrency, duration, seeding, connection)")
+}
+
+// plgmPaths returns the plgm flags of fs; ok is false when none is set.
+func plgmPaths(fs *pflag.FlagSet) (paths [3]string, ok bool) {
+	for i, name := range plgmFlagNames {
+		if f := fs.Lookup(name); f != nil {
+			paths[i] = f.Value.String()
+			ok = ok || paths[i] != ""
+		}
+	}
+	return paths, ok
+}
+
+// resolveWorkload is resolve for commands that also take plgm
+// definitions: those are converted, then layered like a workload file
+// (PLGM_* < MONGOLOAD_* < flags). Conversion warnings go to stderr.
+func resolveWorkload(ref string, fs *pflag.FlagSet, o IO) (*config.Config, *workload.Plan, error) {
+	paths, ok := plgmPaths(fs)
+	if !ok {
+		return resolve(ref, fs, o.Getenv)
+	}
+	if ref != "" {
+		return nil, nil, withCode(ExitUsage, fmt.Errorf("give a workload (%s) or plgm definitions (--plgm-collections), not both", ref))
+	}
+	res, err := plgm.Convert(plgm.Options{CollectionsPath: paths[0], QueriesPath: paths[1], ConfigPath: paths[2], Getenv: o.Getenv})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(o.Stderr, "warning: plgm: "+w.String())
+	}
+	return layer(res.Config, fs, o.Getenv)
+}
+
+// importCommand converts another tool's workload into mongoload YAML on
+// stdout: mongoload import plgm --collections DIR --queries DIR > w.yaml.
+func importCommand(_ context.Context, args []string, o IO) error {
+	if len(args) == 0 || args[0] != "plgm" {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			fmt.Fprintln(o.Stdout, "Usage: mongoload import plgm --collections PATH [--queries PATH] [--config config.yaml] > workload.yaml")
+			return nil
+		}
+		return withCode(ExitUsage, fmt.Errorf("import what? the only format is plgm: mongoload import plgm --collections DIR --queries DIR > workload.yaml"))
+	}
+	fs := newFlags("import plgm", "--collections PATH [--queries PATH] [--config config.yaml] > workload.yaml", o)
+	cols := fs.String("collections", "", "plgm collection definitions: a .json file or a directory of them [PLGM_COLLECTIONS_PATH]")
+	queries := fs.String("queries", "", "plgm query definitions: a .json file or a directory [PLGM_QUERIES_PATH]")
+	cfgPath := fs.String("config", "", "plgm's config.yaml (mix percentages, concurrency, duration, seeding, connection)")
+	if err := parse(fs, args[1:], 0); err != nil {
+		return err
+	}
+	res, err := plgm.Convert(plgm.Options{CollectionsPath: *cols, QueriesPath: *queries, ConfigPath: *cfgPath, Getenv: o.Getenv})
+	if err != nil {
+		return err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(o.Stderr, "warning: plgm: "+w.String())
+	}
+	if res.Config.Connection.Password != "" {
+		fmt.Fprintln(o.Stderr, "warning: plgm: PLGM_PASSWORD is not written to the workload: set MONGOLOAD_PASSWORD when you run it")
+	}
+	var buf bytes.Buffer
+	if err := plgm.WriteYAML(&buf, res); err != nil {
+		return err
+	}
+	// What is written must run: check it the way run will read it.
+	back, err := config.Parse(buf.Bytes(), "imported workload")
+	if err == nil {
+		if es := back.Validate(); len(es) > 0 {
+			err = es
+		} else {
+			_, err = workload.Compile(back)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("the converted workload does not validate (a bug: please report it with the definitions): %w", err)
+	}
+	_, err = o.Stdout.Write(buf.Bytes())
+	return err
+}

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/workload"
+	"github.com/mongoload/mongoload/internal/ycsb"
+)
+
+// runFlags are run's flags for YCSB property files and output formats.
+type runFlags struct {
+	ycsb   *[]string // -P/--ycsb property files
+	props  *[]string // -p key=value
+	format *string
+}
+
+// addRunFlags registers --ycsb (-P, as YCSB spells it), -p and --format.
+func addRunFlags(fs *pflag.FlagSet) *runFlags {
+	return &runFlags{
+		ycsb:   fs.StringArrayP("ycsb", "P", nil, "run a YCSB property file (such as workloads/workloada) instead of a workload; repeatable, later files win"),
+		props:  fs.StringArrayP("property", "p", nil, "with --ycsb: set a YCSB property, name=value, over the files (repeatable)"),
+		format: fs.String("format", "console", "report format: console, or ycsb for YCSB's status lines and [OVERALL]/[READ]... summary"),
+	}
+}
+
+// output is how a run reports: the live sink and the final report.
+type output struct {
+	format string
+	ycsb   report.YCSBOptions
+}
+
+// resolve builds the run's configuration from a workload (or plgm
+// definitions) or, with --ycsb, from YCSB properties; then the environment
+// and the flags apply as ever.
+// Warnings about YCSB properties go to stderr, one line each.
+func (f *runFlags) resolve(ref string, fs *pflag.FlagSet, o IO) (*config.Config, *workload.Plan, output, error) {
+	out := output{format: *f.format}
+	if out.format != "console" && out.format != "ycsb" {
+		return nil, nil, out, withCode(ExitUsage, fmt.Errorf("--format %q: choose console or ycsb%s", out.format, config.DidYouMean(out.format, []string{"console", "ycsb"})))
+	}
+	if len(*f.ycsb) == 0 {
+		if len(*f.props) > 0 {
+			return nil, nil, out, withCode(ExitUsage, fmt.Errorf("-p sets YCSB properties: give the property file with --ycsb (-P), for example -P workloads/workloada"))
+		}
+		cfg, plan, err := resolveWorkload(ref, fs, o)
+		if err == nil {
+			out.ycsb.Operations = cfg.Run.Operations
+		}
+		return cfg, plan, out, err
+	}
+	if _, plgm := plgmPaths(fs); ref != "" || plgm {
+		if ref == "" {
+			ref = "plgm definitions"
+		}
+		return nil, nil, out, withCode(ExitUsage, fmt.Errorf("give either a workload (%s) or --ycsb property files, not both", ref))
+	}
+	cfg, w, warnings, err := ycsb.Load(*f.ycsb, *f.props)
+	for _, msg := range warnings {
+		fmt.Fprintln(o.Stderr, "warning: "+msg)
+	}
+	if err != nil {
+		return nil, nil, out, err
+	}
+	cfg, plan, err := layer(cfg, fs, o.Getenv)
+	if err != nil {
+		return nil, nil, out, err
+	}
+	out.ycsb = report.YCSBOptions{StatusInterval: w.StatusInterval, Operations: cfg.Run.Operations, Percentiles: w.Percentiles}
+	return cfg, plan, out, nil
+}
+
+// live is the sink that shows progress during the run, nil when quiet.
+func (out output) live(o IO, quiet bool) report.Sink {
+	switch {
+	case quiet:
+		return nil
+	case out.format == "ycsb":
+		return report.NewYCSBStatusSink(o.Stderr, out.ycsb)
+	}
+	return report.NewLiveSink(o.Stderr)
+}
+
+// final writes the report at the end of the run.
+func (out output) final(w io.Writer, res *report.Result) error {
+	if out.format == "ycsb" {
+		return report.WriteYCSB(w, res, out.ycsb)
+	}
+	return report.WriteConsole(w, res)
+}

@@ -1,0 +1,235 @@
+// Package merge combines the results of several mongoload processes of one
+// run (results files and HdrHistogram interval logs) into one result.
+//
+// Latencies are merged by adding histograms bucket for bucket, never by
+// averaging percentiles, so the merged percentiles are exactly those of one
+// histogram of every process's samples. Counts and errors by class are
+// summed; the measured phase is the span from the earliest start to the
+// latest end, and throughput is the total over that span. Interval series
+// are aligned on the wall clock: intervals of every process that end in the
+// same second (or the same N seconds, for N-second intervals) are added.
+package merge
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/report"
+)
+
+// Merge combines srcs into one result written by tool. It rejects inputs
+// that are not processes of one run with an error naming the files.
+func Merge(srcs []*Source, tool report.Tool) (*report.Result, error) {
+	if len(srcs) == 0 {
+		return nil, ErrNoInputs
+	}
+	if err := check(srcs); err != nil {
+		return nil, err
+	}
+	keys, names := order(srcs)
+	info, notes := runInfo(srcs, tool)
+	totals := metrics.NewTotals(names, srcs[0].service)
+	for _, s := range srcs {
+		if s.measuredNothing() {
+			notes = append(notes, s.File+" measured nothing: its time range is left out of the merged one")
+			continue
+		}
+		totals.Add(s.asInterval(keys, names))
+	}
+	series, upper := mergeSeries(srcs, keys, names, totals.Start())
+	if upper {
+		notes = append(notes, "in intervals where several processes ran an operation, p50, p95 and p99 are upper bounds (the largest of the processes' values, flagged percentilesUpperBound): results files keep no per-interval histograms; merge the processes' interval logs (--hdr-log) for exact ones")
+	}
+	if gap := gaps(srcs); gap != "" {
+		notes = append(notes, gap)
+	}
+	info.Notes = append(info.Notes, notes...)
+	res := report.Build(info, totals, series)
+	res.Merged = &report.Merged{}
+	for _, s := range srcs {
+		res.Merged.Sources = append(res.Merged.Sources, s.describe())
+	}
+	return res, nil
+}
+
+// order returns the operations' keys and names in the first results file's
+// order, or else the first log's.
+func order(srcs []*Source) (keys, names []string) {
+	first := srcs[0]
+	for _, s := range srcs {
+		if s.Kind == KindResults {
+			first = s
+			break
+		}
+	}
+	for _, k := range first.keys {
+		keys = append(keys, k)
+		names = append(names, first.ops[k].name)
+	}
+	return keys, names
+}
+
+// measuredNothing reports a results file of a run that ended before its
+// measured phase: its times bound the whole run, not a measurement.
+func (s *Source) measuredNothing() bool {
+	return s.Result != nil && s.Result.DurationSeconds == 0 && s.Result.Totals.Operations == 0 && s.Result.Totals.Errors == 0
+}
+
+// asInterval presents a source's whole-run figures as one interval spanning
+// its measured phase, so that metrics.Totals adds the sources together
+// exactly as it adds a run's intervals.
+func (s *Source) asInterval(keys, names []string) *metrics.Interval {
+	iv := &metrics.Interval{Start: s.start, End: s.end, Ops: make([]metrics.OpInterval, len(keys))}
+	for i, k := range keys {
+		d := s.ops[k]
+		iv.Ops[i] = metrics.OpInterval{Name: names[i], Latency: d.lat, Service: d.svc, Errors: d.errors, Overflow: d.overflow}
+	}
+	if r := s.Result; r != nil && r.Schedule != nil {
+		iv.Load = metrics.Load{Scheduled: r.Schedule.Scheduled, Dropped: r.Schedule.Dropped, Late: r.Schedule.Late}
+	}
+	return iv
+}
+
+func (s *Source) describe() report.MergedSource {
+	d := report.MergedSource{File: s.File, Kind: s.Kind, StartedAt: s.start, EndedAt: s.end}
+	if r := s.Result; r != nil {
+		d.Label, d.Partition = r.Label, r.Load.Partition
+		d.Operations, d.Errors = r.Totals.Operations, r.Totals.Errors
+		return d
+	}
+	for _, o := range s.ops {
+		d.Operations += o.lat.TotalCount()
+	}
+	return d
+}
+
+// runInfo describes the merged run from what the inputs share.
+func runInfo(srcs []*Source, tool report.Tool) (report.RunInfo, []string) {
+	info := report.RunInfo{Tool: tool, OpTypes: map[string]string{}, Outcome: report.Completed}
+	files := make([]string, len(srcs))
+	var labels, reasons, notes []string
+	var results []*report.Result
+	for i, s := range srcs {
+		files[i] = s.File
+		for _, k := range s.keys {
+			if t := s.ops[k].typ; t != "" {
+				info.OpTypes[s.ops[k].name] = t
+			}
+		}
+		if s.Result == nil {
+			notes = append(notes, s.File+" is an interval log, which holds no error counts (nor the workload or load model): that process's errors are not in the merged result")
+			continue
+		}
+		results = append(results, s.Result)
+		r := s.Result
+		labels = appendNew(labels, r.Label)
+		info.Outcome = worse(info.Outcome, r.Outcome)
+		if r.Outcome != report.Completed {
+			reasons = append(reasons, fmt.Sprintf("%s: %s", s.File, cmpOr(r.Reason, string(r.Outcome))))
+		}
+		info.Warmup = max(info.Warmup, time.Duration(r.WarmupSeconds*float64(time.Second)))
+		for _, n := range r.Notes {
+			notes = append(notes, s.File+": "+n)
+		}
+	}
+	if len(labels) == 1 {
+		info.Label = labels[0]
+	}
+	info.Reason = strings.Join(reasons, "; ")
+	info.ConfigLine = "merged from " + strings.Join(files, " ")
+	if len(results) > 0 {
+		info.Workload = results[0].Workload
+		info.Load = mergeLoad(results)
+		notes = append(notes, partitionNote(results)...)
+	}
+	return info, notes
+}
+
+// mergeLoad adds the processes' workers, rates and sessions.
+func mergeLoad(rs []*report.Result) report.LoadModel {
+	l := rs[0].Load
+	l.Partition = ""
+	for _, r := range rs[1:] {
+		l.Concurrency += r.Load.Concurrency
+		l.Rate += r.Load.Rate
+		l.Sessions += r.Load.Sessions
+		if r.Load.Stages != l.Stages {
+			l.Stages = ""
+		}
+	}
+	return l
+}
+
+// partitionNote says which partitions of a partitioned run are missing.
+func partitionNote(rs []*report.Result) []string {
+	have := map[int]bool{}
+	n := 0
+	for _, r := range rs {
+		if p, err := config.ParsePartition(r.Load.Partition); err == nil && r.Load.Partition != "" {
+			have[p.Index], n = true, p.Count
+		}
+	}
+	var missing []string
+	for i := range n {
+		if !have[i] {
+			missing = append(missing, fmt.Sprintf("%d/%d", i, n))
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("partition %s of the run is not among the inputs: the merged result covers only part of its load", strings.Join(missing, ", "))}
+}
+
+// gaps says when the inputs' measured phases do not overlap, since the
+// merged throughput then counts the gap.
+func gaps(srcs []*Source) string {
+	var spans [][2]time.Time
+	for _, s := range srcs {
+		if !s.measuredNothing() {
+			spans = append(spans, [2]time.Time{s.start, s.end})
+		}
+	}
+	slices.SortFunc(spans, func(a, b [2]time.Time) int { return a[0].Compare(b[0]) })
+	var gap time.Duration
+	end := time.Time{}
+	for i, sp := range spans {
+		if i > 0 && sp[0].After(end) {
+			gap += sp[0].Sub(end)
+		}
+		if sp[1].After(end) {
+			end = sp[1]
+		}
+	}
+	if gap <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("the inputs' measured phases leave %s uncovered between them: throughput is over the whole span, gaps included", gap.Round(time.Millisecond))
+}
+
+// worse is the more serious of two outcomes.
+func worse(a, b report.Outcome) report.Outcome {
+	rank := map[report.Outcome]int{report.Completed: 0, report.Interrupted: 1, report.ServerLost: 2}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
+}
+
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

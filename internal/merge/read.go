@@ -1,0 +1,261 @@
+package merge
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/report"
+)
+
+// The kinds of input.
+const (
+	KindResults = "results" // a JSON results file
+	KindHlog    = "hlog"    // an HdrHistogram interval log
+)
+
+// Source is one input file, read and decoded.
+type Source struct {
+	File string
+	Kind string
+	// Result is the results file; nil for an interval log.
+	Result *report.Result
+	// keys are the operations' keys (report.HlogTag of their names) in the
+	// file's order; ops holds them by key.
+	keys       []string
+	ops        map[string]*opData
+	start, end time.Time
+	ivs        []interval
+	service    bool
+}
+
+// opData is one operation's whole-run figures in one source.
+type opData struct {
+	name     string
+	typ      string
+	lat, svc *hdrhistogram.Histogram
+	errors   map[string]int64
+	overflow int64
+}
+
+// interval is one interval of one source.
+type interval struct {
+	start, end time.Time
+	ops        map[string]*ivOp // by key
+}
+
+// ivOp is one operation in one interval: its summary as the run wrote it,
+// and, from interval logs, the histogram it was computed from.
+type ivOp struct {
+	sum  report.OpSummary
+	hist *hdrhistogram.Histogram
+}
+
+// Read reads one input: a results file (.json) or an interval log (.hlog).
+// A file with neither extension is recognized by its first character.
+func Read(path string) (*Source, error) {
+	kind, err := kindOf(path)
+	if err != nil {
+		return nil, err
+	}
+	if kind == KindResults {
+		return readResults(path)
+	}
+	return readHlog(path)
+}
+
+func kindOf(path string) (string, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".json":
+		return KindResults, nil
+	case ".hlog":
+		return KindHlog, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("read %q: %w", path, err)
+	}
+	defer f.Close()
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(f, head)
+	switch t := bytes.TrimSpace(head[:n]); {
+	case len(t) == 0:
+		return "", fmt.Errorf("read %q: the file is empty", path)
+	case t[0] == '{':
+		return KindResults, nil
+	case t[0] == '#' || bytes.HasPrefix(t, []byte("Tag=")) || bytes.HasPrefix(t, []byte(`"StartTimestamp"`)):
+		return KindHlog, nil
+	}
+	return "", fmt.Errorf("read %q: neither a results file (JSON) nor an interval log (.hlog)", path)
+}
+
+func readResults(path string) (*Source, error) {
+	res, err := report.ReadJSON(path)
+	if err != nil {
+		return nil, err
+	}
+	s := &Source{File: path, Kind: KindResults, Result: res, ops: map[string]*opData{}, start: res.StartedAt, end: res.EndedAt}
+	for i := range res.Operations {
+		o := &res.Operations[i]
+		d := &opData{name: o.Name, typ: o.Type, errors: o.ErrorsByClass, overflow: o.Overflow}
+		if d.errors == nil && o.Errors > 0 {
+			d.errors = map[string]int64{"error": o.Errors}
+		}
+		if d.lat, err = o.LatencyHistogram(); err != nil {
+			return nil, fmt.Errorf("%s: operation %s: %w", path, o.Name, err)
+		}
+		if d.svc, err = o.ServiceTimeHistogram(); err != nil {
+			return nil, fmt.Errorf("%s: operation %s: service time: %w", path, o.Name, err)
+		}
+		if err := checkGeometry(path, o.Name, d.lat, d.svc); err != nil {
+			return nil, err
+		}
+		if d.lat.TotalCount() != o.Count {
+			return nil, fmt.Errorf("%s: operation %s: the histogram holds %d latencies but count says %d: the file was edited or is damaged", path, o.Name, d.lat.TotalCount(), o.Count)
+		}
+		s.service = s.service || d.svc != nil
+		key := report.HlogTag(o.Name)
+		if s.ops[key] != nil {
+			return nil, fmt.Errorf("%s: operation %q appears twice", path, o.Name)
+		}
+		s.keys = append(s.keys, key)
+		s.ops[key] = d
+	}
+	s.ivs = resultIntervals(res)
+	return s, nil
+}
+
+// resultIntervals places a results file's series on the wall clock: t is
+// seconds since StartedAt at each interval's end.
+func resultIntervals(res *report.Result) []interval {
+	ivs := make([]interval, 0, len(res.Intervals))
+	for _, is := range res.Intervals {
+		end := res.StartedAt.Add(time.Duration(is.T * float64(time.Second)))
+		iv := interval{start: end.Add(-time.Duration(is.Dt * float64(time.Second))), end: end, ops: map[string]*ivOp{}}
+		for _, o := range is.Ops {
+			iv.ops[report.HlogTag(o.Name)] = &ivOp{sum: o}
+		}
+		ivs = append(ivs, iv)
+	}
+	return ivs
+}
+
+func readHlog(path string) (*Source, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %q: %w", path, err)
+	}
+	defer f.Close()
+	rd := hdrhistogram.NewHistogramLogReader(bufio.NewReader(f))
+	s := &Source{File: path, Kind: KindHlog, ops: map[string]*opData{}}
+	byTime := map[[2]int64]int{} // (start, end) ms -> index in s.ivs
+	var tags []string
+	lines := 0
+	for {
+		h, err := nextHistogram(rd)
+		if err != nil {
+			return nil, fmt.Errorf("read interval log %q: histogram %d: %w", path, lines+1, err)
+		}
+		if h == nil {
+			break
+		}
+		lines++
+		tag := h.Tag()
+		if tag == "" {
+			return nil, fmt.Errorf("read interval log %q: histogram %d has no tag: mongoload logs tag every histogram with its operation", path, lines)
+		}
+		if err := checkGeometry(path, tag, h, nil); err != nil {
+			return nil, err
+		}
+		if s.ops[tag] == nil {
+			s.ops[tag] = &opData{name: tag, lat: metrics.NewHistogram()}
+			tags = append(tags, tag)
+		}
+		s.ops[tag].lat.Merge(h)
+		k := [2]int64{h.StartTimeMs(), h.EndTimeMs()}
+		i, ok := byTime[k]
+		if !ok {
+			i = len(s.ivs)
+			byTime[k] = i
+			s.ivs = append(s.ivs, interval{start: time.UnixMilli(k[0]), end: time.UnixMilli(k[1]), ops: map[string]*ivOp{}})
+		}
+		s.ivs[i].ops[tag] = &ivOp{hist: h}
+	}
+	if lines == 0 {
+		return nil, fmt.Errorf("read interval log %q: no interval histograms in it", path)
+	}
+	s.foldServiceTags(tags)
+	s.summarizeIntervals()
+	return s, nil
+}
+
+// nextHistogram reads one histogram, turning the reader's panics on
+// malformed payloads into errors.
+func nextHistogram(rd *hdrhistogram.HistogramLogReader) (h *hdrhistogram.Histogram, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			h, err = nil, fmt.Errorf("malformed line: %v", r)
+		}
+	}()
+	return rd.NextIntervalHistogram()
+}
+
+// foldServiceTags makes NAME.service the service time of NAME.
+func (s *Source) foldServiceTags(tags []string) {
+	for _, tag := range tags {
+		base, ok := strings.CutSuffix(tag, report.ServiceTagSuffix)
+		if !ok || s.ops[base] == nil {
+			s.keys = append(s.keys, tag)
+			continue
+		}
+		s.ops[base].svc = s.ops[tag].lat
+		delete(s.ops, tag)
+		s.service = true
+		for _, iv := range s.ivs {
+			delete(iv.ops, tag)
+		}
+	}
+	for _, iv := range s.ivs {
+		if s.start.IsZero() || iv.start.Before(s.start) {
+			s.start = iv.start
+		}
+		if iv.end.After(s.end) {
+			s.end = iv.end
+		}
+	}
+}
+
+// summarizeIntervals computes each interval's summaries from its
+// histograms, exactly as a run summarizes its own intervals.
+func (s *Source) summarizeIntervals() {
+	for _, iv := range s.ivs {
+		for key, o := range iv.ops {
+			m := &metrics.Interval{Start: iv.start, End: iv.end, Ops: []metrics.OpInterval{{Name: s.ops[key].name, Latency: o.hist}}}
+			o.sum = report.Summarize(m, 0).Ops[0]
+		}
+	}
+}
+
+// checkGeometry rejects histograms that cannot be added to mongoload's
+// exactly: another tool's log, or values in other units.
+func checkGeometry(file, name string, hs ...*hdrhistogram.Histogram) error {
+	for _, h := range hs {
+		if h != nil && !metrics.SameGeometry(h) {
+			return fmt.Errorf("%s: %s: histogram covers %d to %d at %d significant digits, not mongoload's %d µs to %d µs at %d: it was not written by mongoload (or holds other units), so adding it would not be exact",
+				file, name, h.LowestTrackableValue(), h.HighestTrackableValue(), h.SignificantFigures(),
+				metrics.LowestMicros, metrics.HighestMicros, metrics.SigFigs)
+		}
+	}
+	return nil
+}
+
+// ErrNoInputs is returned by Merge when it is given nothing to merge.
+var ErrNoInputs = errors.New("nothing to merge: give one or more results files (.json) or interval logs (.hlog)")

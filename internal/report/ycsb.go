@@ -1,0 +1,254 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/mongoload/mongoload/internal/metrics"
+)
+
+// YCSBOptions shape YCSB's output (--format ycsb).
+type YCSBOptions struct {
+	// StatusInterval is the time between status lines (YCSB's
+	// status.interval); 0 means YCSB's 10 s.
+	StatusInterval time.Duration
+	// Operations is the run's operation count, for "est completion in";
+	// 0 when the run is limited by time only.
+	Operations int64
+	// Percentiles are the exported percentiles (hdrhistogram.percentiles);
+	// nil means YCSB's 50, 95 and 99.
+	Percentiles []float64
+	// Location is the time zone of the status lines' clock; nil is local.
+	Location *time.Location
+}
+
+func (o YCSBOptions) withDefaults() YCSBOptions {
+	if o.StatusInterval <= 0 {
+		o.StatusInterval = 10 * time.Second
+	}
+	if o.Percentiles == nil {
+		o.Percentiles = []float64{50, 95, 99}
+	}
+	if o.Location == nil {
+		o.Location = time.Local
+	}
+	return o
+}
+
+// ycsbStatusPercentiles are the percentiles of YCSB's status lines.
+var ycsbStatusPercentiles = []float64{50, 90, 99, 99.9, 99.99}
+
+// NewYCSBStatusSink returns a sink that writes YCSB's status lines (what
+// YCSB prints with -s) to w, one per status interval and one at the end:
+//
+//	2026-01-02 15:04:15:000 10 sec: 41200 operations; 4120 current ops/sec; [READ: Count=..., Max=..., Min=..., Avg=..., 50=..., 90=..., 99=..., 99.9=..., 99.99=...] [UPDATE: ...]
+//
+// Operation counts include failed operations, as YCSB's do; each
+// operation's figures are its successful operations' latencies in µs over
+// the status interval. An operation appears from its first execution on.
+// In open loop, [NAME] is the service time and [Intended-NAME] the latency
+// from the intended start, as YCSB's measurement.interval=both.
+func NewYCSBStatusSink(w io.Writer, o YCSBOptions) Sink {
+	return &ycsbStatus{w: w, o: o.withDefaults(), next: o.withDefaults().StatusInterval}
+}
+
+type ycsbStatus struct {
+	w   io.Writer
+	o   YCSBOptions
+	err error
+
+	ops      []ycsbAcc // per operation, since the last status line
+	total    int64     // operations done, failed ones included
+	lastLine int64     // total at the last status line
+	span     time.Duration
+	next     time.Duration // elapsed time of the next status line
+	elapsed  time.Duration
+	end      time.Time
+}
+
+// ycsbAcc accumulates one operation between status lines.
+type ycsbAcc struct {
+	name      string
+	seen      bool
+	lat, svc  *hdrhistogram.Histogram
+	hasIntent bool
+}
+
+func (s *ycsbStatus) Name() string { return "YCSB status" }
+
+func (s *ycsbStatus) Interval(iv *metrics.Interval, elapsed time.Duration) {
+	if s.ops == nil {
+		s.ops = make([]ycsbAcc, len(iv.Ops))
+		for i := range iv.Ops {
+			s.ops[i] = ycsbAcc{name: iv.Ops[i].Name, lat: metrics.NewHistogram(), svc: metrics.NewHistogram()}
+		}
+	}
+	for i := range iv.Ops {
+		o, a := &iv.Ops[i], &s.ops[i]
+		n := o.Count() + o.ErrorCount()
+		s.total += n
+		a.seen = a.seen || n > 0
+		a.lat.Merge(o.Latency)
+		if o.Service != nil {
+			a.svc.Merge(o.Service)
+			a.hasIntent = true
+		}
+	}
+	dt := iv.End.Sub(iv.Start)
+	s.span += dt
+	s.elapsed, s.end = elapsed, iv.End
+	if elapsed+dt/2 >= s.next {
+		s.line()
+		for s.next <= elapsed+dt/2 {
+			s.next += s.o.StatusInterval
+		}
+	}
+}
+
+// Close writes the final status line, as YCSB does when its threads end.
+func (s *ycsbStatus) Close(*Result) error {
+	if s.ops != nil {
+		s.line()
+	}
+	return s.err
+}
+
+// line writes one status line and starts the next status interval.
+func (s *ycsbStatus) line() {
+	if s.err != nil {
+		return
+	}
+	var b strings.Builder
+	t := s.end.In(s.o.Location)
+	fmt.Fprintf(&b, "%s:%03d %d sec: %d operations; ", t.Format("2006-01-02 15:04:05"), t.Nanosecond()/1e6, int64(s.elapsed/time.Millisecond)/1000, s.total)
+	if s.total != 0 {
+		cur := 0.0
+		if ms := s.span.Milliseconds(); ms > 0 {
+			cur = 1000 * float64(s.total-s.lastLine) / float64(ms)
+		}
+		b.WriteString(decimal2(cur) + " current ops/sec; ")
+	}
+	if todo := s.o.Operations - s.total; s.o.Operations > 0 && todo > 0 && s.total > 0 && s.elapsed > 0 {
+		throughput := 1000 * float64(s.total) / float64(s.elapsed.Milliseconds())
+		b.WriteString("est completion in " + remaining(int64(math.Ceil(float64(todo)/throughput))))
+	}
+	for pass := range 2 { // the operations, then their intended latencies
+		for i := range s.ops {
+			a := &s.ops[i]
+			switch {
+			case !a.seen:
+			case pass == 0 && a.hasIntent:
+				b.WriteString(statusSummary(a.name, a.svc))
+			case pass == 0:
+				b.WriteString(statusSummary(a.name, a.lat))
+			case a.hasIntent:
+				b.WriteString(statusSummary("Intended-"+a.name, a.lat))
+			}
+		}
+	}
+	b.WriteByte('\n')
+	_, s.err = io.WriteString(s.w, b.String())
+	for i := range s.ops {
+		s.ops[i].lat.Reset()
+		s.ops[i].svc.Reset()
+	}
+	s.lastLine, s.span = s.total, 0
+}
+
+// statusSummary is one operation's part of a status line, trailing blank
+// included, as OneMeasurementHdrHistogram.getSummary writes it.
+func statusSummary(name string, h *hdrhistogram.Histogram) string {
+	q := h.ValueAtPercentilesSlice(ycsbStatusPercentiles)
+	for i := range q {
+		q[i] = min(q[i], metrics.HighestMicros)
+	}
+	return fmt.Sprintf("[%s: Count=%d, Max=%d, Min=%d, Avg=%s, 50=%d, 90=%d, 99=%d, 99.9=%d, 99.99=%d] ",
+		name, h.TotalCount(), hdrMax(h), h.Min(), decimal2(h.Mean()), q[0], q[1], q[2], q[3], q[4])
+}
+
+// hdrMax is h's max, 0 when empty (as Java's HdrHistogram reports it).
+func hdrMax(h *hdrhistogram.Histogram) int64 {
+	if h.TotalCount() == 0 {
+		return 0
+	}
+	return min(h.Max(), metrics.HighestMicros)
+}
+
+// WriteYCSB writes the end of a run as YCSB's TextMeasurementsExporter
+// does with HDR histograms, so that scripts that parse YCSB's output parse
+// mongoload's:
+//
+//	[OVERALL], RunTime(ms), 60012
+//	[OVERALL], Throughput(ops/sec), 8412.317536492701
+//	[READ], Operations, 252390
+//	[READ], AverageLatency(us), 412.3
+//	[READ], MinLatency(us), 121
+//	[READ], MaxLatency(us), 30111
+//	[READ], 50thPercentileLatency(us), 377
+//	[READ], 95thPercentileLatency(us), 701
+//	[READ], 99thPercentileLatency(us), 1109
+//	[READ], Return=OK, 252390
+//	[READ], Return=ERROR, 3
+//
+// The throughput counts failed operations, as YCSB's does. Operations
+// never executed have no section. Open-loop runs add [Intended-NAME]
+// sections (latency from the intended start) after the operations', whose
+// own sections then hold service times.
+func WriteYCSB(w io.Writer, res *Result, o YCSBOptions) error {
+	o = o.withDefaults()
+	ew := &errWriter{w: w}
+	runtime := res.EndedAt.Sub(res.StartedAt).Milliseconds()
+	if res.DurationSeconds == 0 {
+		runtime = 0
+	}
+	done := res.Totals.Operations + res.Totals.Errors
+	ew.printf("[OVERALL], RunTime(ms), %d\n", runtime)
+	ew.printf("[OVERALL], Throughput(ops/sec), %s\n", javaDouble(1000*float64(done)/float64(runtime)))
+	var intended []func()
+	for i := range res.Operations {
+		op := &res.Operations[i]
+		if op.Count+op.Errors == 0 {
+			continue
+		}
+		lat, err := op.LatencyHistogram()
+		if err != nil {
+			return fmt.Errorf("%s: %w", op.Name, err)
+		}
+		svc, err := op.ServiceTimeHistogram()
+		if err != nil {
+			return fmt.Errorf("%s: %w", op.Name, err)
+		}
+		main := lat
+		if svc != nil {
+			main = svc
+			intended = append(intended, func() { exportHistogram(ew, "Intended-"+op.Name, lat, o.Percentiles) })
+		}
+		exportHistogram(ew, op.Name, main, o.Percentiles)
+		if op.Count > 0 {
+			ew.printf("[%s], Return=OK, %d\n", op.Name, op.Count)
+		}
+		if op.Errors > 0 {
+			ew.printf("[%s], Return=ERROR, %d\n", op.Name, op.Errors)
+		}
+	}
+	for _, f := range intended {
+		f()
+	}
+	return ew.err
+}
+
+// exportHistogram writes one measurement's lines, as
+// OneMeasurementHdrHistogram.exportMeasurements does.
+func exportHistogram(w *errWriter, name string, h *hdrhistogram.Histogram, percentiles []float64) {
+	w.printf("[%s], Operations, %d\n", name, h.TotalCount())
+	w.printf("[%s], AverageLatency(us), %s\n", name, javaDouble(h.Mean()))
+	w.printf("[%s], MinLatency(us), %d\n", name, h.Min())
+	w.printf("[%s], MaxLatency(us), %d\n", name, hdrMax(h))
+	for _, p := range percentiles {
+		w.printf("[%s], %sPercentileLatency(us), %d\n", name, ordinal(p), min(h.ValueAtPercentile(p), metrics.HighestMicros))
+	}
+}

@@ -1,0 +1,53 @@
+package telemetry
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/report"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (run go test -update to accept it):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// TestLineGolden protects the --server-stats line: the test server's
+// sample (no CPU, no lag), a mongod-like one with everything, one over a
+// restart (no counters), and one with nothing at all, where every value is
+// "-" and none is 0.
+func TestLineGolden(t *testing.T) {
+	test, _ := Delta(parse(t, captured(t, "secantus-serverstatus-1.json"), t0), parse(t, captured(t, "secantus-serverstatus-2.json"), t0.Add(500*time.Millisecond)))
+	test.T = 5
+	mongod, _ := Delta(parse(t, mongodStatus(1000, 100_000, 2_000_000), t0), parse(t, mongodStatus(2000, 108_120, 2_600_000), t0.Add(time.Second)))
+	mongod.T = 12
+	lag := 0.25
+	mongod.Replication = []report.MemberLag{{Name: "b", LagSeconds: &lag}, {Name: "c"}}
+	restart, _ := Delta(parse(t, mongodStatus(9000, 150, 0), t0), parse(t, mongodStatus(100, 2, 0), t0.Add(time.Second)))
+	restart.T = 13
+	var b strings.Builder
+	for _, s := range []report.ServerSample{test, mongod, restart, {T: 14, Dt: 1}} {
+		b.WriteString(Line(s))
+	}
+	golden(t, "line.golden", []byte(b.String()))
+}
