@@ -106,9 +106,42 @@ func prepare(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 
 // measure runs the workload and reports, whatever way the run ends.
 func measure(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, out output) error {
-	execs, err := client.Executors(plan)
+	step, err := measureStep(ctx, o, cfg, plan, client, out)
 	if err != nil {
 		return err
+	}
+	if cfg.Run.Out != "" && step.writeErr == nil {
+		fmt.Fprintf(o.Stderr, "results written to %s\n", cfg.Run.Out)
+	}
+	return step.exitError()
+}
+
+// stepResult is one measured run: its result and how it ended.
+type stepResult struct {
+	Result   *report.Result
+	Outcome  engine.Outcome
+	Reason   string
+	writeErr error // a sink (the results file) failed
+}
+
+// exitError turns how a run ended into the command's error and exit code.
+func (s *stepResult) exitError() error {
+	switch s.Outcome {
+	case engine.Interrupted:
+		return withCode(ExitInterrupted, errors.New("the run was interrupted: the results above cover what was measured until then"))
+	case engine.ServerLost:
+		return withCode(ExitServerLost, fmt.Errorf("the run was cut short: %s; the results above cover what was measured until then", s.Reason))
+	}
+	return withCode(ExitOutput, s.writeErr)
+}
+
+// measureStep runs one measured phase (warm-up included) of an already
+// prepared workload and reports it; a sweep or a battery calls it once per
+// step, on one connection.
+func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, out output) (*stepResult, error) {
+	execs, err := client.Executors(plan)
+	if err != nil {
+		return nil, err
 	}
 	runners := make([]engine.Executor, len(execs))
 	for i, e := range execs {
@@ -124,10 +157,17 @@ func measure(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 	if cfg.Run.Out != "" {
 		sinks = append(sinks, report.NewJSONSink(cfg.Run.Out, info))
 	}
-	fan := report.NewFanout(sinks...)
+	extra, startObs, stopObs, finishObs, err := observers(ctx, o, cfg, plan, client)
+	if err != nil {
+		return nil, err // carries its exit code
+	}
+	defer stopObs() // idempotent: closes the telemetry connection on every path
+	sinks = append(sinks, extra...)
+	fan := report.NewFanout(sinks...) // Close closes the HDR log and stops the endpoint
 	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{Service: engine.Service(opts)})
 	if err := waitStartAt(ctx, o, cfg); err != nil {
-		return err
+		_ = fan.Close(nil)
+		return nil, err
 	}
 	fmt.Fprintf(o.Stderr, "running %s: %s\n", cfg.Source, info.ConfigLine)
 	if cfg.Run.Warmup > 0 {
@@ -135,15 +175,18 @@ func measure(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 	}
 	info.StartedAt = time.Now()
 	u0 := procstat.Read()
-	opts.OnPhase = func(string) { u0 = procstat.Read() } // runs on this goroutine, before measuring
+	opts.OnPhase = func(string) { u0 = procstat.Read(); startObs() } // on this goroutine, before measuring
 	res := engine.Run(ctx, plan, runners, rec, fan, opts)
+	stopObs() // the final server sample, before the result is built
 	info.EndedAt = time.Now()
 	info.Client = clientUsage(u0, procstat.Read())
 	info.Outcome, info.Reason = report.Outcome(res.Outcome), res.Reason
 	result := report.Build(info, res.Totals, nil)
-	closeErr := fan.Close(result)
+	finishObs(result) // the server series and the cross-check, before the file is written
+	step := &stepResult{Result: result, Outcome: res.Outcome, Reason: res.Reason}
+	step.writeErr = fan.Close(result)
 	if err := out.final(o.Stdout, result); err != nil {
-		return err
+		return nil, err
 	}
 	if res.Outcome != engine.ServerLost {
 		saveCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -152,16 +195,7 @@ func measure(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 		}
 		cancel()
 	}
-	if cfg.Run.Out != "" && closeErr == nil {
-		fmt.Fprintf(o.Stderr, "results written to %s\n", cfg.Run.Out)
-	}
-	switch res.Outcome {
-	case engine.Interrupted:
-		return withCode(ExitInterrupted, errors.New("the run was interrupted: the results above cover what was measured until then"))
-	case engine.ServerLost:
-		return withCode(ExitServerLost, fmt.Errorf("the run was cut short: %s; the results above cover what was measured until then", res.Reason))
-	}
-	return withCode(ExitOutput, closeErr)
+	return step, nil
 }
 
 // poolSize is the driver's connection pool size (its default is 100).
