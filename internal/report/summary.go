@@ -13,9 +13,9 @@ import (
 type IntervalSummary struct {
 	// Load is the load model's counts and gauges (open loop and ramps).
 	Load *IntervalLoad `json:"load,omitempty"`
-	T   float64     `json:"t"`  // seconds since the measured phase began, at the interval's end
-	Dt  float64     `json:"dt"` // the interval's length in seconds
-	Ops []OpSummary `json:"ops"`
+	T    float64       `json:"t"`  // seconds since the measured phase began, at the interval's end
+	Dt   float64       `json:"dt"` // the interval's length in seconds
+	Ops  []OpSummary   `json:"ops"`
 }
 
 // IntervalLoad is what the load model did during one interval.
