@@ -25,7 +25,7 @@ var loadFlags = []struct {
 	{"documents", "", "documents each collection holds after the load (keys 0 to N-1); 0 only sets up collections and indexes", false},
 	{"size", "", "load each collection to this much BSON instead, such as 50GB or 2TiB (from the documents' average size)", false},
 	{"batch-size", strconv.Itoa(loader.DefaultBatchSize), "documents per insertMany", false},
-	{"workers", strconv.Itoa(loader.DefaultWorkers), "parallel inserters", false},
+	{"workers", "2 per core, 4 to 32", "parallel inserters", false},
 	{"indexes", "before", "build the workload's indexes before the load, or after it (faster for big loads)", false},
 	{"load-write-concern", "", "write concern of the load's inserts: 1, majority, a number of members (default: the connection's)", false},
 	{"resume", "", "continue an interrupted load where it stopped", true},
@@ -99,7 +99,7 @@ func readLoadArgs(fs *pflag.FlagSet, env func(string) (string, bool), cfg *confi
 	for _, name := range []string{"batch-size", "workers"} {
 		v, field, ok := get(name)
 		if !ok {
-			v = map[string]string{"batch-size": strconv.Itoa(loader.DefaultBatchSize), "workers": strconv.Itoa(loader.DefaultWorkers)}[name]
+			v = map[string]string{"batch-size": strconv.Itoa(loader.DefaultBatchSize), "workers": strconv.Itoa(loader.DefaultWorkers())}[name]
 		}
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 100_000 {

@@ -132,7 +132,14 @@ func startTelemetry(ctx context.Context, o IO, cfg *config.Config, client *mongo
 // clientSide is what the cross-check compares the server's counters with:
 // each operation's successful and failed counts, and the most operations
 // that can be in flight.
+//
+// Transactions leave it out (nil): their steps, commits, aborts, retries and
+// bulkWrite batches map onto the server's counters in ways that depend on
+// the server's version, so the server's series are reported without it.
 func clientSide(cfg *config.Config, plan *workload.Plan, res *report.Result) *telemetry.ClientSide {
+	if len(plan.Steps) > 0 {
+		return nil
+	}
 	cs := &telemetry.ClientSide{InFlight: maxInFlight(cfg), Duration: time.Duration(res.DurationSeconds * float64(time.Second))}
 	for i := range res.Operations {
 		r := &res.Operations[i]

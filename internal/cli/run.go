@@ -96,7 +96,7 @@ func prepare(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 	default:
 		return withCode(ExitServerFailure, fmt.Errorf("setup: %w", err))
 	}
-	if cfg.Run.Seed > 0 {
+	if seeds(cfg) {
 		if err := seed(ctx, o, cfg, plan, client); err != nil {
 			return err
 		}
@@ -182,6 +182,10 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	info.Client = clientUsage(u0, procstat.Read())
 	info.Outcome, info.Reason = report.Outcome(res.Outcome), res.Reason
 	result := report.Build(info, res.Totals, nil)
+	for _, n := range client.Notices() { // fallbacks found while running, such as an unsupported bulkWrite
+		fmt.Fprintln(o.Stderr, "notice: "+n)
+		result.Notes = append(result.Notes, n)
+	}
 	finishObs(result) // the server series and the cross-check, before the file is written
 	step := &stepResult{Result: result, Outcome: res.Outcome, Reason: res.Reason}
 	step.writeErr = fan.Close(result)
@@ -221,8 +225,12 @@ func runInfo(cfg *config.Config, plan *workload.Plan) report.RunInfo {
 	red := cfg.Redact()
 	raw, _ := json.Marshal(red)
 	types := make(map[string]string, len(plan.Ops))
-	for _, op := range plan.Ops {
+	parents := map[string]string{}
+	for _, op := range plan.AllOps() {
 		types[op.Name] = op.Type
+		if op.Parent != nil {
+			parents[op.Name] = op.Parent.Name
+		}
 	}
 	return report.RunInfo{
 		Tool:       report.Tool{Name: "mongoload", Version: Version},
@@ -231,6 +239,7 @@ func runInfo(cfg *config.Config, plan *workload.Plan) report.RunInfo {
 		Config:     raw,
 		ConfigLine: configLine(red),
 		OpTypes:    types,
+		OpParents:  parents,
 		Warmup:     cfg.Run.Warmup.D(),
 	}
 }

@@ -18,12 +18,16 @@ import (
 func seed(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client) error {
 	workers := cfg.Run.SeedWorkers
 	if workers == 0 {
-		workers = min(cfg.Run.Concurrency, loader.DefaultWorkers)
+		workers = min(cfg.Run.Concurrency, loader.DefaultWorkers())
 	}
 	part, _ := config.ParsePartition(cfg.Run.Partition) // validated already
-	for _, col := range plan.Collections {
+	for i, col := range plan.Collections {
+		target := seedTarget(cfg, i)
+		if target == 0 {
+			continue
+		}
 		res, err := loader.Load(ctx, client.LoadWriter(nil), client.LoadStore(), col, loader.Options{
-			Target: cfg.Run.Seed, Part: part.Index, Parts: part.Count, BatchSize: cfg.Run.SeedBatchSize, Workers: workers,
+			Target: target, Part: part.Index, Parts: part.Count, BatchSize: cfg.Run.SeedBatchSize, Workers: workers,
 			Resume: true, RandomSeed: cfg.Run.RandomSeed, Retryable: mongodb.IsRetryableLoadError,
 			OnProgress: func(p loader.Progress) { fmt.Fprintln(o.Stderr, seedLine(p)) },
 			OnNotice:   func(s string) { fmt.Fprintln(o.Stderr, "notice: "+s) },
@@ -41,6 +45,29 @@ func seed(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, cl
 		}
 	}
 	return nil
+}
+
+// seedTarget is how many documents collection i holds before a run: its own
+// seed, or the run's, scaled by run.seedScale (never to 0 when asked for some).
+func seedTarget(cfg *config.Config, i int) int64 {
+	n := cfg.Run.Seed
+	if i < len(cfg.Collections) && cfg.Collections[i].Seed > 0 {
+		n = cfg.Collections[i].Seed
+	}
+	if s := cfg.Run.SeedScale; s > 0 && n > 0 {
+		n = max(1, int64(float64(n)*s+0.5))
+	}
+	return n
+}
+
+// seeds reports whether any collection is to be seeded.
+func seeds(cfg *config.Config) bool {
+	for i := range cfg.Collections {
+		if seedTarget(cfg, i) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // seedLine is one progress line of seeding, one per second.

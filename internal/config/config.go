@@ -59,8 +59,11 @@ type Collection struct {
 	Name     string  `yaml:"name,omitempty" json:"name"`
 	Template Value   `yaml:"template,omitempty" json:"-"`
 	Indexes  []Index `yaml:"indexes,omitempty" json:"indexes,omitempty"`
-	ShardKey Value   `yaml:"shardKey,omitempty" json:"-"`
-	Line     int     `yaml:"-" json:"-"`
+	// Seed is how many documents this collection holds before a run; it
+	// overrides run.seed (which applies to every collection without one).
+	Seed     int64 `yaml:"seed,omitempty" json:"seed,omitempty"`
+	ShardKey Value `yaml:"shardKey,omitempty" json:"-"`
+	Line     int   `yaml:"-" json:"-"`
 }
 
 // Namespace is "database.collection".
@@ -95,7 +98,26 @@ type Operation struct {
 	Upsert         bool          `yaml:"upsert,omitempty" json:"upsert,omitempty"`
 	ReadPreference string        `yaml:"readPreference,omitempty" json:"readPreference,omitempty"`
 	WriteConcern   *WriteConcern `yaml:"writeConcern,omitempty" json:"writeConcern,omitempty"`
-	Line           int           `yaml:"-" json:"-"`
+
+	// A step of a transaction may abort it: abortIf: noMatch ends the
+	// transaction (rolled back, counted as a business outcome named
+	// abortReason, not an error) when the step matched no document.
+	AbortIf     string `yaml:"abortIf,omitempty" json:"abortIf,omitempty"`
+	AbortReason string `yaml:"abortReason,omitempty" json:"abortReason,omitempty"`
+
+	// Transactions (type: transaction): values drawn once per transaction
+	// (used in the steps as {$var: name}), the steps in order, and how the
+	// transaction runs.
+	Let           Value       `yaml:"let,omitempty" json:"-"`
+	Steps         []Operation `yaml:"steps,omitempty" json:"steps,omitempty"`
+	ReadConcern   string      `yaml:"readConcern,omitempty" json:"readConcern,omitempty"`
+	MaxCommitTime Duration    `yaml:"maxCommitTime,omitempty" json:"maxCommitTime,omitempty"`
+	// Styles: perOperation (one command per step) and/or batched (the
+	// steps' writes as one client bulkWrite, MongoDB 8.0+). Each style runs
+	// as its own operation of the mix, so one report compares them.
+	Styles []string `yaml:"styles,omitempty" json:"styles,omitempty"`
+
+	Line int `yaml:"-" json:"-"`
 }
 
 // Run holds the phases and the load model of a run.
@@ -106,16 +128,23 @@ type Run struct {
 	Warmup      Duration `yaml:"warmup,omitempty" json:"warmup,omitempty"`
 	Interval    Duration `yaml:"interval,omitempty" json:"interval"`
 	// Seed is the number of documents inserted into each collection before the run.
-	Seed          int64  `yaml:"seed,omitempty" json:"seed,omitempty"`
-	SeedBatchSize int    `yaml:"seedBatchSize,omitempty" json:"seedBatchSize,omitempty"`
-	SeedWorkers   int    `yaml:"seedWorkers,omitempty" json:"seedWorkers,omitempty"`
-	Setup         *bool  `yaml:"setup,omitempty" json:"setup,omitempty"`
-	Drop          bool   `yaml:"drop,omitempty" json:"drop,omitempty"`
-	AllowExisting bool   `yaml:"allowExisting,omitempty" json:"allowExisting,omitempty"`
-	RandomSeed    uint64 `yaml:"randomSeed,omitempty" json:"randomSeed,omitempty"`
-	Out           string `yaml:"out,omitempty" json:"out,omitempty"`
-	Label         string `yaml:"label,omitempty" json:"label,omitempty"`
-	Quiet         bool   `yaml:"quiet,omitempty" json:"quiet,omitempty"`
+	Seed int64 `yaml:"seed,omitempty" json:"seed,omitempty"`
+	// SeedScale multiplies every seed count (collection seeds included):
+	// 0.01 runs a preset at a hundredth of its data, for a quick try.
+	SeedScale     float64 `yaml:"seedScale,omitempty" json:"seedScale,omitempty"`
+	SeedBatchSize int     `yaml:"seedBatchSize,omitempty" json:"seedBatchSize,omitempty"`
+	SeedWorkers   int     `yaml:"seedWorkers,omitempty" json:"seedWorkers,omitempty"`
+	Setup         *bool   `yaml:"setup,omitempty" json:"setup,omitempty"`
+	Drop          bool    `yaml:"drop,omitempty" json:"drop,omitempty"`
+	AllowExisting bool    `yaml:"allowExisting,omitempty" json:"allowExisting,omitempty"`
+	RandomSeed    uint64  `yaml:"randomSeed,omitempty" json:"randomSeed,omitempty"`
+	Out           string  `yaml:"out,omitempty" json:"out,omitempty"`
+	Label         string  `yaml:"label,omitempty" json:"label,omitempty"`
+	// MonthlyCost and Currency: what the system under test costs per
+	// month, for throughput per cost in comparisons (docs/sweep.md).
+	MonthlyCost float64 `yaml:"monthlyCost,omitempty" json:"monthlyCost,omitempty"`
+	Currency    string  `yaml:"currency,omitempty" json:"currency,omitempty"`
+	Quiet       bool    `yaml:"quiet,omitempty" json:"quiet,omitempty"`
 
 	// Load models: closed loop (Concurrency workers) unless Rate (open loop
 	// at a target rate) or Sessions (think-time sessions) is set.

@@ -46,6 +46,14 @@ var Settings = []Setting{
 	{Flag: "warmup", Usage: "warm-up before measuring (excluded from results)", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Warmup })},
 	{Flag: "interval", Usage: "reporting interval", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Interval })},
 	{Flag: "seed", Usage: "documents each collection holds before the run (missing ones are inserted)", Set: int64Setter(func(c *Config) *int64 { return &c.Run.Seed })},
+	{Flag: "seed-scale", Usage: "multiply every seed count (collections' own included), e.g. 0.01 for a quick try", Set: func(c *Config, v string) error {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f <= 0 {
+			return fmt.Errorf("%q is not a positive factor", v)
+		}
+		c.Run.SeedScale = f
+		return nil
+	}},
 	{Flag: "seed-batch-size", Usage: "documents per insertMany while seeding", Set: intSetter(func(c *Config) *int { return &c.Run.SeedBatchSize })},
 	{Flag: "seed-workers", Usage: "parallel inserters while seeding (0: concurrency)", Set: intSetter(func(c *Config) *int { return &c.Run.SeedWorkers })},
 	{Flag: "setup", Bool: true, Usage: "create collections and indexes before the run (default true)", Set: func(c *Config, v string) error {
@@ -95,6 +103,15 @@ var Settings = []Setting{
 	}},
 	{Flag: "out", Usage: "write the results as JSON to this file", Set: func(c *Config, v string) error { c.Run.Out = v; return nil }},
 	{Flag: "label", Usage: "a name for this run in reports and comparisons", Set: func(c *Config, v string) error { c.Run.Label = v; return nil }},
+	{Flag: "monthly-cost", Usage: "what the system under test costs per month, for throughput per cost in comparisons", Set: func(c *Config, v string) error {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f < 0 {
+			return fmt.Errorf("%q is not a cost of 0 or more, such as 797.76", v)
+		}
+		c.Run.MonthlyCost = f
+		return nil
+	}},
+	{Flag: "currency", Usage: "the currency of --monthly-cost, such as EUR", Set: func(c *Config, v string) error { c.Run.Currency = v; return nil }},
 	{Flag: "quiet", Bool: true, Usage: "no per-interval lines", Set: boolSetter(func(c *Config) *bool { return &c.Run.Quiet })},
 	{Flag: "hdr-log", Usage: "write each interval's latency histograms per operation to this HdrHistogram log (.hlog)", Set: func(c *Config, v string) error { c.Run.HdrLog = v; return nil }},
 	{Flag: "prometheus", Usage: "serve /metrics for Prometheus on this address during the run (a bare port listens on loopback)", Set: func(c *Config, v string) error { c.Run.Prometheus = v; return nil }},

@@ -11,8 +11,11 @@ import (
 var OperationTypes = []string{
 	"find", "findOne", "insertOne", "insertMany", "updateOne", "updateMany",
 	"replaceOne", "deleteOne", "deleteMany", "upsert", "findOneAndUpdate",
-	"aggregate", "countDocuments", "readModifyWrite",
+	"aggregate", "countDocuments", "readModifyWrite", "transaction",
 }
+
+// TransactionStyles are the ways a transaction's steps can be sent.
+var TransactionStyles = []string{"perOperation", "batched"}
 
 // templateRule says which templates an operation type needs and allows.
 type templateRule struct{ required, allowed []string }
@@ -168,6 +171,10 @@ func (c *Config) validateOperations(add adder) {
 			add(Invalid, op.Line, field+".weight", "weight %g is negative", op.Weight)
 		}
 		total += op.Weight
+		if op.Type == "transaction" {
+			c.validateTransaction(add, field, op) // each step names its collection
+			continue
+		}
 		c.validateOpCollection(add, field, op)
 		rule, ok := opRules[op.Type]
 		if !ok {
@@ -218,6 +225,8 @@ func validateTemplates(add adder, field string, op *Operation, rule templateRule
 		"filter": !op.Filter.IsZero(), "update": !op.Update.IsZero(), "document": !op.Document.IsZero(),
 		"pipeline": !op.Pipeline.IsZero(), "projection": !op.Projection.IsZero(), "sort": !op.Sort.IsZero(),
 		"limit": !op.Limit.IsZero(), "batchSize": op.BatchSize != 0, "upsert": op.Upsert,
+		"steps": len(op.Steps) > 0, "let": !op.Let.IsZero(), "styles": len(op.Styles) > 0,
+		"readConcern": op.ReadConcern != "", "maxCommitTime": op.MaxCommitTime > 0,
 	}
 	for _, r := range rule.required {
 		if !present[r] {
@@ -306,5 +315,58 @@ func (c *Config) validateLoadModel(add adder) {
 		if _, err := time.Parse(time.RFC3339, r.StartAt); err != nil {
 			add(Invalid, 0, "run.startAt", "%q is not an RFC 3339 time such as 2026-11-23T10:00:00Z", r.StartAt)
 		}
+	}
+}
+
+func (c *Config) validateTransaction(add adder, field string, op *Operation) {
+	if len(op.Steps) == 0 {
+		add(Invalid, op.Line, field+".steps", "a transaction needs steps: a list of operations run in order")
+	}
+	if !op.Let.IsZero() && op.Let.Kind != KindDoc {
+		add(Invalid, op.Let.Line, field+".let", "let is a mapping of names to values, for example let: {card: {$gen: key, collection: cards}}")
+	}
+	checkOneOf(add, field+".readConcern", op.ReadConcern, readConcerns)
+	checkWriteConcern(add, field+".writeConcern", op.WriteConcern)
+	checkOneOf(add, field+".readPreference", op.ReadPreference, readPreferences)
+	for _, st := range op.Styles {
+		checkOneOf(add, field+".styles", st, TransactionStyles)
+	}
+	names := map[string]bool{}
+	for j := range op.Steps {
+		st := &op.Steps[j]
+		sf := fmt.Sprintf("%s.steps[%d]", field, j)
+		if st.Name == "" {
+			st.Name = fmt.Sprintf("%s_%d", st.Type, j+1)
+		}
+		if names[st.Name] {
+			add(Invalid, st.Line, sf+".name", "step name %q is used twice", st.Name)
+		}
+		names[st.Name] = true
+		if st.Type == "transaction" || st.Type == "readModifyWrite" || len(st.Steps) > 0 {
+			add(Invalid, st.Line, sf+".type", "a step is one CRUD operation, not %s", st.Type)
+			continue
+		}
+		if st.WriteConcern != nil || st.ReadPreference != "" {
+			add(Invalid, st.Line, sf, "a step runs with its transaction's write concern and read preference: set them on the transaction")
+		}
+		if st.Weight != 0 {
+			add(Invalid, st.Line, sf+".weight", "steps have no weight: each runs once per transaction")
+		}
+		switch st.AbortIf {
+		case "":
+		case "noMatch":
+			if !strings.HasPrefix(st.Type, "update") && !strings.HasPrefix(st.Type, "delete") && st.Type != "replaceOne" && st.Type != "findOneAndUpdate" && st.Type != "findOne" && st.Type != "upsert" {
+				add(Invalid, st.Line, sf+".abortIf", "abortIf: noMatch needs a step that matches documents (update, delete, replace, findOne)")
+			}
+		default:
+			add(Invalid, st.Line, sf+".abortIf", "abortIf takes noMatch, not %q", st.AbortIf)
+		}
+		c.validateOpCollection(add, sf, st)
+		rule, ok := opRules[st.Type]
+		if !ok {
+			add(UnknownOperation, st.Line, sf+".type", "unknown operation type %q%s", st.Type, DidYouMean(st.Type, OperationTypes))
+			continue
+		}
+		validateTemplates(add, sf, st, rule)
 	}
 }

@@ -24,6 +24,9 @@ const (
 // GenKey is the key that turns a mapping into a generator call.
 const GenKey = "$gen"
 
+// VarKey reads a transaction's let variable: {$var: name}.
+const VarKey = "$var"
+
 // Value is one node of a document, filter, update or pipeline template.
 // Documents keep their key order because BSON documents (index keys, sort
 // specs, pipeline stages) are ordered.
@@ -109,6 +112,16 @@ func mappingValue(n *yaml.Node) (Value, error) {
 		child, err := valueFromNode(n.Content[i+1])
 		if err != nil {
 			return Value{}, err
+		}
+		if k.Value == VarKey {
+			// {$var: name} is short for {$gen: var, name: name}.
+			name, ok := child.Scalar.(string)
+			if child.Kind != KindScalar || !ok || name == "" {
+				return Value{}, fmt.Errorf("line %d: %s takes the name of a let variable, for example {%s: card}", k.Line, VarKey, VarKey)
+			}
+			v.Kind, v.Gen = KindGen, "var"
+			v.Fields = append(v.Fields, Field{Key: "name", Value: Value{Kind: KindScalar, Line: k.Line, Scalar: name}})
+			continue
 		}
 		if k.Value == GenKey {
 			name, ok := child.Scalar.(string)

@@ -203,7 +203,7 @@ func (r *run) newWorker(id int) *worker {
 // runnerCtx is a runner's context: it carries the runner's send clock, made
 // once, so marking the send costs no allocation per operation.
 func (r *run) runnerCtx() (context.Context, *sendclock.Clock) {
-	if !r.service {
+	if !r.service && len(r.plan.Steps) == 0 {
 		return r.opCtx, nil
 	}
 	c := &sendclock.Clock{}
@@ -234,6 +234,17 @@ func (r *run) exec(ctx context.Context, clock *sendclock.Clock, w *worker, shard
 	if intended.IsZero() {
 		intended = start
 	}
+	if reason, ok := workload.AbortReason(err); ok {
+		// The workload's own condition rolled the transaction back: a
+		// business outcome, measured like a success and counted by reason.
+		err = nil
+		if measured {
+			shard.RecordOutcome(i, "aborted: "+reason, 1)
+		}
+	}
+	if measured && r.plan.Ops[i].Kind == workload.Transaction {
+		r.recordSteps(shard, &w.req)
+	}
 	switch {
 	case err != nil && r.opCtx.Err() != nil:
 		return false // cut short by the interrupt: not the server's error
@@ -253,4 +264,20 @@ func (r *run) exec(ctx context.Context, clock *sendclock.Clock, w *worker, shard
 		r.lastLoss.Store(&lossNote{at: end, err: err})
 	}
 	return true
+}
+
+// recordSteps records every step execution of a transaction in the step's
+// own histogram, and the transaction's retries as outcomes.
+func (r *run) recordSteps(shard *metrics.Shard, req *workload.Request) {
+	for _, sr := range req.StepRuns {
+		switch {
+		case sr.Err == nil:
+			shard.Record(sr.Op.Index, sr.Latency)
+		case r.opCtx.Err() == nil:
+			shard.RecordError(sr.Op.Index, r.o.Classify(sr.Err))
+		}
+	}
+	for cause, n := range req.Retries {
+		shard.RecordOutcome(req.Op.Index, cause, n)
+	}
 }

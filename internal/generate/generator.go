@@ -36,6 +36,8 @@ type Env struct {
 	KeySpace func(collection string) *KeySpace
 	PoolSize int    // distinct values per realistic-value pool; 0 means 4096
 	Seed     uint64 // seeds the pools so a run is reproducible
+	// Vars names the let variables a transaction step may read ({$var: name}).
+	Vars []string
 }
 
 // Compile turns any template value into a Generator.

@@ -235,6 +235,8 @@ func TestGenerators(t *testing.T) {
 		}},
 		// key as a prefixed string
 		{"key string", `{$gen: key, as: string, prefix: user}`, bson.TypeString, matches(`user[0-9]{1,2}`)},
+		// var outside a drawn let reads nothing yet (vars_test.go covers drawing)
+		{"var", `{$var: amount}`, 0, nil},
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

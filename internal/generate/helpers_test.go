@@ -27,6 +27,7 @@ func testEnv(mode Mode) *Env {
 		Mode:     mode,
 		PoolSize: 64,
 		Seed:     42,
+		Vars:     []string{"amount"},
 		KeySpace: func(name string) *KeySpace {
 			switch name {
 			case "":

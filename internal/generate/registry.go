@@ -41,6 +41,7 @@ func init() {
 		"minKey":     {buildMinKey, nil},
 		"maxKey":     {buildMaxKey, nil},
 		"javascript": {buildJavaScript, []string{"code"}},
+		"var":        {buildVar, []string{"name", "negate"}},
 		"key":        {buildKey, append(slices.Clip(keyParams), distributionParams()...)},
 	}
 	for name, draw := range fakers {

@@ -6,6 +6,8 @@ import "math/rand/v2"
 // (math/rand/v2, PCG) and scratch space. Never shared between goroutines.
 type State struct {
 	Rand *rand.Rand
+	// Vars are the values the current transaction's let drew (Let.Draw).
+	Vars []Var
 
 	// pcg lives inside State so that NewState allocates once and the
 	// random source sits next to the rest of the worker's state.

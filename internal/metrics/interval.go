@@ -29,6 +29,9 @@ type OpInterval struct {
 	Errors map[string]int64
 	// Overflow counts samples above Highest, which were recorded as Highest.
 	Overflow int64
+	// Outcomes counts named outcomes that are neither successes nor errors
+	// (RecordOutcome); nil if there were none.
+	Outcomes map[string]int64
 }
 
 // Count is the number of successful operations recorded.

@@ -9,6 +9,7 @@ type set struct {
 	svc      []*hdrhistogram.Histogram // nil unless Options.Service
 	overflow []int64
 	errors   []map[string]int64 // per op; a map is made on the op's first error
+	outcomes []map[string]int64 // per op: business outcomes and retries, like errors
 }
 
 func newSet(nops int, service bool) *set {
@@ -16,6 +17,7 @@ func newSet(nops int, service bool) *set {
 		lat:      make([]*hdrhistogram.Histogram, nops),
 		overflow: make([]int64, nops),
 		errors:   make([]map[string]int64, nops),
+		outcomes: make([]map[string]int64, nops),
 	}
 	for i := range s.lat {
 		s.lat[i] = NewHistogram()
@@ -41,6 +43,7 @@ func (s *set) addTo(iv *Interval) {
 		}
 		o.Overflow += s.overflow[i]
 		o.Errors = addErrors(o.Errors, s.errors[i])
+		o.Outcomes = addErrors(o.Outcomes, s.outcomes[i])
 	}
 }
 
@@ -55,6 +58,7 @@ func (s *set) reset() {
 		// clear keeps the map's storage, so a recurring error class does not
 		// allocate again on the hot path.
 		clear(s.errors[i])
+		clear(s.outcomes[i])
 	}
 }
 

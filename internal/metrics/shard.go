@@ -76,6 +76,23 @@ func (s *Shard) RecordError(op int, class string) {
 	s.mu.Unlock()
 }
 
+// RecordOutcome counts n occurrences of a named outcome of operation op that
+// is neither a success nor an error: a transaction aborted by the workload's
+// own condition ("aborted: insufficient funds"), or retries it needed
+// ("retry: TransientTransactionError"). Like errors, they are rare enough
+// for a map under the shard lock.
+func (s *Shard) RecordOutcome(op int, name string, n int64) {
+	s.mu.Lock()
+	c := s.cur
+	m := c.outcomes[op]
+	if m == nil {
+		m = make(map[string]int64)
+		c.outcomes[op] = m
+	}
+	m[name] += n
+	s.mu.Unlock()
+}
+
 // swap makes the spare set current and returns the set that was current. The
 // shard lock is held only for the pointer exchange.
 func (s *Shard) swap() *set {

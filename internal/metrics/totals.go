@@ -28,6 +28,7 @@ type OpTotal struct {
 	Latency  *hdrhistogram.Histogram
 	Service  *hdrhistogram.Histogram // nil unless made with service
 	Errors   map[string]int64        // nil if there were none
+	Outcomes map[string]int64        // nil if there were none
 	Overflow int64
 }
 
@@ -81,6 +82,7 @@ func (o *OpTotal) add(from *OpInterval) {
 	}
 	o.Overflow += from.Overflow
 	o.Errors = addErrors(o.Errors, from.Errors)
+	o.Outcomes = addErrors(o.Outcomes, from.Outcomes)
 }
 
 // Op returns operation i's totals. The caller must not modify them.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -28,6 +29,10 @@ import (
 type Client struct {
 	c    *mongo.Client
 	conn config.Connection
+	// notices are one-line messages found while running (a refused command
+	// with a fallback), reported once at the end.
+	mu      sync.Mutex
+	notices []string
 	// Hosts is what was tried, for messages (no credentials).
 	Hosts string
 }
@@ -50,7 +55,8 @@ func CheckURI(uri string) error {
 // ConnectOptions are what a run asks of the client beyond its connection settings.
 type ConnectOptions struct {
 	// TrackSends marks the sendclock.Clock carried by an operation's context
-	// when its command is sent, so service time can be told from response time.
+	// when its command is sent, so service time can be told from response
+	// time, and counts commitTransaction commands (commit retries).
 	TrackSends bool
 }
 
@@ -62,9 +68,9 @@ func Connect(ctx context.Context, conn config.Connection, co ...ConnectOptions) 
 		return nil, err
 	}
 	if len(co) > 0 && co[0].TrackSends {
-		opts.SetMonitor(&event.CommandMonitor{Started: func(ctx context.Context, _ *event.CommandStartedEvent) {
+		opts.SetMonitor(&event.CommandMonitor{Started: func(ctx context.Context, e *event.CommandStartedEvent) {
 			if c := sendclock.From(ctx); c != nil {
-				c.Mark()
+				c.Command(e.CommandName)
 			}
 		}})
 	}
@@ -221,6 +227,21 @@ func WriteConcern(wc *config.WriteConcern) *writeconcern.WriteConcern {
 		}
 	}
 	return out
+}
+
+func (cl *Client) notice(n string) {
+	cl.mu.Lock()
+	cl.notices = append(cl.notices, n)
+	cl.mu.Unlock()
+}
+
+// Notices returns and forgets the notices gathered while running.
+func (cl *Client) Notices() []string {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	n := cl.notices
+	cl.notices = nil
+	return n
 }
 
 // Close disconnects, waiting at most a few seconds for in-flight work.

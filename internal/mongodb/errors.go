@@ -64,6 +64,18 @@ func serverCode(err error) (string, int, bool) {
 	if errors.As(err, &bwe) && len(bwe.WriteErrors) > 0 {
 		return codeName(bwe.WriteErrors[0].Code), bwe.WriteErrors[0].Code, true
 	}
+	var cbe mongo.ClientBulkWriteException
+	if errors.As(err, &cbe) {
+		if cbe.WriteError != nil {
+			return codeName(cbe.WriteError.Code), cbe.WriteError.Code, true
+		}
+		for _, we := range cbe.WriteErrors { // ordered: at most one
+			return codeName(we.Code), we.Code, true
+		}
+		if len(cbe.WriteConcernErrors) > 0 {
+			return "WriteConcern" + cbe.WriteConcernErrors[0].Name, cbe.WriteConcernErrors[0].Code, true
+		}
+	}
 	var ce mongo.CommandError
 	if errors.As(err, &ce) {
 		return ce.Name, int(ce.Code), true

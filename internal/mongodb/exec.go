@@ -28,12 +28,21 @@ type Executor struct {
 	updMany  *options.UpdateManyOptionsBuilder
 	replace  *options.ReplaceOptionsBuilder
 	count    *options.CountOptionsBuilder
+	txn      *txn // set for a transaction
 }
 
 // Executors prepares one Executor per operation of the plan, in plan order.
 func (cl *Client) Executors(plan *workload.Plan) ([]*Executor, error) {
 	out := make([]*Executor, len(plan.Ops))
 	for i, op := range plan.Ops {
+		if op.Kind == workload.Transaction {
+			t, err := cl.newTxn(op)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = &Executor{op: op, txn: t}
+			continue
+		}
 		co := options.Collection()
 		if op.ReadPreference != "" {
 			rp, err := ReadPref(op.ReadPreference)
@@ -104,6 +113,9 @@ func (e *Executor) setProjectionSort(projection, sort []byte) {
 // Do executes a built request. n is the number of documents returned,
 // matched or inserted; finding nothing is not an error.
 func (e *Executor) Do(ctx context.Context, r *workload.Request) (n int64, err error) {
+	if e.txn != nil {
+		return e.txn.do(ctx, r)
+	}
 	if e.wtimeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, e.wtimeout)

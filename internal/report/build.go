@@ -22,6 +22,8 @@ type RunInfo struct {
 	Load       LoadModel
 	// OpTypes maps operation names to their types ("find", "insertOne", ...).
 	OpTypes map[string]string
+	// OpParents maps a transaction step's name to its transaction's.
+	OpParents map[string]string
 	// StartedAt and EndedAt bound the whole run, warm-up included. The
 	// result uses them only when no interval was measured; otherwise the
 	// measured intervals bound it.
@@ -65,7 +67,7 @@ func Build(info RunInfo, totals *metrics.Totals, series []IntervalSummary) *Resu
 		res.StartedAt, res.EndedAt = totals.Start(), totals.End()
 	}
 	if totals != nil {
-		res.addOperations(totals, info.OpTypes)
+		res.addOperations(totals, info.OpTypes, info.OpParents)
 	}
 	if info.Load.Type == Open && totals != nil && res.DurationSeconds > 0 && totals.Load().Scheduled > 0 {
 		l := totals.Load()
@@ -89,7 +91,7 @@ func Build(info RunInfo, totals *metrics.Totals, series []IntervalSummary) *Resu
 }
 
 // addOperations fills Operations and Totals from totals.
-func (res *Result) addOperations(totals *metrics.Totals, types map[string]string) {
+func (res *Result) addOperations(totals *metrics.Totals, types, parents map[string]string) {
 	secs := totals.Duration().Seconds()
 	res.DurationSeconds = round3(secs)
 	all := metrics.NewHistogram()
@@ -97,7 +99,12 @@ func (res *Result) addOperations(totals *metrics.Totals, types map[string]string
 	t := &res.Totals
 	for i := range totals.Len() {
 		o := totals.Op(i)
-		res.Operations = append(res.Operations, res.operation(o, types[o.Name], secs))
+		op := res.operation(o, types[o.Name], secs)
+		op.Parent = parents[o.Name]
+		res.Operations = append(res.Operations, op)
+		if op.Parent != "" {
+			continue // a transaction's step: its transaction counts once in the totals
+		}
 		all.Merge(o.Latency)
 		if o.Service != nil {
 			if allService == nil {
@@ -131,6 +138,7 @@ func (res *Result) operation(o *metrics.OpTotal, typ string, secs float64) Opera
 		Count:         o.Count(),
 		Errors:        o.ErrorCount(),
 		ErrorsByClass: maps.Clone(o.Errors),
+		Outcomes:      maps.Clone(o.Outcomes),
 		Throughput:    perSecond(o.Count(), secs),
 		Latency:       latencyOf(o.Latency),
 		Overflow:      o.Overflow,

@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
@@ -26,6 +27,7 @@ func WriteConsole(w io.Writer, res *Result) error {
 		latencyTable(res, true).write(ew, "")
 	}
 	writeErrors(ew, res)
+	writeOutcomes(ew, res)
 	writeServer(ew, res)
 	if len(res.Notes) > 0 {
 		ew.printf("\nnotes:\n")
@@ -170,6 +172,27 @@ func latencyCells(count int64, l *Latency) []string {
 
 // writeErrors lists error counts by operation and class, most frequent
 // first within each operation.
+// writeOutcomes lists what was neither success nor error: transactions the
+// workload's own condition aborted, and the retries transactions needed.
+func writeOutcomes(w *errWriter, res *Result) {
+	t := &table{left: 2}
+	for _, o := range res.Operations {
+		names := slices.Sorted(maps.Keys(o.Outcomes))
+		for _, n := range names {
+			share := ""
+			if o.Count > 0 && strings.HasPrefix(n, "aborted:") {
+				share = fmt.Sprintf("%.2f%% of %s", 100*float64(o.Outcomes[n])/float64(o.Count), thousands(o.Count))
+			}
+			t.add(o.Name, n, thousands(o.Outcomes[n]), share)
+		}
+	}
+	if len(t.rows) == 0 {
+		return
+	}
+	w.printf("\noutcomes (neither success nor error; aborted transactions are counted in count):\n")
+	t.write(w, "  ")
+}
+
 func writeErrors(w *errWriter, res *Result) {
 	if res.Totals.Errors == 0 {
 		return

@@ -45,6 +45,9 @@ type Result struct {
 	Schedule *Schedule `json:"schedule,omitempty"`
 	// Client is what mongoload itself used during the measured phase.
 	Client *ClientUsage `json:"client,omitempty"`
+	// Cost is what the system under test costs (--monthly-cost), for
+	// throughput per cost in comparisons; see CostOf.
+	Cost *Cost `json:"cost,omitempty"`
 	// Server is the server's own telemetry during the measured phase.
 	Server *Server `json:"server,omitempty"`
 	// Merged is set on a result that mongoload merge made from several files.
@@ -119,8 +122,12 @@ type Totals struct {
 	Operations    int64            `json:"operations"` // successful operations
 	Errors        int64            `json:"errors"`     // failed operations
 	ErrorsByClass map[string]int64 `json:"errorsByClass,omitempty"`
-	Throughput    float64          `json:"throughput"` // successful operations per second
-	Overflow      int64            `json:"overflow"`
+	// Outcomes counts what is neither success nor error: transactions the
+	// workload's own condition aborted ("aborted: insufficient funds", also
+	// counted in Count), and retries ("retry: TransientTransactionError").
+	Outcomes   map[string]int64 `json:"outcomes,omitempty"`
+	Throughput float64          `json:"throughput"` // successful operations per second
+	Overflow   int64            `json:"overflow"`
 	// Latency is over all operations' samples together.
 	Latency Latency  `json:"latency"`
 	Service *Latency `json:"service,omitempty"`
@@ -128,14 +135,21 @@ type Totals struct {
 
 // Operation is one operation's whole-run figures.
 type Operation struct {
-	Name          string           `json:"name"`
-	Type          string           `json:"type,omitempty"` // find, insertOne, ...
-	Count         int64            `json:"count"`          // successful operations
-	Errors        int64            `json:"errors"`         // failed operations
+	Name string `json:"name"`
+	Type string `json:"type,omitempty"` // find, insertOne, ...
+	// Parent names the transaction this operation is a step of; steps are
+	// not added into the totals (their transaction is).
+	Parent        string           `json:"parent,omitempty"`
+	Count         int64            `json:"count"`  // successful operations
+	Errors        int64            `json:"errors"` // failed operations
 	ErrorsByClass map[string]int64 `json:"errorsByClass,omitempty"`
-	Throughput    float64          `json:"throughput"` // successful operations per second
-	Latency       Latency          `json:"latency"`
-	Service       *Latency         `json:"service,omitempty"` // open loop only
+	// Outcomes counts what is neither success nor error: transactions the
+	// workload's own condition aborted ("aborted: insufficient funds", also
+	// counted in Count), and retries ("retry: TransientTransactionError").
+	Outcomes   map[string]int64 `json:"outcomes,omitempty"`
+	Throughput float64          `json:"throughput"` // successful operations per second
+	Latency    Latency          `json:"latency"`
+	Service    *Latency         `json:"service,omitempty"` // open loop only
 	// Overflow counts latencies above the histogram's 1 h limit, recorded as
 	// 1 h: when it is not zero, max and the top percentiles are understated.
 	Overflow int64 `json:"overflow"`

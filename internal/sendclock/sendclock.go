@@ -11,8 +11,24 @@ import (
 	"time"
 )
 
-// Clock holds the time of the first send of the current operation.
-type Clock struct{ ns atomic.Int64 }
+// Clock holds the time of the first send of the current operation, and
+// counts the commitTransaction commands the runner has sent (their excess
+// over the transactions that reached commit are commit retries).
+type Clock struct {
+	ns      atomic.Int64
+	commits atomic.Int64
+}
+
+// Command marks a command's send; commits are counted.
+func (c *Clock) Command(name string) {
+	c.Mark()
+	if name == "commitTransaction" {
+		c.commits.Add(1)
+	}
+}
+
+// Commits is how many commitTransaction commands were sent through c.
+func (c *Clock) Commits() int64 { return c.commits.Load() }
 
 // Mark records now as the send time, unless one was already recorded (a find
 // sends getMores after its first command: the first send counts).

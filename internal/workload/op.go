@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/generate"
@@ -27,6 +28,8 @@ const (
 	// ReadModifyWrite is a findOne then an updateOne of the same filter,
 	// timed as one operation (YCSB's READ-MODIFY-WRITE).
 	ReadModifyWrite
+	// Transaction runs its Steps in one multi-document transaction.
+	Transaction
 )
 
 var kindsByType = map[string]Kind{
@@ -69,9 +72,27 @@ type Op struct {
 	WriteConcern   *config.WriteConcern
 	// StaticOptions: projection and sort are the same for every call.
 	StaticOptions bool
+
+	// Transactions: the let drawn once per transaction, the steps, and how
+	// they run. Steps point back to their transaction through Parent.
+	Let           *generate.Let
+	Steps         []*Op
+	Parent        *Op
+	Style         string // perOperation or batched
+	ReadConcern   string
+	MaxCommitTime time.Duration
+	// A step may abort its transaction when it matches nothing.
+	AbortIfNoMatch bool
+	AbortReason    string
 }
 
 func compileOp(cfg *config.Config, oc *config.Operation, i int, p *Plan) (*Op, error) {
+	return compileOpIn(cfg, oc, fmt.Sprintf("operations[%d]", i), p, nil)
+}
+
+// compileOpIn compiles one operation whose templates may read vars (the let
+// of the transaction it is a step of).
+func compileOpIn(cfg *config.Config, oc *config.Operation, field string, p *Plan, vars []string) (*Op, error) {
 	kind, ok := kindsByType[oc.Type]
 	if !ok {
 		return nil, config.Errorf(config.UnknownOperation, oc.Line, "unknown operation type %q", oc.Type)
@@ -84,7 +105,7 @@ func compileOp(cfg *config.Config, oc *config.Operation, i int, p *Plan) (*Op, e
 		col.Writes = true
 	}
 	op := &Op{
-		Index: i, Name: oc.Name, Type: oc.Type, Kind: kind, Weight: oc.Weight, Collection: col,
+		Name: oc.Name, Type: oc.Type, Kind: kind, Weight: oc.Weight, Collection: col,
 		Limit: oc.Limit.N, BatchSize: oc.BatchSize, Upsert: oc.Upsert || oc.Type == "upsert",
 		ReadPreference: oc.ReadPreference, WriteConcern: oc.WriteConcern,
 		StaticOptions: staticOptions(oc),
@@ -101,9 +122,8 @@ func compileOp(cfg *config.Config, oc *config.Operation, i int, p *Plan) (*Op, e
 		}
 		return nil
 	}
-	query := &generate.Env{Mode: generate.Query, Seed: cfg.Run.RandomSeed, KeySpace: lookup}
-	insert := &generate.Env{Mode: generate.Insert, Seed: cfg.Run.RandomSeed, KeySpace: lookup}
-	field := fmt.Sprintf("operations[%d]", i)
+	query := &generate.Env{Mode: generate.Query, Seed: cfg.Run.RandomSeed, KeySpace: lookup, Vars: vars}
+	insert := &generate.Env{Mode: generate.Insert, Seed: cfg.Run.RandomSeed, KeySpace: lookup, Vars: vars}
 	var err error
 	compile := func(v config.Value, env *generate.Env, name string) *generate.Document {
 		if err != nil || v.IsZero() {

@@ -18,7 +18,10 @@ type Plan struct {
 	Source      string
 	Collections []*Collection
 	Ops         []*Op
-	Mix         *Mix
+	// Steps are the steps of every transaction of Ops, in order; each has
+	// its own metrics index after the mix's operations.
+	Steps []*Op
+	Mix   *Mix
 }
 
 // Collection is one collection of the workload.
@@ -46,14 +49,21 @@ type Index struct {
 	Hashed bool
 }
 
-// OpNames lists the operation names in plan order (the metrics' op indexes).
+// OpNames lists the operation names in metrics order: the mix's
+// operations, then every transaction step ("transaction/step").
 func (p *Plan) OpNames() []string {
-	names := make([]string, len(p.Ops))
-	for i, op := range p.Ops {
-		names[i] = op.Name
+	names := make([]string, 0, len(p.Ops)+len(p.Steps))
+	for _, op := range p.Ops {
+		names = append(names, op.Name)
+	}
+	for _, st := range p.Steps {
+		names = append(names, st.Name)
 	}
 	return names
 }
+
+// AllOps lists every operation in metrics order: the mix's, then the steps.
+func (p *Plan) AllOps() []*Op { return append(append([]*Op(nil), p.Ops...), p.Steps...) }
 
 // Compile turns a validated configuration into a Plan.
 func Compile(cfg *config.Config) (*Plan, error) {
@@ -72,7 +82,16 @@ func Compile(cfg *config.Config) (*Plan, error) {
 		return nil, config.WithFile(es, cfg.Source)
 	}
 	for i := range cfg.Operations {
-		op, err := compileOp(cfg, &cfg.Operations[i], i, p)
+		oc := &cfg.Operations[i]
+		if oc.Type == "transaction" {
+			ops, err := compileTransaction(cfg, oc, i, p)
+			if err != nil {
+				es = appendErr(es, err)
+			}
+			p.Ops = append(p.Ops, ops...)
+			continue
+		}
+		op, err := compileOp(cfg, oc, i, p)
 		if err != nil {
 			es = appendErr(es, err)
 			continue
@@ -81,6 +100,16 @@ func Compile(cfg *config.Config) (*Plan, error) {
 	}
 	if len(es) > 0 {
 		return nil, config.WithFile(es, cfg.Source)
+	}
+	// The mix's operations come first in the metrics, then every step.
+	for i, op := range p.Ops {
+		op.Index = i
+	}
+	for _, op := range p.Ops {
+		for _, st := range op.Steps {
+			st.Index = len(p.Ops) + len(p.Steps)
+			p.Steps = append(p.Steps, st)
+		}
 	}
 	p.Mix = NewMix(p.Ops)
 	return p, nil

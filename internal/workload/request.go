@@ -3,6 +3,7 @@ package workload
 import (
 	"encoding/binary"
 	"sync"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -36,6 +37,23 @@ type Request struct {
 	st    *generate.State // the state of the last Build, whose keys Release settles
 	// scratch receives a drawn limit.
 	scratch [16]byte
+
+	// Steps are a transaction's steps, built together: one let draw, and
+	// the keys their inserts take are held until the whole transaction ends.
+	Steps []Request
+	// StepRuns is filled by the executor: every step execution of the last
+	// run (retries included), for the steps' own histograms.
+	StepRuns []StepRun
+	// Retries is filled by the executor: the retries a transaction needed,
+	// by cause (TransientTransactionError, UnknownTransactionCommitResult).
+	Retries map[string]int64
+}
+
+// StepRun is one execution of one step of a transaction.
+type StepRun struct {
+	Op      *Op
+	Latency time.Duration
+	Err     error
 }
 
 // Release returns the request's large buffer, if it holds one, and ends
@@ -47,6 +65,13 @@ func (r *Request) Release() {
 		r.st.SettleKeys()
 		r.st = nil
 	}
+	for i := range r.Steps {
+		r.Steps[i].releaseBuffer()
+	}
+	r.releaseBuffer()
+}
+
+func (r *Request) releaseBuffer() {
 	if r.big != nil {
 		*r.big = r.buf[:0]
 		bigBuffers.Put(r.big)
@@ -60,6 +85,30 @@ func (r *Request) Build(op *Op, st *generate.State) {
 	r.Op = op
 	r.st = st
 	st.HoldKeys()
+	if op.Kind == Transaction {
+		r.buildTransaction(op, st)
+		return
+	}
+	r.build(op, st)
+}
+
+// buildTransaction draws the let once and builds every step from it.
+func (r *Request) buildTransaction(op *Op, st *generate.State) {
+	op.Let.Draw(st)
+	for len(r.Steps) < len(op.Steps) {
+		r.Steps = append(r.Steps, Request{})
+	}
+	r.Steps = r.Steps[:len(op.Steps)]
+	for i, s := range op.Steps {
+		r.Steps[i].Op = s
+		r.Steps[i].build(s, st)
+	}
+	r.StepRuns = r.StepRuns[:0]
+	clear(r.Retries)
+}
+
+// build fills the buffers of a plain operation (or one step).
+func (r *Request) build(op *Op, st *generate.State) {
 	if op.Document != nil {
 		r.big = bigBuffers.Get().(*[]byte)
 		r.buf = (*r.big)[:0]

@@ -1,0 +1,345 @@
+package analysis
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/url"
+	"strings"
+
+	"github.com/mongoload/mongoload/internal/report"
+)
+
+// SweepOptions are the rules of a sweep's analysis.
+type SweepOptions struct {
+	Rules SweepRules
+	// Latency is the latency the verdicts use: avg (default), p50, p95, p99.
+	Latency string
+	// ClientCPU is the share of the client machine's cores (0..1) at which
+	// the load generator itself is named as the limit.
+	ClientCPU float64
+}
+
+// DefaultSweepOptions are the sweep command's defaults.
+func DefaultSweepOptions() SweepOptions {
+	return SweepOptions{Rules: DefaultSweepRules(), Latency: "avg", ClientCPU: 0.8}
+}
+
+// Validate checks the options, naming the flag at fault.
+func (o SweepOptions) Validate() error {
+	if err := o.Rules.Validate(); err != nil {
+		return err
+	}
+	switch o.Latency {
+	case "avg", "p50", "p95", "p99":
+	default:
+		return fmt.Errorf("--verdict-latency %q: choose avg, p50, p95 or p99", o.Latency)
+	}
+	if o.ClientCPU <= 0 || o.ClientCPU > 1 {
+		return fmt.Errorf("--client-cpu-limit %g must be a share of the cores, above 0 and at most 1 (such as 0.8)", o.ClientCPU)
+	}
+	return nil
+}
+
+// Thresholds that name a server resource as the limit (docs/sweep.md).
+const (
+	// DirtyLimit: WiredTiger makes application threads evict when dirty
+	// data reaches 20% of the cache (eviction_dirty_trigger).
+	DirtyLimit = 0.20
+	// CacheFullLimit: at 95% use (eviction_trigger) application threads
+	// evict too.
+	CacheFullLimit = 0.95
+	// ConnectionsLimit: connections in use beyond which new ones may be
+	// refused.
+	ConnectionsLimit = 0.90
+)
+
+// AnalyseSweep computes every step's figures and verdict, names the sweet
+// spot, the saturation point and the highest throughput, and says what
+// limited the run. Steps that are not complete (an interrupted step) get
+// figures but no verdict.
+func AnalyseSweep(sw *report.Sweep, o SweepOptions) (*report.SweepAnalysis, error) {
+	a := &report.SweepAnalysis{Rules: report.SweepThresholds{
+		LinearGain: o.Rules.LinearGain, KneeGain: o.Rules.KneeGain, LatencyKnee: o.Rules.LatencyKnee,
+		Plateau: o.Rules.Plateau, DegradedDrop: o.Rules.DegradedDrop, Oversaturated: o.Rules.Oversaturated,
+		Latency: o.Latency, ClientCPU: o.ClientCPU,
+	}, Steps: []report.StepFigures{}, Summary: []string{}}
+	var judged []int // indexes into a.Steps of the complete steps
+	var pts []SweepPoint
+	for i, st := range sw.Steps {
+		if st.Result == nil {
+			return nil, fmt.Errorf("step %d (%s) has no result", i+1, sw.Load.Describe(st.Level))
+		}
+		f, err := StepFiguresOf(st.Level, st.Complete, st.Result)
+		if err != nil {
+			return nil, fmt.Errorf("step %d (%s): %w", i+1, sw.Load.Describe(st.Level), err)
+		}
+		a.Steps = append(a.Steps, f)
+		if st.Complete {
+			judged = append(judged, i)
+			pts = append(pts, SweepPoint{Level: st.Level, Throughput: f.Throughput, Latency: pick(f.Latency, o.Latency)})
+		}
+	}
+	j := JudgeSweep(pts, o.Rules)
+	for k, i := range judged {
+		a.Steps[i].Verdict = string(j.Verdicts[k])
+		if !math.IsNaN(j.Gain[k]) {
+			g := round3(j.Gain[k])
+			a.Steps[i].Gain = &g
+		}
+	}
+	at := func(k int) *int {
+		if k < 0 {
+			return nil
+		}
+		i := judged[k]
+		return &i
+	}
+	a.SweetSpot, a.Saturation, a.Plateau, a.Best = at(j.SweetSpot), at(j.Saturation), at(j.Plateau), at(j.Best)
+	a.Limit = limitOf(sw, a, o)
+	a.Summary = summarize(sw, a, o)
+	return a, nil
+}
+
+// pick is the latency the verdicts use.
+func pick(l report.Latency, which string) float64 {
+	switch which {
+	case "p50":
+		return l.P50
+	case "p95":
+		return l.P95
+	case "p99":
+		return l.P99
+	}
+	return l.Avg
+}
+
+// limitOf says in one sentence what limited the run: the load generator
+// when its own CPU use reached the limit at or past saturation (so a
+// saturated client is never taken for a saturated server), else the
+// server resource its telemetry shows under pressure, else the server.
+func limitOf(sw *report.Sweep, a *report.SweepAnalysis, o SweepOptions) report.Limit {
+	complete := 0
+	for _, f := range a.Steps {
+		if f.Complete {
+			complete++
+		}
+	}
+	if complete < 2 {
+		return report.Limit{Kind: "unknown", Text: "too few complete steps to say what limited the run"}
+	}
+	desc := sw.Load.Describe
+	from := 0
+	if a.Saturation != nil {
+		from = *a.Saturation
+	} else {
+		from = lastComplete(a.Steps)
+	}
+	// The load generator first: its own CPU at or past saturation.
+	for i := from; i < len(a.Steps); i++ {
+		f := a.Steps[i]
+		if f.Complete && f.ClientCPU != nil && *f.ClientCPU >= o.ClientCPU {
+			text := fmt.Sprintf("the load generator itself: mongoload used %.0f%% of the client machine's %d cores at %s, so the server's own limit was not reached; run mongoload on a bigger machine or split the load over several with --partition",
+				100**f.ClientCPU, f.ClientCores, desc(f.Level))
+			return report.Limit{Kind: "client", Text: text}
+		}
+	}
+	if a.Saturation == nil {
+		top := a.Steps[from]
+		return report.Limit{Kind: "none", Text: fmt.Sprintf("nothing yet: throughput still grew at the highest step (%s); sweep higher to find the limit", desc(top.Level))}
+	}
+	sat := a.Steps[*a.Saturation]
+	lim := serverLimit(sw, a, from)
+	if host, ok := localServer(sw); ok {
+		share := ""
+		if sat.ClientCPU != nil {
+			share = fmt.Sprintf(", mongoload using %.0f%% of them at %s", 100**sat.ClientCPU, desc(sat.Level))
+		}
+		cores := ""
+		if sat.ClientCores > 0 {
+			cores = fmt.Sprintf("%d ", sat.ClientCores)
+		}
+		lim.Text += fmt.Sprintf("; the server runs on this machine (%s) and shares its %scores with the client%s", host, cores, share)
+	}
+	return lim
+}
+
+// serverLimit names the server resource under pressure from step from on.
+func serverLimit(sw *report.Sweep, a *report.SweepAnalysis, from int) report.Limit {
+	desc := sw.Load.Describe
+	telemetry := false
+	for i := from; i < len(a.Steps); i++ {
+		f := a.Steps[i]
+		s := f.Server
+		if s == nil || !f.Complete {
+			continue
+		}
+		telemetry = true
+		switch {
+		case s.TicketsMin != nil && *s.TicketsMin == 0:
+			return report.Limit{Kind: "server-tickets", Text: fmt.Sprintf("the server's storage engine: no read or write tickets were free at %s, so operations queued inside the server", desc(f.Level))}
+		case s.CacheDirty != nil && *s.CacheDirty >= DirtyLimit:
+			return report.Limit{Kind: "server-cache", Text: fmt.Sprintf("the server's WiredTiger cache: dirty data reached %.0f%% of it at %s (from 20%% application threads must help evict)", 100**s.CacheDirty, desc(f.Level))}
+		case s.CacheUsed != nil && *s.CacheUsed >= CacheFullLimit && s.PagesReadPerSec != nil && *s.PagesReadPerSec > 0:
+			return report.Limit{Kind: "server-cache", Text: fmt.Sprintf("the server's WiredTiger cache: %.0f%% full, reading %.0f pages/s from disk at %s: the working set does not fit in it", 100**s.CacheUsed, *s.PagesReadPerSec, desc(f.Level))}
+		case s.Connections != nil && *s.Connections >= ConnectionsLimit:
+			return report.Limit{Kind: "server-connections", Text: fmt.Sprintf("the server's connections: %.0f%% of those available were in use at %s", 100**s.Connections, desc(f.Level))}
+		}
+	}
+	sat := a.Steps[*a.Saturation]
+	if s := sat.Server; s != nil && s.CPUCores != nil {
+		text := fmt.Sprintf("the server, most likely its CPU: it used %.2f cores at %s", *s.CPUCores, desc(sat.Level))
+		if a.SweetSpot != nil {
+			if sp := a.Steps[*a.SweetSpot].Server; sp != nil && sp.CPUCores != nil {
+				text += fmt.Sprintf(" (%.2f at the sweet spot)", *sp.CPUCores)
+			}
+		}
+		return report.Limit{Kind: "server-cpu", Text: text + ", while its cache, tickets and connections showed no pressure"}
+	}
+	if telemetry {
+		return report.Limit{Kind: "server", Text: "the server: its telemetry shows no cache, ticket or connection pressure and it does not report its CPU; look at its CPU and disk"}
+	}
+	return report.Limit{Kind: "server", Text: "the server (no telemetry to say which resource)"}
+}
+
+func lastComplete(steps []report.StepFigures) int {
+	for i := len(steps) - 1; i >= 0; i-- {
+		if steps[i].Complete {
+			return i
+		}
+	}
+	return 0
+}
+
+// localServer reports whether the sweep's server is on this machine's
+// loopback, from the URI its first step recorded.
+func localServer(sw *report.Sweep) (string, bool) {
+	for _, st := range sw.Steps {
+		if st.Result == nil {
+			continue
+		}
+		if host, ok := loopbackHost(st.Result.Config); ok {
+			return host, true
+		}
+		return "", false
+	}
+	return "", false
+}
+
+// loopbackHost finds connection.uri in a recorded configuration and
+// reports whether every host of it is a loopback address.
+func loopbackHost(cfg json.RawMessage) (string, bool) {
+	var c struct {
+		Connection struct {
+			URI string `json:"uri"`
+		} `json:"connection"`
+	}
+	if len(cfg) == 0 || json.Unmarshal(cfg, &c) != nil || c.Connection.URI == "" {
+		return "", false
+	}
+	u, err := url.Parse(c.Connection.URI)
+	if err != nil || u.Host == "" {
+		return "", false
+	}
+	hosts := strings.Split(u.Host, ",")
+	for _, h := range hosts {
+		name := h
+		if i := strings.LastIndex(h, ":"); i > 0 && !strings.HasSuffix(h, "]") {
+			name = h[:i]
+		}
+		name = strings.Trim(name, "[]")
+		if name != "localhost" && !strings.HasPrefix(name, "127.") && name != "::1" {
+			return "", false
+		}
+	}
+	return hosts[0], true
+}
+
+// summarize puts the analysis in a few sentences.
+func summarize(sw *report.Sweep, a *report.SweepAnalysis, o SweepOptions) []string {
+	desc := sw.Load.Describe
+	var out []string
+	lat := func(f report.StepFigures) string {
+		return fmt.Sprintf("%s avg, %s p99", ms(f.Latency.Avg), ms(f.Latency.P99))
+	}
+	switch {
+	case a.SweetSpot != nil:
+		f := a.Steps[*a.SweetSpot]
+		out = append(out, fmt.Sprintf("Sweet spot: %s, %s ops/s at %s: the best throughput before latency grows faster than throughput.", desc(f.Level), whole(f.Throughput), lat(f)))
+		if *a.SweetSpot == 0 {
+			out = append(out, "The lowest step is already the sweet spot: sweep lower to see how the system scales.")
+		}
+	case a.Best != nil && len(a.Steps) > 1:
+		out = append(out, "No sweet spot: throughput still grew at the highest step.")
+	}
+	if a.Saturation != nil {
+		f := a.Steps[*a.Saturation]
+		prev := a.Steps[*a.SweetSpot]
+		out = append(out, fmt.Sprintf("Saturation begins at %s: %+.1f%% throughput for %+.0f%% load, %s latency x%.2f.",
+			desc(f.Level), pct(f.Throughput, prev.Throughput), pct(f.Level, prev.Level), o.Latency, ratio(pick(f.Latency, o.Latency), pick(prev.Latency, o.Latency))))
+	}
+	if a.Best != nil {
+		f := a.Steps[*a.Best]
+		out = append(out, fmt.Sprintf("Max throughput: %s ops/s at %s (%s).", whole(f.Throughput), desc(f.Level), lat(f)))
+	}
+	out = append(out, "Limit: "+a.Limit.Text+".")
+	var errSteps []string
+	for _, f := range a.Steps {
+		if f.Errors > 0 {
+			errSteps = append(errSteps, fmt.Sprintf("%s at %s", pctOf(f.Errors, f.Operations+f.Errors), desc(f.Level)))
+		}
+	}
+	if len(errSteps) > 0 {
+		out = append(out, "Errors: "+strings.Join(errSteps, ", ")+" of operations failed; throughput counts successes only.")
+	}
+	return out
+}
+
+func ms(v float64) string {
+	switch {
+	case v < 10:
+		return fmt.Sprintf("%.2f ms", v)
+	case v < 100:
+		return fmt.Sprintf("%.1f ms", v)
+	}
+	return fmt.Sprintf("%.0f ms", v)
+}
+
+// whole formats a rate with thousands separators.
+func whole(f float64) string {
+	s := fmt.Sprintf("%.0f", f)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+func pct(now, before float64) float64 {
+	if before == 0 {
+		return 0
+	}
+	return 100 * (now/before - 1)
+}
+
+func ratio(now, before float64) float64 {
+	if before == 0 {
+		return 0
+	}
+	return now / before
+}
+
+func pctOf(n, of int64) string {
+	if of == 0 {
+		return "0%"
+	}
+	return fmt.Sprintf("%.2g%%", 100*float64(n)/float64(of))
+}

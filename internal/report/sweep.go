@@ -1,0 +1,256 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+// SweepSchema identifies this version of the sweep file format
+// (docs/sweep.md). The rules of Schema apply: fields may be added within a
+// version; removing one or changing its meaning makes a new version.
+const SweepSchema = "mongoload.sweep/v1"
+
+// Sweep is one sweep's file: every step's full result, measured one after
+// the other on the same prepared data, and the analysis of the steps.
+type Sweep struct {
+	Schema   string   `json:"schema"`
+	Tool     Tool     `json:"tool"`
+	Label    string   `json:"label,omitempty"`
+	Cost     *Cost    `json:"cost,omitempty"`
+	Workload Workload `json:"workload"`
+	// Load says which load parameter the sweep stepped and to which levels.
+	Load SweepLoad `json:"load"`
+	// StepSeconds is the planned measured length of a step; WarmupSeconds
+	// ran before each step's measurement; CooldownSeconds between steps.
+	StepSeconds     float64   `json:"stepSeconds"`
+	WarmupSeconds   float64   `json:"warmupSeconds"`
+	CooldownSeconds float64   `json:"cooldownSeconds"`
+	StartedAt       time.Time `json:"startedAt"`
+	EndedAt         time.Time `json:"endedAt"`
+	// Outcome is Completed when every step ran, Interrupted or ServerLost
+	// when the sweep stopped early: Steps then holds the steps that ran.
+	Outcome Outcome     `json:"outcome"`
+	Reason  string      `json:"reason,omitempty"`
+	Notes   []string    `json:"notes,omitempty"`
+	Steps   []SweepStep `json:"steps"`
+	// Analysis is the verdict table; nil until analysed.
+	Analysis *SweepAnalysis `json:"analysis,omitempty"`
+}
+
+// SweepLoad is the stepped load parameter.
+type SweepLoad struct {
+	Type string `json:"type"` // Closed, Open or Sessions
+	// Parameter is "concurrency" (closed), "rate" (open) or "sessions".
+	Parameter string    `json:"parameter"`
+	Levels    []float64 `json:"levels"` // as asked, in order
+}
+
+// Unit names a level of the parameter for people: workers, ops/s, sessions.
+func (l SweepLoad) Unit() string {
+	switch l.Parameter {
+	case "rate":
+		return "ops/s"
+	case "sessions":
+		return "sessions"
+	}
+	return "workers"
+}
+
+// ColumnName is the level column's heading.
+func (l SweepLoad) ColumnName() string {
+	switch l.Parameter {
+	case "rate":
+		return "rate"
+	case "sessions":
+		return "sessions"
+	}
+	return "workers"
+}
+
+// Describe formats a level with its unit: "32 workers", "4,000 ops/s".
+func (l SweepLoad) Describe(level float64) string {
+	return target(level) + " " + l.Unit()
+}
+
+// SweepStep is one step: its level and its complete result. Complete is
+// false for a step cut short by an interruption: it is kept in the file but
+// not judged.
+type SweepStep struct {
+	Level    float64 `json:"level"`
+	Complete bool    `json:"complete"`
+	Result   *Result `json:"result"`
+}
+
+// SweepAnalysis is what analysis.AnalyseSweep found: figures and a verdict
+// per step, the named points and what limited the run.
+type SweepAnalysis struct {
+	Rules SweepThresholds `json:"rules"`
+	Steps []StepFigures   `json:"steps"`
+	// SweetSpot, Saturation and Plateau ("Max throughput" verdict) are step
+	// indexes into Steps, nil when the sweep did not reach them; Best is the
+	// step of the highest throughput.
+	SweetSpot  *int `json:"sweetSpot,omitempty"`
+	Saturation *int `json:"saturation,omitempty"`
+	Plateau    *int `json:"plateau,omitempty"`
+	Best       *int `json:"best,omitempty"`
+	// Limit is what limited the run, Kind one of "client", "server",
+	// "server-cpu", "server-cache", "server-tickets", "server-connections",
+	// "none" (no saturation) or "unknown" (too few steps).
+	Limit Limit `json:"limit"`
+	// Summary is the analysis in a few sentences for people.
+	Summary []string `json:"summary"`
+}
+
+// SweepThresholds are the verdict rules' thresholds the analysis used
+// (docs/sweep.md).
+type SweepThresholds struct {
+	LinearGain    float64 `json:"linearGain"`
+	KneeGain      float64 `json:"kneeGain"`
+	LatencyKnee   float64 `json:"latencyKnee"`
+	Plateau       float64 `json:"plateau"`
+	DegradedDrop  float64 `json:"degradedDrop"`
+	Oversaturated float64 `json:"oversaturated"`
+	// Latency is the latency the rules use: avg, p50, p95 or p99.
+	Latency string `json:"latency"`
+	// ClientCPU is the share of the client machine's cores above which the
+	// load generator itself is named as the limit.
+	ClientCPU float64 `json:"clientCpu"`
+}
+
+// Limit is what limited the run, in one sentence.
+type Limit struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+// StepFigures are one step's figures as the tables show them. Latencies
+// are in ms; class figures are nil when the workload has no operation of
+// that class.
+type StepFigures struct {
+	Level      float64 `json:"level"`
+	Complete   bool    `json:"complete"`
+	Throughput float64 `json:"throughput"`
+	Operations int64   `json:"operations"`
+	Errors     int64   `json:"errors"`
+	Latency    Latency `json:"latency"`
+	Read       *Class  `json:"read,omitempty"`
+	Write      *Class  `json:"write,omitempty"`
+	// ClientCPU is the share of the client machine's cores mongoload used
+	// (0..1), CPUPerOpMicros its CPU per operation; absent in results that
+	// do not say.
+	ClientCPU      *float64 `json:"clientCpu,omitempty"`
+	ClientCores    int      `json:"clientCores,omitempty"`
+	CPUPerOpMicros *float64 `json:"cpuPerOpMicros,omitempty"`
+	// Dropped counts open-loop operations dropped for want of an in-flight
+	// place: the server could not keep the rate.
+	Dropped int64          `json:"dropped,omitempty"`
+	Server  *ServerFigures `json:"server,omitempty"`
+	// Gain is the throughput gain over the previous step as a share of the
+	// proportional gain (1 = linear); nil for the first step.
+	Gain *float64 `json:"gain,omitempty"`
+	// Verdict is one of the sweep verdicts, "" for a step not judged.
+	Verdict string `json:"verdict"`
+}
+
+// Class is the figures of one class of operations (reads or writes).
+type Class struct {
+	Operations int64   `json:"operations"`
+	Throughput float64 `json:"throughput"`
+	Latency    Latency `json:"latency"`
+}
+
+// ServerFigures summarize a step's server telemetry: the worst value of
+// any sample (highest use, fewest tickets), or the average where said.
+// A figure the server did not report is nil.
+type ServerFigures struct {
+	// CPUCores is the server process's CPU seconds per second (cores busy),
+	// averaged over the step.
+	CPUCores *float64 `json:"cpuCores,omitempty"`
+	// CacheUsed and CacheDirty are shares of the WiredTiger cache (0..1).
+	CacheUsed  *float64 `json:"cacheUsed,omitempty"`
+	CacheDirty *float64 `json:"cacheDirty,omitempty"`
+	// PagesReadPerSec are pages read into the cache per second (misses).
+	PagesReadPerSec *float64 `json:"pagesReadPerSec,omitempty"`
+	// Connections is the share of the server's connections in use (0..1).
+	Connections *float64 `json:"connections,omitempty"`
+	// TicketsMin is the fewest read or write tickets available.
+	TicketsMin *int64 `json:"ticketsMin,omitempty"`
+	// LagSeconds is the largest replication lag of a secondary.
+	LagSeconds *float64 `json:"lagSeconds,omitempty"`
+}
+
+// WriteSweep writes sw to path as indented JSON with SweepSchema,
+// atomically like WriteJSON.
+func WriteSweep(path string, sw *Sweep) error {
+	out := *sw
+	out.Schema = SweepSchema
+	b, err := json.MarshalIndent(&out, "", "  ")
+	if err != nil {
+		return fmt.Errorf("write sweep %q: %w", path, err)
+	}
+	if err := writeAtomic(path, append(b, '\n')); err != nil {
+		return fmt.Errorf("write sweep %q: %w", path, err)
+	}
+	return nil
+}
+
+// ReadSweep reads a sweep file, refusing other schemas with a message that
+// names them.
+func ReadSweep(path string) (*Sweep, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read sweep: %w", err)
+	}
+	schema, err := schemaOf(path, b)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case schema == SweepSchema:
+	case strings.HasPrefix(schema, "mongoload.sweep/"):
+		return nil, fmt.Errorf("read sweep %q: schema %q is not supported: this mongoload reads %q", path, schema, SweepSchema)
+	default:
+		return nil, fmt.Errorf("read sweep %q: schema %q is not a sweep (want %q)", path, schema, SweepSchema)
+	}
+	var sw Sweep
+	if err := json.Unmarshal(b, &sw); err != nil {
+		return nil, fmt.Errorf("read sweep %q: %w", path, err)
+	}
+	return &sw, nil
+}
+
+// ReadAny reads a results file or a sweep file, whichever path holds:
+// exactly one of the returned pointers is non-nil when err is nil.
+func ReadAny(path string) (*Result, *Sweep, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %q: %w", path, err)
+	}
+	schema, err := schemaOf(path, b)
+	if err != nil {
+		return nil, nil, err
+	}
+	if strings.HasPrefix(schema, "mongoload.sweep/") {
+		sw, err := ReadSweep(path)
+		return nil, sw, err
+	}
+	res, err := ReadJSON(path)
+	return res, nil, err
+}
+
+// schemaOf reads the schema field of a JSON file.
+func schemaOf(path string, b []byte) (string, error) {
+	var head struct {
+		Schema *string `json:"schema"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return "", fmt.Errorf("read %q: not a mongoload JSON file: %w", path, err)
+	}
+	if head.Schema == nil {
+		return "", fmt.Errorf("read %q: no \"schema\" field: not a mongoload results or sweep file", path)
+	}
+	return *head.Schema, nil
+}
