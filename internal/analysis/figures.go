@@ -136,7 +136,9 @@ func ServerFiguresOf(s *report.Server) *report.ServerFigures {
 				havePages = true
 			}
 		}
-		if c := sm.Connections; c != nil && c.Current != nil && c.Available != nil && *c.Current+*c.Available > 0 {
+		// A server that says no connection is available while fewer than
+		// 100 are open states no limit (SecantusDB reports 0): skip it.
+		if c := sm.Connections; c != nil && c.Current != nil && c.Available != nil && *c.Current+*c.Available > 0 && (*c.Available > 0 || *c.Current >= 100) {
 			f.Connections = maxPtr(f.Connections, float64(*c.Current)/float64(*c.Current+*c.Available))
 		}
 		if t := sm.Tickets; t != nil {

@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// row is one step of a fixture: load, throughput, latency (ms) and the
+// fixtureRow is one step of a fixture: load, throughput, latency (ms) and the
 // verdict the rules must give.
-type row struct {
+type fixtureRow struct {
 	level, tput, lat float64
 	want             SweepVerdict
 }
@@ -18,12 +18,12 @@ type row struct {
 // noted; where the rules give another verdict, the row says why.
 var sweepFixtures = []struct {
 	name                    string
-	rows                    []row
+	rows                    []fixtureRow
 	sweet, saturation, plat int
 }{
 	{
 		name: "workload #1: 100% find by shard key",
-		rows: []row{
+		rows: []fixtureRow{
 			{4, 2635, 1.51, Underutilised},        // blog: Underutilized
 			{8, 6493, 1.23, LinearScaling},        // blog: Efficient Scaling; 146% of the proportional gain is linear by --linear-gain 0.8
 			{16, 10678, 1.49, EfficientScaling},   // blog: Efficient Scaling (65% of proportional)
@@ -40,7 +40,7 @@ var sweepFixtures = []struct {
 		// The blog gives read and write averages; the latency here is the
 		// mix's average, 0.54 read + 0.46 write.
 		name: "workload #2: mixed 54% reads, queries.json",
-		rows: []row{
+		rows: []fixtureRow{
 			{4, 2225, 0.54*1.54 + 0.46*1.88, Underutilised},         // blog: Underutilized
 			{16, 6195, 0.54*2.25 + 0.46*2.77, EfficientScaling},     // blog: High Efficiency (60% of proportional)
 			{32, 7689, 0.54*3.60 + 0.46*4.45, SweetSpot},            // blog: Sweet Spot
@@ -53,7 +53,7 @@ var sweepFixtures = []struct {
 	},
 	{
 		name: "workload #3: mixed 54% reads, default workload",
-		rows: []row{
+		rows: []fixtureRow{
 			{4, 1909, 1.62, Underutilised},       // blog: Underutilized
 			{16, 5631, 2.40, EfficientScaling},   // blog: Linear Scaling; 4x the load for 2.95x the throughput is 65% of proportional, below --linear-gain 0.8
 			{32, 7488, 3.69, SweetSpot},          // blog: Sweet Spot
@@ -67,7 +67,7 @@ var sweepFixtures = []struct {
 	},
 	{
 		name: "still scaling at the highest step: no saturation",
-		rows: []row{
+		rows: []fixtureRow{
 			{1, 900, 1.1, Underutilised},     // more load still bought throughput
 			{2, 1800, 1.1, LinearScaling},    // proportional
 			{4, 3300, 1.2, LinearScaling},    // 83% of proportional
@@ -77,7 +77,7 @@ var sweepFixtures = []struct {
 	},
 	{
 		name: "already saturated at the lowest step",
-		rows: []row{
+		rows: []fixtureRow{
 			{16, 5000, 3.2, SweetSpot},        // nothing higher gains 20% of proportional
 			{32, 5100, 6.3, SaturationBegins}, // +2% for twice the load
 			{64, 5050, 12.7, MaxThroughput},   // on the plateau (within 10% of 5,100): the ceiling was reached at 32 already
@@ -86,7 +86,7 @@ var sweepFixtures = []struct {
 	},
 	{
 		name: "open loop: throughput follows the rate until latency explodes",
-		rows: []row{
+		rows: []fixtureRow{
 			{1000, 1000, 0.9, Underutilised},    // the rate was met
 			{2000, 2000, 1.0, LinearScaling},    // met again
 			{4000, 3990, 1.4, SweetSpot},        // met, but the next step's latency is 100x: queueing began past it
@@ -96,7 +96,7 @@ var sweepFixtures = []struct {
 	},
 	{
 		name: "a noisy dip below the knee does not make a false sweet spot",
-		rows: []row{
+		rows: []fixtureRow{
 			{8, 2000, 4.0, Underutilised},
 			{16, 2100, 7.6, EfficientScaling},  // only 5% of proportional, but 32 gains 33% over 8, so 8 is no sweet spot
 			{32, 4000, 8.0, SweetSpot},         // nothing higher gains 20% of proportional over it

@@ -37,6 +37,10 @@ func init() {
 		"show":      {"print a built-in workload's YAML, to copy and edit", showCommand},
 		"workloads": {"list the built-in workloads", workloadsCommand},
 		"merge":     {"combine several processes' results (.json) and interval logs (.hlog) into one report", mergeCommand},
+		"sweep":     {"step the load up (--concurrency 4,8,16,... | --rate | --sessions) on one prepared dataset and judge where it stops scaling", sweepCommand},
+		"compare":   {"set results or sweep files side by side against a baseline, with objectives and throughput per cost", compareCommand},
+		"report":    {"render a results, sweep or comparison as HTML (--html), CSV (--csv) or Markdown (--markdown)", reportCommand},
+		"verify":    {"check a workload's invariants after a run (verify payments: balances, ledger and counters agree)", verifyCommand},
 		"version": {"print the version", func(_ context.Context, _ []string, o IO) error {
 			fmt.Fprintln(o.Stdout, "mongoload", Version)
 			return nil

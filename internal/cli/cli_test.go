@@ -178,3 +178,25 @@ func TestValidateTouchesNoServer(t *testing.T) {
 		t.Fatalf("the built-in default workload does not validate: %d %s", code, out)
 	}
 }
+
+// TestSLOBattery: a battery judges every run by its objectives and exits 0
+// when the quorum holds, 30 when it does not; a malformed objective is a
+// clear error before any server is touched.
+func TestSLOBattery(t *testing.T) {
+	uri := testserver.URI(t)
+	p := uniqueDB(t, minimal)
+	code, stdout, stderr := run(t, context.Background(), nil, "run", p, "--uri", uri, "--seed", "100", "--duration", "1s", "--quiet",
+		"--repeat", "2", "--cooldown", "100ms", "--slo", "p99<=5s,throughput>=1")
+	if code != 0 || !strings.Contains(stdout, "2/2 passed (quorum 2): SLA HOLDS") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = run(t, context.Background(), nil, "run", p, "--uri", uri, "--duration", "1s", "--quiet",
+		"--slo", "get:p50<=1us")
+	if code != ExitSLA || !strings.Contains(stdout, "FAIL  get:p50<=1us") || !strings.Contains(stderr, "SLA failed: 0 of 1 runs") {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitSLA, stdout, stderr)
+	}
+	code, _, stderr = run(t, context.Background(), nil, "run", p, "--uri", "mongodb://127.0.0.1:1", "--slo", "p99<=fast")
+	if code != ExitInvalid || !strings.Contains(stderr, "--slo") {
+		t.Fatalf("malformed objective: exit %d: %s", code, stderr)
+	}
+}

@@ -26,6 +26,8 @@ const (
 	ExitInterrupted   = 20 // Ctrl-C: results so far were reported and written
 	ExitServerLost    = 21 // the server went away: results so far were reported and written
 	ExitServerFailure = 22 // the server failed a setup or seeding command
+	ExitInvariant     = 23 // verify: an invariant of the workload does not hold
+	ExitSLA           = 30 // the run (or too many runs of the battery) missed its SLO
 )
 
 var configExit = map[config.Kind]int{

@@ -22,7 +22,7 @@ var loadFlags = []struct {
 	name, def, usage string
 	boolean          bool
 }{
-	{"documents", "", "documents each collection holds after the load (keys 0 to N-1); 0 only sets up collections and indexes", false},
+	{"documents", "", "documents each collection holds after the load (keys 0 to N-1; default: the workload's seed counts); 0 only sets up collections and indexes", false},
 	{"size", "", "load each collection to this much BSON instead, such as 50GB or 2TiB (from the documents' average size)", false},
 	{"batch-size", strconv.Itoa(loader.DefaultBatchSize), "documents per insertMany", false},
 	{"workers", "2 per core, 4 to 32", "parallel inserters", false},
@@ -137,7 +137,7 @@ func readLoadArgs(fs *pflag.FlagSet, env func(string) (string, bool), cfg *confi
 	if v, _, ok := get("collection"); ok {
 		a.only = splitComma(v)
 	}
-	if !a.hasDocuments && a.size == 0 && !a.resume && len(es) == 0 {
+	if !a.hasDocuments && a.size == 0 && !a.resume && !seeds(cfg) && len(es) == 0 {
 		bad("--documents", "say how many documents to load, for example --documents 1000000 or --size 50GB (or --resume to finish an interrupted load)")
 	}
 	a.part, _ = config.ParsePartition(cfg.Run.Partition) // validated with the configuration
@@ -247,6 +247,18 @@ func selectCollections(plan *workload.Plan, only []string) ([]*workload.Collecti
 // loadCollection loads one collection and reports it.
 func loadCollection(ctx context.Context, o IO, cfg *config.Config, la loadArgs, client *mongodb.Client, col *workload.Collection) error {
 	target := la.documents
+	if !la.hasDocuments && la.size == 0 && !la.resume {
+		// The workload's own seed counts (a collection's seed, or run.seed).
+		for i := range cfg.Collections {
+			if cfg.Collections[i].Namespace() == col.Namespace() {
+				target = seedTarget(cfg, i)
+			}
+		}
+		if target == 0 {
+			fmt.Fprintf(o.Stdout, "%s: the workload gives it no seed count and --documents is not set: skipped\n", col.Namespace())
+			return nil
+		}
+	}
 	if la.size > 0 {
 		n, avg := loader.DocumentsForSize(col, cfg.Run.RandomSeed, la.size)
 		fmt.Fprintf(o.Stderr, "load %s: %s of documents averaging %s of BSON is %s documents\n", col.Namespace(), bytesText(la.size), bytesText(int64(avg)), commas(n))

@@ -24,7 +24,8 @@ type progressBar struct {
 }
 
 func newProgressBar(w io.Writer, env func(string) (string, bool)) *progressBar {
-	return &progressBar{w: w, tty: isTerminal(w, env), every: 5 * time.Second, now: time.Now}
+	// The first line comes after one interval, when there is a rate to show.
+	return &progressBar{w: w, tty: isTerminal(w, env), every: 5 * time.Second, now: time.Now, last: time.Now()}
 }
 
 // isTerminal reports whether w is a terminal that understands \r and the

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/builtin"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/mongodb"
@@ -73,6 +74,11 @@ func layer(cfg *config.Config, fs *pflag.FlagSet, env func(string) (string, bool
 	}
 	if es := cfg.Validate(); len(es) > 0 {
 		return nil, nil, es
+	}
+	if cfg.Run.SLO != "" {
+		if _, err := analysis.ParseObjectives(cfg.Run.SLO); err != nil {
+			return nil, nil, &config.Error{Kind: config.Invalid, Field: "--slo", Msg: err.Error()}
+		}
 	}
 	if err := mongodb.CheckURI(cfg.Connection.URI); err != nil {
 		return nil, nil, err

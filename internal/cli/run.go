@@ -48,6 +48,9 @@ func runCommand(ctx context.Context, args []string, o IO) error {
 		return err
 	}
 	partitionKeys(cfg, plan)
+	if cfg.Run.SLO != "" || cfg.Run.Repeat > 1 {
+		return battery(ctx, o, cfg, plan, client, out)
+	}
 	return measure(ctx, o, cfg, plan, client, out)
 }
 

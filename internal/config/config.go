@@ -161,6 +161,15 @@ type Run struct {
 	// StartAt is a wall-clock time (RFC 3339) at which the measured run starts.
 	StartAt string `yaml:"startAt,omitempty" json:"startAt,omitempty"`
 
+	// SLO is the service-level objectives the run is judged by, such as
+	// "p99<=20ms,throughput>=5000,errors<=0.1%" (see docs/sla.md).
+	SLO string `yaml:"slo,omitempty" json:"slo,omitempty"`
+	// Repeat runs the measured phase this many times (a battery), with
+	// Cooldown between runs; PassQuorum runs must meet the SLO (default all).
+	Repeat     int      `yaml:"repeat,omitempty" json:"repeat,omitempty"`
+	Cooldown   Duration `yaml:"cooldown,omitempty" json:"cooldown,omitempty"`
+	PassQuorum int      `yaml:"passQuorum,omitempty" json:"passQuorum,omitempty"`
+
 	// Observers (docs/telemetry.md): an HdrHistogram interval log, a
 	// Prometheus endpoint, and server telemetry from serverStatus.
 	HdrLog          string `yaml:"hdrLog,omitempty" json:"hdrLog,omitempty"`

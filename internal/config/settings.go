@@ -101,6 +101,10 @@ var Settings = []Setting{
 		c.Run.StartAt = v
 		return nil
 	}},
+	{Flag: "slo", Usage: "service-level objectives, e.g. p99<=20ms,throughput>=5000,errors<=0.1%; a miss exits 30", Set: func(c *Config, v string) error { c.Run.SLO = v; return nil }},
+	{Flag: "repeat", Usage: "run the measured phase this many times (an SLA battery)", Set: intSetter(func(c *Config) *int { return &c.Run.Repeat })},
+	{Flag: "cooldown", Usage: "pause between the runs of a battery or the steps of a sweep", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Cooldown })},
+	{Flag: "pass-quorum", Usage: "runs of a battery that must meet the SLO (default: all)", Set: intSetter(func(c *Config) *int { return &c.Run.PassQuorum })},
 	{Flag: "out", Usage: "write the results as JSON to this file", Set: func(c *Config, v string) error { c.Run.Out = v; return nil }},
 	{Flag: "label", Usage: "a name for this run in reports and comparisons", Set: func(c *Config, v string) error { c.Run.Label = v; return nil }},
 	{Flag: "monthly-cost", Usage: "what the system under test costs per month, for throughput per cost in comparisons", Set: func(c *Config, v string) error {

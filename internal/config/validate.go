@@ -282,6 +282,9 @@ func (c *Config) validateRun(add adder) {
 		add(Invalid, 0, "run.interval", "the reporting interval must be at least 10ms, not %s", r.Interval)
 	}
 	c.validateLoadModel(add)
+	if r.Repeat < 0 || r.PassQuorum < 0 || (r.Repeat > 0 && r.PassQuorum > r.Repeat) {
+		add(Invalid, 0, "run.passQuorum", "passQuorum %d must be between 0 and repeat %d", r.PassQuorum, r.Repeat)
+	}
 	if r.Seed < 0 || r.SeedBatchSize < 1 || r.SeedWorkers < 0 {
 		add(Invalid, 0, "run.seed", "seed must be 0 or more, seedBatchSize at least 1, seedWorkers 0 or more")
 	}

@@ -250,9 +250,13 @@ func TestWriteConcernElement(t *testing.T) {
 		uri  string
 		want string // "" for none
 	}{
+		// Nothing said anywhere: the server's default.
 		{"none", nil, "mongodb://h", ""},
+		// --load-write-concern wins over the URI.
 		{"flag number", &config.WriteConcern{W: "2"}, "mongodb://h/?w=majority", `{"writeConcern": {"w": {"$numberInt":"2"}}}`},
+		// A tag, with the workload's journal setting.
 		{"flag tag and journal", &config.WriteConcern{W: "majority", J: &yes}, "mongodb://h", `{"writeConcern": {"w": "majority","j": true}}`},
+		// Without one, the URI's w and journal, as insertMany would use them.
 		{"from the uri", nil, "mongodb://h/?w=majority&journal=true", `{"writeConcern": {"w": "majority","j": true}}`},
 	}
 	for _, tt := range tests {

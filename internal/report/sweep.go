@@ -72,7 +72,11 @@ func (l SweepLoad) ColumnName() string {
 
 // Describe formats a level with its unit: "32 workers", "4,000 ops/s".
 func (l SweepLoad) Describe(level float64) string {
-	return target(level) + " " + l.Unit()
+	u := l.Unit()
+	if level == 1 && u != "ops/s" {
+		u = strings.TrimSuffix(u, "s") // 1 worker, 1 session
+	}
+	return target(level) + " " + u
 }
 
 // SweepStep is one step: its level and its complete result. Complete is

@@ -1,8 +1,6 @@
 package verify
 
 import (
-	"maps"
-	"slices"
 	"strconv"
 )
 
@@ -34,8 +32,4 @@ func Num(n int64) string {
 		out = append(out, s[i])
 	}
 	return string(out)
-}
-
-func sortedKeys(m map[int64]*tally) []int64 {
-	return slices.Sorted(maps.Keys(m))
 }

@@ -65,8 +65,8 @@ type tally struct {
 // every card, cardholder counter and merchant (Card, CardCounter,
 // Merchant), in any order, and read the verdicts with Checks.
 type Payments struct {
-	cards     map[int64]*tally
-	merchants map[int64]*tally
+	cards     map[int64]tally
+	merchants map[int64]tally
 	ledger    Totals // every live ledger record
 
 	nCards, negative, cardsOff int64
@@ -86,24 +86,15 @@ type Payments struct {
 // NewPayments starts a comparison from the live ledger records' totals per
 // card and per merchant.
 func NewPayments(byCard, byMerchant map[int64]Totals) *Payments {
-	p := &Payments{cards: make(map[int64]*tally, len(byCard)), merchants: make(map[int64]*tally, len(byMerchant))}
+	p := &Payments{cards: make(map[int64]tally, len(byCard)), merchants: make(map[int64]tally, len(byMerchant))}
 	for id, t := range byCard {
-		p.cards[id] = &tally{ledger: t}
+		p.cards[id] = tally{ledger: t}
 		p.ledger = p.ledger.Add(t)
 	}
 	for id, t := range byMerchant {
-		p.merchants[id] = &tally{ledger: t}
+		p.merchants[id] = tally{ledger: t}
 	}
 	return p
-}
-
-func (p *Payments) card(id int64) *tally {
-	t := p.cards[id]
-	if t == nil {
-		t = &tally{}
-		p.cards[id] = t
-	}
-	return t
 }
 
 // Card records one card: its balance now and the balance it started with.
@@ -118,8 +109,9 @@ func (p *Payments) Card(id, balance, initial int64) {
 		p.negative++
 		p.negEx = example(p.negEx, "card_id %d: balance %s", id, Num(balance))
 	}
-	t := p.card(id)
+	t := p.cards[id]
 	t.card = true
+	p.cards[id] = t
 	if drop := initial - balance; drop != t.ledger.Amount {
 		p.cardsOff++
 		p.cardEx = example(p.cardEx, "card_id %d: debited %s, ledger %s", id, Num(drop), Num(t.ledger.Amount))
@@ -130,13 +122,14 @@ func (p *Payments) Card(id, balance, initial int64) {
 func (p *Payments) CardCounter(id int64, c Totals) {
 	p.nCounters++
 	p.counters = p.counters.Add(c)
-	t := p.card(id)
+	t := p.cards[id]
 	if t.cntr {
 		p.countersOff++
 		p.counterEx = example(p.counterEx, "card_id %d: more than one counter", id)
 		return
 	}
 	t.cntr = true
+	p.cards[id] = t
 	if c != t.ledger {
 		p.countersOff++
 		p.counterEx = example(p.counterEx, "card_id %d: counter %s, ledger %s", id, c, t.ledger)
@@ -148,11 +141,8 @@ func (p *Payments) Merchant(mid int64, buckets Totals) {
 	p.nMerchants++
 	p.merchantTotals = p.merchantTotals.Add(buckets)
 	t := p.merchants[mid]
-	if t == nil {
-		t = &tally{}
-		p.merchants[mid] = t
-	}
 	t.cntr = true
+	p.merchants[mid] = t
 	if buckets != t.ledger {
 		p.merchantsOff++
 		p.merchantEx = example(p.merchantEx, "mid %d: buckets %s, ledger %s", mid, buckets, t.ledger)
@@ -171,28 +161,26 @@ func (p *Payments) Merchant(mid int64, buckets Totals) {
 func (p *Payments) Checks() []Check {
 	// Ledger records whose card or counter was never seen are mismatches
 	// too: a debit of a card that does not exist, an increment that missed.
-	cardsOff, countersOff, merchantsOff := p.cardsOff, p.countersOff, p.merchantsOff
-	cardEx, counterEx, merchantEx := slices.Clone(p.cardEx), slices.Clone(p.counterEx), slices.Clone(p.merchantEx)
-	for _, id := range sortedKeys(p.cards) {
-		t := p.cards[id]
-		if t.ledger == (Totals{}) {
-			continue
+	var noCard, noCounter, noBucket []int64
+	for id, t := range p.cards {
+		if t.ledger != (Totals{}) && !t.card {
+			noCard = append(noCard, id)
 		}
-		if !t.card {
-			cardsOff++
-			cardEx = example(cardEx, "card_id %d: ledger %s, no such card", id, t.ledger)
-		}
-		if !t.cntr {
-			countersOff++
-			counterEx = example(counterEx, "card_id %d: ledger %s, no counter", id, t.ledger)
+		if t.ledger != (Totals{}) && !t.cntr {
+			noCounter = append(noCounter, id)
 		}
 	}
-	for _, id := range sortedKeys(p.merchants) {
-		if t := p.merchants[id]; !t.cntr && t.ledger != (Totals{}) {
-			merchantsOff++
-			merchantEx = example(merchantEx, "mid %d: ledger %s, no counter bucket", id, t.ledger)
+	for id, t := range p.merchants {
+		if t.ledger != (Totals{}) && !t.cntr {
+			noBucket = append(noBucket, id)
 		}
 	}
+	cardsOff := p.cardsOff + int64(len(noCard))
+	countersOff := p.countersOff + int64(len(noCounter))
+	merchantsOff := p.merchantsOff + int64(len(noBucket))
+	cardEx := unseen(p.cardEx, noCard, p.cards, "card_id %d: ledger %s, no such card")
+	counterEx := unseen(p.counterEx, noCounter, p.cards, "card_id %d: ledger %s, no counter")
+	merchantEx := unseen(p.merchantEx, noBucket, p.merchants, "mid %d: ledger %s, no counter bucket")
 	drop := p.initial - p.balance
 	return []Check{
 		{
@@ -205,21 +193,21 @@ func (p *Payments) Checks() []Check {
 		{
 			Name: "cardholder counters = ledger",
 			OK:   countersOff == 0,
-			Detail: fmt.Sprintf("%s counters, count/amount %s (ledger %s); counters that differ: %s",
+			Detail: fmt.Sprintf("counters: %s, count/amount %s (ledger %s); that differ: %s",
 				Num(p.nCounters), p.counters, p.ledger, Num(countersOff)),
 			Examples: counterEx,
 		},
 		{
 			Name: "merchant counters = ledger",
 			OK:   merchantsOff == 0,
-			Detail: fmt.Sprintf("%s merchants, buckets summed %s (ledger %s); merchants that differ: %s",
+			Detail: fmt.Sprintf("merchants: %s, buckets summed %s (ledger %s); that differ: %s",
 				Num(p.nMerchants), p.merchantTotals, p.ledger, Num(merchantsOff)),
 			Examples: merchantEx,
 		},
 		{
 			Name:     "no negative balance",
 			OK:       p.negative == 0,
-			Detail:   fmt.Sprintf("%s cards, lowest balance %s, negative: %s", Num(p.nCards), Num(p.minBalance), Num(p.negative)),
+			Detail:   fmt.Sprintf("cards: %s, lowest balance %s, negative: %s", Num(p.nCards), Num(p.minBalance), Num(p.negative)),
 			Examples: p.negEx,
 		},
 	}
@@ -233,6 +221,17 @@ func eq(ok bool) string {
 		return "="
 	}
 	return "≠"
+}
+
+// unseen adds examples for the ledger keys that the other side lacks, in
+// key order so that the report is the same from one call to the next.
+func unseen(ex []string, ids []int64, m map[int64]tally, format string) []string {
+	ex = slices.Clone(ex)
+	slices.Sort(ids)
+	for _, id := range ids {
+		ex = example(ex, format, id, m[id].ledger)
+	}
+	return ex
 }
 
 func example(ex []string, format string, args ...any) []string {

@@ -1,0 +1,383 @@
+package analysis
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/mongoload/mongoload/internal/report"
+)
+
+// CompareInput is one compared file: a results file or a sweep.
+type CompareInput struct {
+	File   string
+	Result *report.Result
+	Sweep  *report.Sweep
+}
+
+// label names an input: its label, else its file name without extension.
+func (in CompareInput) label() string {
+	l := ""
+	if in.Result != nil {
+		l = in.Result.Label
+	} else if in.Sweep != nil {
+		l = in.Sweep.Label
+	}
+	if l == "" {
+		l = strings.TrimSuffix(filepath.Base(in.File), filepath.Ext(in.File))
+	}
+	return l
+}
+
+func (in CompareInput) cost() *report.Cost {
+	if in.Sweep != nil {
+		return in.Sweep.Cost
+	}
+	return report.CostOf(in.Result)
+}
+
+// parameter is the load parameter of an input: concurrency, rate or sessions.
+func (in CompareInput) parameter() string {
+	if in.Sweep != nil {
+		return in.Sweep.Load.Parameter
+	}
+	switch in.Result.Load.Type {
+	case report.Open:
+		return "rate"
+	case report.Sessions:
+		return "sessions"
+	}
+	return "concurrency"
+}
+
+// levels are the load levels an input measured completely.
+func (in CompareInput) levels() []float64 {
+	if in.Sweep == nil {
+		l := in.Result.Load
+		switch in.parameter() {
+		case "rate":
+			return []float64{l.Rate}
+		case "sessions":
+			return []float64{float64(l.Sessions)}
+		}
+		return []float64{float64(l.Concurrency)}
+	}
+	var out []float64
+	for _, st := range in.Sweep.Steps {
+		if st.Complete && st.Result != nil {
+			out = append(out, st.Level)
+		}
+	}
+	return out
+}
+
+// at is the result of an input at level (a sweep's step), or its own.
+func (in CompareInput) at(level float64) *report.Result {
+	if in.Sweep == nil {
+		return in.Result
+	}
+	var last *report.Result
+	for _, st := range in.Sweep.Steps {
+		if st.Complete && st.Result != nil {
+			last = st.Result
+			if st.Level == level {
+				return st.Result
+			}
+		}
+	}
+	return last // the highest complete step
+}
+
+// Compare sets inputs side by side against the baseline input: max
+// throughput, saturation point and sweet spot (sweeps), latencies at the
+// highest load every input ran (overall, by class and by operation type),
+// errors, cost and throughput per cost; and checks the objectives against
+// the baseline. Sweeps without an analysis are analysed with the default
+// rules.
+func Compare(inputs []CompareInput, baseline int, objectives []RelObjective) (*report.Comparison, error) {
+	if len(inputs) < 2 {
+		return nil, fmt.Errorf("compare needs at least two files")
+	}
+	if baseline < 0 || baseline >= len(inputs) {
+		return nil, fmt.Errorf("baseline %d out of range", baseline)
+	}
+	c := &report.Comparison{Baseline: baseline}
+	seen := map[string]bool{}
+	for i := range inputs {
+		in := &inputs[i]
+		if in.Sweep != nil && in.Sweep.Analysis == nil {
+			a, err := AnalyseSweep(in.Sweep, DefaultSweepOptions())
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", in.File, err)
+			}
+			in.Sweep.Analysis = a
+		}
+		if in.Sweep != nil && len(in.levels()) == 0 {
+			return nil, fmt.Errorf("%s: the sweep has no complete step to compare", in.File)
+		}
+		kind := "results"
+		if in.Sweep != nil {
+			kind = "sweep"
+		}
+		l := in.label()
+		if seen[l] {
+			l = fmt.Sprintf("%s (%s)", l, filepath.Base(in.File))
+		}
+		seen[l] = true
+		c.Inputs = append(c.Inputs, report.ComparedInput{Label: l, File: in.File, Kind: kind, Cost: in.cost()})
+	}
+	level, common := commonLevel(inputs)
+	unit := report.SweepLoad{Parameter: inputs[0].parameter()}
+	points := make([]*report.Result, len(inputs))
+	for i, in := range inputs {
+		points[i] = in.at(level)
+	}
+	if common {
+		c.At = "at " + unit.Describe(level) + ", the highest load every input ran"
+	} else {
+		c.At = "at each input's own highest load (no load level is common to every input)"
+		c.Notes = append(c.Notes, "the inputs ran no load level in common, so their latencies are each at their own highest load and compare less directly")
+	}
+	rows := []report.ComparisonRow{
+		row("max throughput (ops/s)", "throughput", "ops/s", true, inputs, points, func(in CompareInput, _ *report.Result) *float64 { return maxThroughput(in) }),
+	}
+	if slices.ContainsFunc(inputs, func(in CompareInput) bool { return in.Sweep != nil }) {
+		lu := unit.Unit()
+		if lu == "ops/s" {
+			lu = "rate"
+		}
+		rows = append(rows,
+			row("saturation point ("+unit.Unit()+")", "saturation", lu, true, inputs, points, func(in CompareInput, _ *report.Result) *float64 {
+				return sweepLevel(in, func(a *report.SweepAnalysis) *int { return a.Saturation })
+			}),
+			row("sweet spot ("+unit.Unit()+")", "sweetspot", lu, true, inputs, points, func(in CompareInput, _ *report.Result) *float64 {
+				return sweepLevel(in, func(a *report.SweepAnalysis) *int { return a.SweetSpot })
+			}),
+			row("throughput "+shortAt(c.At, unit, level, common)+" (ops/s)", "point.throughput", "ops/s", true, inputs, points, func(_ CompareInput, r *report.Result) *float64 { return ptr(r.Totals.Throughput) }),
+		)
+	}
+	at := shortAt(c.At, unit, level, common)
+	for _, p := range []string{"p99", "p95", "avg"} {
+		p := p
+		rows = append(rows, row(p+" latency "+at+" (ms)", p, "ms", false, inputs, points, func(_ CompareInput, r *report.Result) *float64 { return ptr(pick(r.Totals.Latency, p)) }))
+	}
+	classRows, err := classRows(inputs, points, at)
+	if err != nil {
+		return nil, err
+	}
+	rows = append(rows, classRows...)
+	typeRows, err := typeRows(inputs, points, at)
+	if err != nil {
+		return nil, err
+	}
+	rows = append(rows, typeRows...)
+	rows = append(rows, row("errors "+at+" (%)", "errors", "%", false, inputs, points, func(_ CompareInput, r *report.Result) *float64 {
+		t := r.Totals
+		if t.Operations+t.Errors == 0 {
+			return nil
+		}
+		return ptr(100 * float64(t.Errors) / float64(t.Operations+t.Errors))
+	}))
+	rows = append(rows, costRows(c, inputs)...)
+	for i := range rows {
+		rows[i].Change = changes(rows[i].Values, baseline)
+	}
+	c.Rows = rows
+	if err := checkObjectives(c, objectives); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// shortAt is the load of the latency rows for their names.
+func shortAt(_ string, unit report.SweepLoad, level float64, common bool) string {
+	if common {
+		return "at " + unit.Describe(level)
+	}
+	return "at highest load"
+}
+
+// commonLevel is the highest load level every input measured, if the
+// inputs step the same parameter and have one in common.
+func commonLevel(inputs []CompareInput) (float64, bool) {
+	p := inputs[0].parameter()
+	set := inputs[0].levels()
+	for _, in := range inputs[1:] {
+		if in.parameter() != p {
+			return 0, false
+		}
+		other := in.levels()
+		set = slices.DeleteFunc(set, func(v float64) bool { return !slices.Contains(other, v) })
+	}
+	if len(set) == 0 {
+		return 0, false
+	}
+	return slices.Max(set), true
+}
+
+// pointFunc computes a row's value for one input from the input and its
+// result at the compared load; nil when the input has no such figure.
+type pointFunc func(in CompareInput, atPoint *report.Result) *float64
+
+// row makes a row with a value per input.
+func row(metric, key, unit string, higher bool, inputs []CompareInput, points []*report.Result, f pointFunc) report.ComparisonRow {
+	r := report.ComparisonRow{Metric: metric, Key: key, Unit: unit, HigherIsBetter: higher, Values: make([]*float64, len(inputs))}
+	for i, in := range inputs {
+		r.Values[i] = f(in, points[i])
+	}
+	return r
+}
+
+func ptr(f float64) *float64 { return &f }
+
+func maxThroughput(in CompareInput) *float64 {
+	if in.Sweep == nil {
+		return ptr(in.Result.Totals.Throughput)
+	}
+	if b := in.Sweep.Analysis.Best; b != nil {
+		return ptr(in.Sweep.Analysis.Steps[*b].Throughput)
+	}
+	return nil
+}
+
+func sweepLevel(in CompareInput, which func(*report.SweepAnalysis) *int) *float64 {
+	if in.Sweep == nil || in.Sweep.Analysis == nil {
+		return nil
+	}
+	if i := which(in.Sweep.Analysis); i != nil {
+		return ptr(in.Sweep.Analysis.Steps[*i].Level)
+	}
+	return nil
+}
+
+// classRows are the read and write latencies, for the classes any input has.
+func classRows(inputs []CompareInput, points []*report.Result, at string) ([]report.ComparisonRow, error) {
+	var out []report.ComparisonRow
+	for _, class := range []string{ReadClass, WriteClass} {
+		figs := make([]*report.Class, len(inputs))
+		any := false
+		for i, r := range points {
+			f, err := ClassFigures(r, class)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", inputs[i].File, err)
+			}
+			figs[i], any = f, any || f != nil
+		}
+		if !any {
+			continue
+		}
+		for _, p := range []string{"avg", "p95", "p99"} {
+			r := report.ComparisonRow{Metric: fmt.Sprintf("%s %s %s (ms)", class, p, at), Key: class + "." + p, Unit: "ms", Values: make([]*float64, len(inputs))}
+			for i, f := range figs {
+				if f != nil && f.Operations > 0 {
+					r.Values[i] = ptr(pick(f.Latency, p))
+				}
+			}
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// typeRows are the average latency per operation type (find, updateOne,
+// ...), the operations of a type added by histogram.
+func typeRows(inputs []CompareInput, points []*report.Result, at string) ([]report.ComparisonRow, error) {
+	var types []string
+	for _, r := range points {
+		for _, op := range r.Operations {
+			if t := typeKey(op); !slices.Contains(types, t) {
+				types = append(types, t)
+			}
+		}
+	}
+	var out []report.ComparisonRow
+	for _, t := range types {
+		r := report.ComparisonRow{Metric: fmt.Sprintf("avg %s %s (ms)", t, at), Key: t + ".avg", Unit: "ms", Values: make([]*float64, len(inputs))}
+		for i, res := range points {
+			sub := &report.Result{DurationSeconds: res.DurationSeconds}
+			for _, op := range res.Operations {
+				if typeKey(op) == t {
+					sub.Operations = append(sub.Operations, op)
+				}
+			}
+			if len(sub.Operations) == 0 {
+				continue
+			}
+			h, err := merged(opPointers(sub.Operations))
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", inputs[i].File, err)
+			}
+			if h.TotalCount() > 0 {
+				r.Values[i] = ptr(round3(h.Mean() / 1000))
+			}
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// typeKey is an operation's type, or its name when the file does not say.
+func typeKey(op report.Operation) string {
+	if op.Type != "" {
+		return op.Type
+	}
+	return op.Name
+}
+
+func opPointers(ops []report.Operation) []*report.Operation {
+	out := make([]*report.Operation, len(ops))
+	for i := range ops {
+		out[i] = &ops[i]
+	}
+	return out
+}
+
+// costRows are the monthly cost and the throughput per 100 currency units
+// per month, when every input with a cost gives it in one currency.
+func costRows(c *report.Comparison, inputs []CompareInput) []report.ComparisonRow {
+	currency, any := "", false
+	for _, in := range c.Inputs {
+		if in.Cost == nil || in.Cost.Monthly <= 0 {
+			continue
+		}
+		if any && in.Cost.Currency != currency {
+			c.Notes = append(c.Notes, fmt.Sprintf("costs are in different currencies (%q and %q): no throughput per cost", currency, in.Cost.Currency))
+			return nil
+		}
+		currency, any = in.Cost.Currency, true
+	}
+	if !any {
+		return nil
+	}
+	cur := strings.TrimSpace(currency + " ")
+	if cur == "" {
+		cur = "units "
+	}
+	cost := report.ComparisonRow{Metric: strings.TrimSpace("monthly cost " + currency), Key: "cost", Unit: currency, Values: make([]*float64, len(inputs))}
+	tpc := report.ComparisonRow{Metric: "throughput per cost (ops/s per 100 " + cur + "/month)", Key: "throughput-per-cost",
+		Unit: "ops/s per 100 " + cur + "/month", HigherIsBetter: true, Values: make([]*float64, len(inputs))}
+	for i, in := range c.Inputs {
+		if in.Cost == nil || in.Cost.Monthly <= 0 {
+			continue
+		}
+		cost.Values[i] = ptr(in.Cost.Monthly)
+		if x := maxThroughput(inputs[i]); x != nil {
+			tpc.Values[i] = ptr(round3(*x / in.Cost.Monthly * 100))
+		}
+	}
+	return []report.ComparisonRow{cost, tpc}
+}
+
+// changes is each value's change against the baseline's, in percent.
+func changes(values []*float64, baseline int) []*float64 {
+	out := make([]*float64, len(values))
+	base := values[baseline]
+	for i, v := range values {
+		if i == baseline || v == nil || base == nil || *base == 0 {
+			continue
+		}
+		out[i] = ptr(round3(100 * (*v / *base - 1)))
+	}
+	return out
+}

@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mongoload/mongoload/internal/analysis"
+	"github.com/mongoload/mongoload/internal/report"
+	htmlreport "github.com/mongoload/mongoload/internal/report/html"
+)
+
+// compareFlags are the flags of a comparison, shared by compare and
+// report compare.
+type compareFlags struct {
+	baseline   *string
+	objectives *[]string
+}
+
+func addCompareFlags(fs *pflag.FlagSet) *compareFlags {
+	return &compareFlags{
+		baseline:   fs.String("baseline", "", "the input the others are compared with: its label or file (default the first)"),
+		objectives: fs.StringArray("objective", nil, `an objective against the baseline, such as "throughput>=2x" or "read.p95<=+5%" (repeatable)`),
+	}
+}
+
+// compare reads the files and compares them.
+func (f *compareFlags) compare(files []string) (*report.Comparison, []htmlreport.Input, error) {
+	if len(files) < 2 {
+		return nil, nil, withCode(ExitUsage, fmt.Errorf("compare needs at least two results or sweep files"))
+	}
+	var objs []analysis.RelObjective
+	for _, s := range *f.objectives {
+		o, err := analysis.ParseRelObjective(s)
+		if err != nil {
+			return nil, nil, withCode(ExitUsage, err)
+		}
+		objs = append(objs, o)
+	}
+	inputs := make([]analysis.CompareInput, len(files))
+	pages := make([]htmlreport.Input, len(files))
+	for i, path := range files {
+		res, sw, err := report.ReadAny(path)
+		if err != nil {
+			return nil, nil, withCode(ExitUnreadable, err)
+		}
+		inputs[i] = analysis.CompareInput{File: path, Result: res, Sweep: sw}
+	}
+	base, err := baselineIndex(*f.baseline, inputs)
+	if err != nil {
+		return nil, nil, withCode(ExitUsage, err)
+	}
+	c, err := analysis.Compare(inputs, base, objs)
+	if err != nil {
+		return nil, nil, withCode(ExitInvalid, err)
+	}
+	for i, in := range inputs {
+		pages[i] = htmlreport.Input{Label: c.Inputs[i].Label, Result: in.Result, Sweep: in.Sweep}
+	}
+	return c, pages, nil
+}
+
+// baselineIndex finds --baseline among the inputs, by label or file.
+func baselineIndex(want string, inputs []analysis.CompareInput) (int, error) {
+	if want == "" {
+		return 0, nil
+	}
+	var labels []string
+	for i, in := range inputs {
+		label := ""
+		if in.Result != nil {
+			label = in.Result.Label
+		} else if in.Sweep != nil {
+			label = in.Sweep.Label
+		}
+		if label == want || in.File == want || filepath.Base(in.File) == want || filepath.Clean(in.File) == filepath.Clean(want) {
+			return i, nil
+		}
+		if label != "" {
+			labels = append(labels, label)
+		}
+	}
+	return 0, fmt.Errorf("--baseline %q names no input: give a label (%s) or a file", want, strings.Join(labels, ", "))
+}
+
+// compareCommand prints several results or sweeps side by side.
+func compareCommand(_ context.Context, args []string, o IO) error {
+	fs := newFlags("compare", "BASE.json OTHER.json... [flags]", o)
+	cf := addCompareFlags(fs)
+	markdown := fs.Bool("markdown", false, "print the table as Markdown")
+	html := fs.String("html", "", "also write the comparison as a self-contained HTML report with charts")
+	csvDir := fs.String("csv", "", "also write the comparison table as CSV into this directory")
+	if err := parse(fs, args, 1<<20); err != nil {
+		return err
+	}
+	c, inputs, err := cf.compare(fs.Args())
+	if err != nil {
+		return err
+	}
+	doc := &document{Comparison: c, Inputs: inputs}
+	if *html != "" {
+		if err := report.CheckWritable(*html); err != nil {
+			return withCode(ExitOutput, err)
+		}
+	}
+	if err := writeExtras(o, doc, *html, *csvDir); err != nil {
+		return err
+	}
+	return printDocument(o, doc, *markdown)
+}
+
+// analyseDefault analyses a sweep with the default rules.
+func analyseDefault(sw *report.Sweep) (*report.SweepAnalysis, error) {
+	return analysis.AnalyseSweep(sw, analysis.DefaultSweepOptions())
+}

@@ -1,0 +1,420 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mongoload/mongoload/internal/analysis"
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/engine"
+	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/workload"
+)
+
+// sweepParams are the load parameters a sweep can step, with the setting
+// each one replaces.
+var sweepParams = []string{"concurrency", "rate", "sessions"}
+
+// notInSweep are the run settings a sweep does not take: it sets each
+// step's length and load itself, and batteries and SLO gates are run's.
+var notInSweep = []string{"duration", "stages", "repeat", "pass-quorum", "slo"}
+
+// defaultCooldown is the pause between steps unless --cooldown says
+// otherwise, so one step's backlog (checkpoints, eviction) settles before
+// the next.
+const defaultCooldown = 15 * time.Second
+
+// sweepFlags are the sweep's own flags.
+type sweepFlags struct {
+	lists            map[string]*string
+	stepDur          *string
+	rules            analysis.SweepOptions
+	html, csv        *string
+	markdown         *bool
+	stepsOut         *string
+	latency          *string
+	linear, knee     *float64
+	latKnee, plateau *float64
+	drop, over, cpu  *float64
+}
+
+func addSweepFlags(fs *pflag.FlagSet) *sweepFlags {
+	d := analysis.DefaultSweepOptions()
+	f := &sweepFlags{lists: map[string]*string{}}
+	f.lists["concurrency"] = fs.String("concurrency", "", "closed loop: the workers of each step, such as 4,8,16,32,64 [MONGOLOAD_CONCURRENCY]")
+	f.lists["rate"] = fs.String("rate", "", "open loop: the target rate of each step, such as 1000,2000,4000 [MONGOLOAD_RATE]")
+	f.lists["sessions"] = fs.String("sessions", "", "think-time sessions: the sessions of each step, such as 1000,2000,5000 [MONGOLOAD_SESSIONS]")
+	f.stepDur = fs.String("step-duration", "60s", "measured length of each step (after its --warmup)")
+	f.linear = fs.Float64("linear-gain", d.Rules.LinearGain, "verdict rule: a step gaining at least this share of the proportional throughput gain scales linearly")
+	f.knee = fs.Float64("knee-gain", d.Rules.KneeGain, "verdict rule: extra load is worth it while it buys at least this share of the proportional gain (sets the sweet spot)")
+	f.latKnee = fs.Float64("latency-knee", d.Rules.LatencyKnee, "verdict rule: a latency jump of this factor to the next step also ends scaling (open loop)")
+	f.plateau = fs.Float64("plateau", d.Rules.Plateau, "verdict rule: steps within this share of the highest throughput are on the plateau")
+	f.drop = fs.Float64("degraded-drop", d.Rules.DegradedDrop, "verdict rule: past saturation, a throughput this share below the best lower step is Degraded")
+	f.over = fs.Float64("oversaturated", d.Rules.Oversaturated, "verdict rule: past saturation, a latency this many times the sweet spot's is Oversaturated")
+	f.latency = fs.String("verdict-latency", d.Latency, "the latency the verdicts use: avg, p50, p95 or p99")
+	f.cpu = fs.Float64("client-cpu-limit", d.ClientCPU, "share of this machine's cores above which mongoload itself is named the limit")
+	f.html = fs.String("html", "", "also write the sweep as a self-contained HTML report to this file")
+	f.csv = fs.String("csv", "", "also write the sweep's tables and interval series as CSV files into this directory")
+	f.markdown = fs.Bool("markdown", false, "print the tables as Markdown instead of aligned text")
+	return f
+}
+
+// options gathers the verdict rules from the flags.
+func (f *sweepFlags) options() (analysis.SweepOptions, error) {
+	o := analysis.SweepOptions{
+		Rules: analysis.SweepRules{LinearGain: *f.linear, KneeGain: *f.knee, LatencyKnee: *f.latKnee,
+			Plateau: *f.plateau, DegradedDrop: *f.drop, Oversaturated: *f.over},
+		Latency: *f.latency, ClientCPU: *f.cpu,
+	}
+	return o, o.Validate()
+}
+
+// levels finds the one stepped parameter and its levels, from the flags or
+// else the environment.
+func (f *sweepFlags) levels(fs *pflag.FlagSet, env func(string) (string, bool)) (string, []float64, error) {
+	var param, text string
+	for _, p := range sweepParams {
+		v, given := *f.lists[p], fs.Changed(p)
+		if !given {
+			v, given = env("MONGOLOAD_" + strings.ToUpper(p))
+		}
+		if !given || v == "" {
+			continue
+		}
+		if param != "" {
+			return "", nil, fmt.Errorf("give one of --concurrency, --rate or --sessions as the swept parameter, not both --%s and --%s", param, p)
+		}
+		param, text = p, v
+	}
+	if param == "" {
+		return "", nil, errors.New("say what to sweep: --concurrency 4,8,16,32 (workers), --rate 1000,2000,4000 (open loop) or --sessions 100,1000 (think-time sessions)")
+	}
+	var out []float64
+	for _, s := range strings.Split(text, ",") {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		v, err := strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64)
+		if err != nil || v <= 0 || (param != "rate" && v != float64(int(v))) {
+			return "", nil, fmt.Errorf("--%s %q: %q is not a positive %s", param, text, s, map[bool]string{true: "rate", false: "whole number"}[param == "rate"])
+		}
+		if len(out) > 0 && v <= out[len(out)-1] {
+			return "", nil, fmt.Errorf("--%s %q: the levels must increase from step to step", param, text)
+		}
+		out = append(out, v)
+	}
+	if len(out) == 0 {
+		return "", nil, fmt.Errorf("--%s: no level given", param)
+	}
+	return param, out, nil
+}
+
+// hideSwept hides the swept parameters' variables from the configuration
+// layers: the sweep reads them as lists itself.
+func hideSwept(env func(string) (string, bool)) func(string) (string, bool) {
+	return func(k string) (string, bool) {
+		for _, p := range sweepParams {
+			if k == "MONGOLOAD_"+strings.ToUpper(p) {
+				return "", false
+			}
+		}
+		return env(k)
+	}
+}
+
+func sweepCommand(ctx context.Context, args []string, o IO) error {
+	fs := newFlags("sweep", "[WORKLOAD] --concurrency 4,8,16,... | --rate R1,R2,... | --sessions S1,S2,... [flags]", o)
+	for _, s := range config.Settings {
+		if s.NoFlag || contains(notInSweep, s.Flag) || contains(sweepParams, s.Flag) {
+			continue
+		}
+		usage := s.Usage
+		if s.Flag == "out" {
+			usage = "write the sweep (every step's results and the analysis) as JSON to this file"
+		}
+		fl := fs.VarPF(&settingValue{}, s.Flag, "", usage+" ["+s.Env()+"]")
+		if s.Bool {
+			fl.NoOptDefVal = "true"
+		}
+	}
+	sf := addSweepFlags(fs)
+	rf := addRunFlags(fs)
+	addPlgmFlags(fs)
+	if err := parse(fs, args, 1); err != nil {
+		return err
+	}
+	param, levels, err := sf.levels(fs, o.Getenv)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	for _, p := range sweepParams { // the configuration layers must not read the lists as single values
+		fs.Lookup(p).Changed = false
+	}
+	opts, err := sf.options()
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	stepDur, err := config.ParseDuration(*sf.stepDur)
+	if err != nil || stepDur <= 0 {
+		return withCode(ExitUsage, fmt.Errorf("--step-duration %q must be a positive duration, such as 60s", *sf.stepDur))
+	}
+	inner := o
+	inner.Getenv = hideSwept(o.Getenv)
+	cfg, plan, out, err := rf.resolve(fs.Arg(0), fs, inner)
+	if err != nil {
+		return err
+	}
+	if len(cfg.Run.Stages) > 0 {
+		return withCode(ExitUsage, errors.New("a sweep sets the load of each step itself: remove the workload's run.stages"))
+	}
+	cfg.Run.Duration = stepDur
+	if _, inEnv := o.Getenv("MONGOLOAD_COOLDOWN"); cfg.Run.Cooldown == 0 && !fs.Changed("cooldown") && !inEnv {
+		cfg.Run.Cooldown = config.Duration(defaultCooldown)
+	}
+	for _, lv := range levels { // every step's configuration must be valid before anything runs
+		if es := stepConfig(cfg, param, lv).Validate(); len(es) > 0 {
+			return es
+		}
+	}
+	if param == "concurrency" {
+		cfg.Run.Concurrency = int(levels[len(levels)-1]) // seeding's parallelism follows it
+	}
+	if err := checkSweepOutputs(cfg.Run.Out, *sf.html, *sf.csv); err != nil {
+		return err
+	}
+	first := stepConfig(cfg, param, levels[0])
+	client, err := connect(ctx, cfg, mongodb.ConnectOptions{TrackSends: model(first) != engine.Closed})
+	if err != nil {
+		return err
+	}
+	defer client.Close()
+	if err := prepare(ctx, o, cfg, plan, client); err != nil {
+		return err
+	}
+	partitionKeys(cfg, plan)
+	sw, runErr := runSweep(ctx, o, cfg, plan, client, out, param, levels, cfg.Run.Cooldown.D())
+	return finishSweep(o, cfg, sw, opts, sf, runErr)
+}
+
+// stepConfig is the configuration of the step at level: the swept
+// parameter set, the other load models off.
+func stepConfig(cfg *config.Config, param string, level float64) *config.Config {
+	c := *cfg
+	switch param {
+	case "rate":
+		c.Run.Rate, c.Run.Sessions = level, 0
+	case "sessions":
+		c.Run.Sessions, c.Run.Rate = int(level), 0
+	default:
+		c.Run.Concurrency, c.Run.Rate, c.Run.Sessions = int(level), 0, 0
+	}
+	return &c
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// checkSweepOutputs fails before the sweep if an output cannot be written.
+func checkSweepOutputs(out, html, csvDir string) error {
+	for _, p := range []string{out, html} {
+		if p == "" {
+			continue
+		}
+		if err := report.CheckWritable(p); err != nil {
+			return withCode(ExitOutput, err)
+		}
+	}
+	if csvDir != "" {
+		if err := os.MkdirAll(csvDir, 0o755); err != nil {
+			return withCode(ExitOutput, fmt.Errorf("--csv: %w", err))
+		}
+	}
+	return nil
+}
+
+// runSweep measures one step per level on the prepared data, with the
+// cooldown between steps, and returns the steps it measured. It writes the
+// sweep file (without analysis) after every step, so a sweep killed
+// outright still leaves its finished steps behind. The error is the step's
+// or the interruption's, with its exit code.
+func runSweep(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, out output,
+	param string, levels []float64, cool time.Duration) (*report.Sweep, error) {
+	typ := map[string]string{"concurrency": report.Closed, "rate": report.Open, "sessions": report.Sessions}[param]
+	sw := &report.Sweep{
+		Schema: report.SweepSchema, Tool: report.Tool{Name: "mongoload", Version: Version}, Label: cfg.Run.Label,
+		Cost: costOf(cfg), Workload: report.Workload{Name: cfg.Name, Source: cfg.Source},
+		Load:        report.SweepLoad{Type: typ, Parameter: param, Levels: levels},
+		StepSeconds: cfg.Run.Duration.D().Seconds(), WarmupSeconds: cfg.Run.Warmup.D().Seconds(), CooldownSeconds: cool.Seconds(),
+		StartedAt: time.Now(), Outcome: report.Completed, Steps: []report.SweepStep{},
+	}
+	tmp, err := os.MkdirTemp("", "mongoload-sweep-")
+	if err != nil {
+		return sw, withCode(ExitOutput, fmt.Errorf("sweep: a temporary directory for the steps' results: %w", err))
+	}
+	defer os.RemoveAll(tmp)
+	quietIO := o
+	quietIO.Stdout = io.Discard // each step's own report: the sweep prints its table instead
+	for i, lv := range levels {
+		if i > 0 && cool > 0 {
+			fmt.Fprintf(o.Stderr, "cooldown %s\n", config.Duration(cool))
+			select {
+			case <-time.After(cool):
+			case <-ctx.Done():
+				return stopSweep(sw, report.Interrupted, fmt.Sprintf("interrupted during the cooldown before step %d (%s)", i+1, sw.Load.Describe(lv)))
+			}
+		}
+		sc := stepConfig(cfg, param, lv)
+		sc.Run.Out = filepath.Join(tmp, fmt.Sprintf("step-%d.json", i+1))
+		if cfg.Run.HdrLog != "" {
+			sc.Run.HdrLog = stepPath(cfg.Run.HdrLog, param, lv)
+		}
+		if i > 0 {
+			sc.Run.StartAt = "" // the first step waited for it
+		}
+		fmt.Fprintf(o.Stderr, "step %d/%d: %s for %s\n", i+1, len(levels), sw.Load.Describe(lv), cfg.Run.Duration)
+		step, err := measureStep(ctx, quietIO, sc, plan, client, out)
+		if err != nil {
+			sw.Notes = append(sw.Notes, fmt.Sprintf("step %d (%s) failed: %v", i+1, sw.Load.Describe(lv), err))
+			sw.Outcome, sw.Reason = report.ServerLost, err.Error()
+			sw.EndedAt = time.Now()
+			return sw, err
+		}
+		res := stepResultOf(step, sc.Run.Out, cfg.Run.Out, sw)
+		complete := step.Outcome == engine.Completed
+		sw.Steps = append(sw.Steps, report.SweepStep{Level: lv, Complete: complete, Result: res})
+		fmt.Fprintln(o.Stderr, stepLine(i+1, len(levels), sw.Load, lv, res))
+		if cfg.Run.Out != "" {
+			sw.EndedAt = time.Now()
+			if err := report.WriteSweep(cfg.Run.Out, sw); err != nil {
+				fmt.Fprintln(o.Stderr, "warning: "+err.Error())
+			}
+		}
+		switch step.Outcome {
+		case engine.Interrupted:
+			return stopSweep(sw, report.Interrupted, fmt.Sprintf("interrupted during step %d (%s): its partial measurements are kept but not judged", i+1, sw.Load.Describe(lv)))
+		case engine.ServerLost:
+			return stopSweep(sw, report.ServerLost, fmt.Sprintf("the server went away during step %d (%s): %s", i+1, sw.Load.Describe(lv), step.Reason))
+		}
+	}
+	sw.EndedAt = time.Now()
+	return sw, nil
+}
+
+// stopSweep ends a sweep early with a note and the matching exit code.
+func stopSweep(sw *report.Sweep, outcome report.Outcome, why string) (*report.Sweep, error) {
+	sw.EndedAt = time.Now()
+	sw.Outcome, sw.Reason = outcome, why
+	done := 0
+	for _, st := range sw.Steps {
+		if st.Complete {
+			done++
+		}
+	}
+	sw.Notes = append(sw.Notes, fmt.Sprintf("the sweep stopped early, %s; %d of %d steps finished and are analysed", why, done, len(sw.Load.Levels)))
+	code := ExitInterrupted
+	if outcome == report.ServerLost {
+		code = ExitServerLost
+	}
+	return sw, withCode(code, fmt.Errorf("the sweep stopped early: %s; the %d finished steps above were analysed", why, done))
+}
+
+// stepResultOf is the step's full result: the one its results file holds
+// (with the interval series), else the one measureStep returned. The
+// recorded configuration names the sweep's file, not the temporary one.
+func stepResultOf(step *stepResult, tmpPath, sweepOut string, sw *report.Sweep) *report.Result {
+	res := step.Result
+	if r, err := report.ReadJSON(tmpPath); err == nil {
+		res = r
+	} else {
+		res.Notes = append(res.Notes, "this step's interval series was not kept: "+err.Error())
+	}
+	oldQ, _ := json.Marshal(tmpPath)
+	newQ, _ := json.Marshal(sweepOut)
+	res.Config = bytes.Replace(res.Config, append([]byte(`"out":`), oldQ...), append([]byte(`"out":`), newQ...), 1)
+	if res.Cost == nil {
+		res.Cost = sw.Cost
+	}
+	return res
+}
+
+// stepPath names a step's own file beside path: run.hlog -> run-c16.hlog.
+func stepPath(path, param string, level float64) string {
+	ext := filepath.Ext(path)
+	tag := map[string]string{"concurrency": "c", "rate": "r", "sessions": "s"}[param]
+	return strings.TrimSuffix(path, ext) + "-" + tag + strconv.FormatFloat(level, 'f', -1, 64) + ext
+}
+
+// stepLine is the one line printed after each step.
+func stepLine(i, n int, load report.SweepLoad, level float64, res *report.Result) string {
+	t := res.Totals
+	line := fmt.Sprintf("step %d/%d: %s: %.1f ops/s, avg %.3f ms, p99 %.3f ms, %d errors", i, n, load.Describe(level), t.Throughput, t.Latency.Avg, t.Latency.P99, t.Errors)
+	if c := res.Client; c != nil {
+		line += fmt.Sprintf(", client CPU %.0f%% of %d cores", 100*c.Utilization, c.Cores)
+	}
+	return line
+}
+
+// costOf is the configured monthly cost, nil when none was given.
+func costOf(cfg *config.Config) *report.Cost {
+	if cfg.Run.MonthlyCost <= 0 {
+		return nil
+	}
+	return &report.Cost{Monthly: cfg.Run.MonthlyCost, Currency: cfg.Run.Currency}
+}
+
+// finishSweep analyses what was measured, writes the files and prints the
+// table, whatever way the sweep ended; the sweep's own error (its exit
+// code) wins over a later one.
+func finishSweep(o IO, cfg *config.Config, sw *report.Sweep, opts analysis.SweepOptions, sf *sweepFlags, runErr error) error {
+	if sw == nil {
+		return runErr
+	}
+	a, err := analysis.AnalyseSweep(sw, opts)
+	if err != nil {
+		return errors.Join(runErr, withCode(ExitInternal, fmt.Errorf("sweep analysis: %w", err)))
+	}
+	sw.Analysis = a
+	var outErr error
+	if cfg.Run.Out != "" {
+		if err := report.WriteSweep(cfg.Run.Out, sw); err != nil {
+			outErr = withCode(ExitOutput, err)
+		} else {
+			fmt.Fprintf(o.Stderr, "sweep written to %s\n", cfg.Run.Out)
+		}
+	}
+	if err := writeExtras(o, &document{Sweep: sw}, *sf.html, *sf.csv); err != nil && outErr == nil {
+		outErr = err
+	}
+	var perr error
+	if *sf.markdown {
+		perr = report.WriteSweepMarkdown(o.Stdout, sw)
+	} else {
+		perr = report.WriteSweepConsole(o.Stdout, sw)
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if outErr != nil {
+		return outErr
+	}
+	return perr
+}

@@ -1,0 +1,197 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Comparison is several runs or sweeps side by side, as
+// analysis.Compare makes it: one row per metric, one value per input and
+// the change against the baseline input.
+type Comparison struct {
+	Inputs   []ComparedInput `json:"inputs"`
+	Baseline int             `json:"baseline"` // index into Inputs
+	// At describes the load at which the latency rows were taken, such as
+	// "at 64 workers, the highest load every input ran".
+	At         string            `json:"at"`
+	Rows       []ComparisonRow   `json:"rows"`
+	Objectives []ObjectiveResult `json:"objectives,omitempty"`
+	Notes      []string          `json:"notes,omitempty"`
+}
+
+// ComparedInput is one compared file.
+type ComparedInput struct {
+	Label string `json:"label"`
+	File  string `json:"file"`
+	Kind  string `json:"kind"` // "results" or "sweep"
+	Cost  *Cost  `json:"cost,omitempty"`
+	// MeetsAll is set when objectives were given: whether this input met
+	// every one (the baseline is not judged).
+	MeetsAll *bool `json:"meetsAll,omitempty"`
+}
+
+// ComparisonRow is one metric. Values and Change have one entry per
+// input; nil where the input has no such figure (a results file has no
+// saturation point), and Change is nil for the baseline.
+type ComparisonRow struct {
+	Metric string     `json:"metric"` // for people: "max throughput (ops/s)"
+	Key    string     `json:"key"`    // for objectives: "throughput", "read.p95", ...
+	Unit   string     `json:"unit"`   // "ops/s", "ms", "%", a level's unit, a currency
+	Values []*float64 `json:"values"`
+	Change []*float64 `json:"change"` // percent against the baseline
+	// HigherIsBetter says which way is an improvement.
+	HigherIsBetter bool `json:"higherIsBetter"`
+}
+
+// ObjectiveResult is one objective checked against every input but the
+// baseline; Pass[i] is nil for the baseline and for an input without the
+// figure.
+type ObjectiveResult struct {
+	Text string  `json:"text"`
+	Pass []*bool `json:"pass"`
+}
+
+// WriteComparisonConsole writes a comparison as aligned text.
+func WriteComparisonConsole(w io.Writer, c *Comparison) error {
+	ew := &errWriter{w: w}
+	ew.printf("comparison against %s (the baseline), %s\n\n", c.Inputs[c.Baseline].Label, c.At)
+	comparisonTable(c).write(ew, "")
+	writeObjectives(ew, c, false)
+	writeComparisonNotes(ew, c, false)
+	return ew.err
+}
+
+// WriteComparisonMarkdown writes a comparison as Markdown.
+func WriteComparisonMarkdown(w io.Writer, c *Comparison) error {
+	ew := &errWriter{w: w}
+	ew.printf("## Comparison against %s (baseline)\n\nLatencies %s.\n\n", mdEscape(c.Inputs[c.Baseline].Label), mdEscape(c.At))
+	comparisonTable(c).markdown(ew)
+	writeObjectives(ew, c, true)
+	writeComparisonNotes(ew, c, true)
+	return ew.err
+}
+
+func comparisonTable(c *Comparison) *table {
+	t := &table{left: 1}
+	head := []string{"metric"}
+	for i, in := range c.Inputs {
+		head = append(head, in.Label)
+		if i != c.Baseline {
+			head = append(head, "change")
+		}
+	}
+	t.add(head...)
+	for _, r := range c.Rows {
+		row := []string{r.Metric}
+		for i, v := range r.Values {
+			row = append(row, FormatValue(v, r.Unit))
+			if i != c.Baseline {
+				row = append(row, changeText(r.Change[i]))
+			}
+		}
+		t.add(row...)
+	}
+	return t
+}
+
+func writeObjectives(ew *errWriter, c *Comparison, md bool) {
+	if len(c.Objectives) == 0 {
+		return
+	}
+	t := &table{left: 1}
+	head := []string{"objective (against the baseline)"}
+	for i, in := range c.Inputs {
+		if i != c.Baseline {
+			head = append(head, in.Label)
+		}
+	}
+	t.add(head...)
+	for _, o := range c.Objectives {
+		row := []string{o.Text}
+		for i, p := range o.Pass {
+			if i == c.Baseline {
+				continue
+			}
+			row = append(row, passText(p))
+		}
+		t.add(row...)
+	}
+	var meet []string
+	for i, in := range c.Inputs {
+		if i != c.Baseline && in.MeetsAll != nil && *in.MeetsAll {
+			meet = append(meet, in.Label)
+		}
+	}
+	verdict := "no option meets every objective"
+	if len(meet) > 0 {
+		verdict = "meets every objective: " + strings.Join(meet, ", ")
+	}
+	if md {
+		ew.printf("\n### Objectives\n\n")
+		t.markdown(ew)
+		ew.printf("\n**%s**\n", mdEscape(verdict))
+		return
+	}
+	ew.printf("\n")
+	t.write(ew, "")
+	ew.printf("%s\n", verdict)
+}
+
+func writeComparisonNotes(ew *errWriter, c *Comparison, md bool) {
+	if len(c.Notes) == 0 {
+		return
+	}
+	if md {
+		ew.printf("\nNotes:\n\n")
+		for _, n := range c.Notes {
+			ew.printf("- %s\n", mdEscape(n))
+		}
+		return
+	}
+	ew.printf("\nnotes:\n")
+	for _, n := range c.Notes {
+		ew.printf("  - %s\n", n)
+	}
+}
+
+func passText(p *bool) string {
+	switch {
+	case p == nil:
+		return "-"
+	case *p:
+		return "yes"
+	}
+	return "NO"
+}
+
+// FormatValue formats a comparison value in its unit for a table.
+func FormatValue(v *float64, unit string) string {
+	if v == nil {
+		return "-"
+	}
+	switch unit {
+	case "ms":
+		return msFixed(*v)
+	case "ops/s":
+		return rateWhole(*v)
+	case "%":
+		return fmt.Sprintf("%.2f%%", *v)
+	case "workers", "sessions", "rate":
+		return target(*v)
+	}
+	if strings.HasPrefix(unit, "ops/s per 100 ") {
+		return fmt.Sprintf("%.1f", *v)
+	}
+	return costText(*v) // a cost in its currency
+}
+
+func changeText(p *float64) string {
+	if p == nil {
+		return "-"
+	}
+	if *p > -0.05 && *p < 0.05 {
+		return "0%"
+	}
+	return fmt.Sprintf("%+.1f%%", *p)
+}

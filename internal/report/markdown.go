@@ -1,0 +1,47 @@
+package report
+
+import (
+	"io"
+	"time"
+)
+
+// WriteResultMarkdown writes a result's operations table and facts as
+// Markdown, ready for a blog post or a ticket.
+func WriteResultMarkdown(w io.Writer, res *Result) error {
+	ew := &errWriter{w: w}
+	title := "Results: " + res.Workload.Name
+	if res.Label != "" {
+		title += " (" + res.Label + ")"
+	}
+	ew.printf("## %s\n\n", mdEscape(title))
+	ew.printf("- **load**: %s\n", mdEscape(describeLoad(res.Load)))
+	ew.printf("- **measured**: %s to %s (%s, after a %s warm-up)\n", res.StartedAt.Format(time.RFC3339), res.EndedAt.Format(time.RFC3339),
+		seconds(res.DurationSeconds), seconds(res.WarmupSeconds))
+	ew.printf("- **outcome**: %s\n", res.Outcome)
+	if c := res.Client; c != nil {
+		ew.printf("- **client**: %.0f%% of %d cores, %.1f µs CPU per operation\n", 100*c.Utilization, c.Cores, c.CPUPerOpMicros)
+	}
+	if cost := CostOf(res); cost != nil {
+		ew.printf("- **cost**: %s %s/month\n", costText(cost.Monthly), cost.Currency)
+	}
+	ew.printf("\nLatencies in ms.\n\n")
+	t := &table{left: 1}
+	t.add("operation", "count", "ops/s", "avg", "p50", "p95", "p99", "p99.9", "max", "errors")
+	for _, op := range res.Operations {
+		l := op.Latency
+		t.add(op.Name, thousands(op.Count), rate(op.Throughput), msFixed(l.Avg), msFixed(l.P50), msFixed(l.P95), msFixed(l.P99), msFixed(l.P999), msFixed(l.Max), thousands(op.Errors))
+	}
+	l := res.Totals.Latency
+	t.add("**TOTAL**", thousands(res.Totals.Operations), rate(res.Totals.Throughput), msFixed(l.Avg), msFixed(l.P50), msFixed(l.P95), msFixed(l.P99), msFixed(l.P999), msFixed(l.Max), thousands(res.Totals.Errors))
+	t.markdown(ew)
+	if len(res.Notes) > 0 {
+		ew.printf("\nNotes:\n\n")
+		for _, n := range res.Notes {
+			ew.printf("- %s\n", mdEscape(n))
+		}
+	}
+	if res.ConfigLine != "" {
+		ew.printf("\nConfiguration: `%s`\n", res.ConfigLine)
+	}
+	return ew.err
+}

@@ -1,0 +1,152 @@
+// Package reporttest makes deterministic results and sweeps for tests of
+// the packages that read them (analysis, report, the HTML report, the
+// command line): real histograms and interval series, no server.
+package reporttest
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/report"
+)
+
+// T0 is when every synthetic sweep starts.
+var T0 = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
+
+// Step describes one synthetic step: its load level, the throughput and
+// average latency it should show, and optionally the client's CPU share,
+// errors and server telemetry.
+type Step struct {
+	Level      float64
+	Throughput float64 // successful operations per second
+	LatencyMs  float64 // average latency; the samples spread from 0.5x to 1.5x
+	ClientCPU  float64 // 0..1; 0 leaves the client usage out
+	Errors     int64   // failed operations per interval
+	Server     *report.Server
+	// Partial makes the step an interrupted one.
+	Partial bool
+}
+
+// Seconds is the measured length of a synthetic step: three intervals.
+const Seconds = 3
+
+// The operations of a synthetic result: 60% reads, 40% writes at 1.5x the
+// reads' latency.
+var ops = []string{"find_flight", "update_seats"}
+
+var opTypes = map[string]string{"find_flight": "findOne", "update_seats": "updateOne"}
+
+// Result is the result of one synthetic step started at start.
+func Result(load report.LoadModel, st Step, start time.Time, label string) *report.Result {
+	rec := metrics.NewRecorder(ops, metrics.Options{Shards: 1})
+	rec.Reset(start)
+	totals := metrics.NewTotals(ops, false)
+	var series []report.IntervalSummary
+	n := int(st.Throughput + 0.5)
+	for sec := 1; sec <= Seconds; sec++ {
+		s := rec.Shard(0)
+		for i := range n {
+			spread := 0.5 + float64((i*7919+sec*104729)%1000)/1000 // 0.5 .. 1.5
+			op, lat := 0, st.LatencyMs*spread/1.2                  // reads 1/1.2 of the mean
+			if i%5 >= 3 {
+				op, lat = 1, st.LatencyMs*spread*1.5/1.2 // writes 1.5x the reads: the mean stays LatencyMs
+			}
+			s.Record(op, time.Duration(lat*float64(time.Millisecond)))
+		}
+		for i := int64(0); i < st.Errors; i++ {
+			s.RecordError(1, "WriteConflict(112)")
+		}
+		end := start.Add(time.Duration(sec) * time.Second)
+		iv := rec.Interval(end)
+		totals.Add(iv)
+		series = append(series, report.Summarize(iv, time.Duration(sec)*time.Second))
+	}
+	cfg, _ := json.Marshal(map[string]any{"connection": map[string]any{"uri": "mongodb://db1.example.net:27017"}, "run": map[string]any{"duration": "3s"}})
+	info := report.RunInfo{
+		Tool: report.Tool{Name: "mongoload", Version: "0.1.0-test"}, Label: label,
+		Workload: report.Workload{Name: "flights", Source: "builtin:default"}, Config: cfg,
+		ConfigLine: fmt.Sprintf("workload=flights %s", describe(load)), Load: load, OpTypes: opTypes,
+		StartedAt: start, EndedAt: start.Add(Seconds * time.Second), Outcome: report.Completed,
+	}
+	if st.Partial {
+		info.Outcome, info.Reason = report.Interrupted, "interrupted by the user"
+	}
+	if st.ClientCPU > 0 {
+		info.Client = &report.ClientUsage{CPUSeconds: st.ClientCPU * 2 * Seconds, Utilization: st.ClientCPU, Cores: 2, MaxRSSBytes: 50 << 20}
+	}
+	res := report.Build(info, totals, series)
+	res.Server = st.Server
+	return res
+}
+
+func describe(l report.LoadModel) string {
+	switch l.Type {
+	case report.Open:
+		return fmt.Sprintf("rate=%g", l.Rate)
+	case report.Sessions:
+		return fmt.Sprintf("sessions=%d", l.Sessions)
+	}
+	return fmt.Sprintf("concurrency=%d", l.Concurrency)
+}
+
+// Sweep is a synthetic sweep of param ("concurrency", "rate" or
+// "sessions") over the steps, 20 s apart, not yet analysed.
+func Sweep(param, label string, steps []Step) *report.Sweep {
+	typ := map[string]string{"concurrency": report.Closed, "rate": report.Open, "sessions": report.Sessions}[param]
+	sw := &report.Sweep{
+		Schema: report.SweepSchema, Tool: report.Tool{Name: "mongoload", Version: "0.1.0-test"}, Label: label,
+		Workload:    report.Workload{Name: "flights", Source: "builtin:default"},
+		Load:        report.SweepLoad{Type: typ, Parameter: param},
+		StepSeconds: Seconds, WarmupSeconds: 2, CooldownSeconds: 15, StartedAt: T0, Outcome: report.Completed,
+		Steps: []report.SweepStep{},
+	}
+	at := T0
+	for _, st := range steps {
+		load := report.LoadModel{Type: typ}
+		switch param {
+		case "rate":
+			load.Rate = st.Level
+		case "sessions":
+			load.Sessions, load.ThinkTime = int(st.Level), "500ms"
+		default:
+			load.Concurrency = int(st.Level)
+		}
+		res := Result(load, st, at.Add(2*time.Second), label)
+		sw.Load.Levels = append(sw.Load.Levels, st.Level)
+		sw.Steps = append(sw.Steps, report.SweepStep{Level: st.Level, Complete: !st.Partial, Result: res})
+		at = at.Add(20 * time.Second)
+	}
+	sw.EndedAt = at
+	if len(steps) > 0 && steps[len(steps)-1].Partial {
+		sw.Outcome, sw.Reason = report.Interrupted, "interrupted during the last step"
+	}
+	return sw
+}
+
+// Seed000 is workload #1 of seed 000 (100% find by shard key, read-only
+// in the blog; here with the synthetic mix), scaled down 10x in throughput
+// so tests stay fast.
+func Seed000() []Step {
+	rows := [][3]float64{{4, 263.5, 1.51}, {8, 649.3, 1.23}, {16, 1067.8, 1.49}, {32, 1301.8, 2.45}, {48, 1232.2, 3.89},
+		{64, 1354.8, 4.71}, {80, 1361.0, 5.86}, {96, 1257.3, 7.62}, {128, 1330.9, 9.60}}
+	out := make([]Step, len(rows))
+	for i, r := range rows {
+		out[i] = Step{Level: r[0], Throughput: r[1], LatencyMs: r[2], ClientCPU: 0.05 + 0.002*r[0]}
+	}
+	return out
+}
+
+// ServerSample is a one-sample server section with the given cache use and
+// CPU (nil leaves a field unreported).
+func ServerSample(cacheUsed, cacheDirty float64, cpuCores *float64) *report.Server {
+	max := int64(1 << 30)
+	used, dirty := int64(cacheUsed*float64(max)), int64(cacheDirty*float64(max))
+	s := report.ServerSample{T: 1, Dt: 1, At: T0, Cache: &report.Cache{BytesInUse: &used, DirtyBytes: &dirty, MaxBytes: &max}}
+	if cpuCores != nil {
+		u := *cpuCores
+		s.CPU = &report.CPU{UserSeconds: &u}
+	}
+	return &report.Server{Host: "db1", Version: "8.0.4", IntervalSeconds: 1, Samples: []report.ServerSample{s}}
+}
