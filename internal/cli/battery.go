@@ -161,4 +161,3 @@ func formatMeasured(v analysis.Verdict) string {
 	}
 	return s
 }
-
