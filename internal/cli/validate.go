@@ -82,7 +82,7 @@ func workloadsCommand(_ context.Context, args []string, o IO) error {
 		if err == nil {
 			desc = cfg.Description
 		}
-		fmt.Fprintf(o.Stdout, "%-12s %s\n", name, desc)
+		fmt.Fprintf(o.Stdout, "%-16s %s\n", name, desc)
 	}
 	return nil
 }

@@ -174,7 +174,7 @@ func TestYCSBCommandLine(t *testing.T) {
 		stderr string // a fragment of stderr, if any
 	}{
 		// every built-in YCSB workload is listed
-		{"workloads", []string{"workloads"}, ExitOK, "ycsb-f       YCSB F (read-modify-write)", ""},
+		{"workloads", []string{"workloads"}, ExitOK, "ycsb-f           YCSB F (read-modify-write)", ""},
 		// a built-in YCSB workload by name
 		{"builtin by name", []string{"run", "ycsb-d", "--print-config"}, ExitOK, "distribution: latest", ""},
 		// a property file with -p overrides; the unknown property warns once

@@ -269,12 +269,15 @@ func (r *run) exec(ctx context.Context, clock *sendclock.Clock, w *worker, shard
 // recordSteps records every step execution of a transaction in the step's
 // own histogram, and the transaction's retries as outcomes.
 func (r *run) recordSteps(shard *metrics.Shard, req *workload.Request) {
+	// A step that failed made its transaction retry or fail: the
+	// transaction counts that as a retry or an error; for the step it is a
+	// failed attempt, an outcome, so its error column is not read as lost work.
 	for _, sr := range req.StepRuns {
 		switch {
 		case sr.Err == nil:
 			shard.Record(sr.Op.Index, sr.Latency)
 		case r.opCtx.Err() == nil:
-			shard.RecordError(sr.Op.Index, r.o.Classify(sr.Err))
+			shard.RecordOutcome(sr.Op.Index, "failed attempt: "+r.o.Classify(sr.Err), 1)
 		}
 	}
 	for cause, n := range req.Retries {

@@ -184,3 +184,30 @@ func TestKeyAllocatesNothing(t *testing.T) {
 		t.Errorf("%.1f allocations per key", a)
 	}
 }
+
+// TestSettledFrontierConcurrent: with many goroutines holding and settling
+// keys in any order, the frontier never passes a held key, and ends at the
+// last key once all are settled.
+func TestSettledFrontierConcurrent(t *testing.T) {
+	ks := NewKeySpace(0, 0)
+	const workers, each = 8, 2000
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				k := ks.hold()
+				if _, end := ks.Settled(); end > k {
+					t.Errorf("frontier %d passed held key %d", end, k)
+					return
+				}
+				ks.settle(k)
+			}
+		}()
+	}
+	wg.Wait()
+	if _, end := ks.Settled(); end != workers*each {
+		t.Fatalf("frontier %d after every key settled, want %d", end, workers*each)
+	}
+}

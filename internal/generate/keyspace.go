@@ -1,107 +1,103 @@
 package generate
 
 import (
-	"sort"
-	"sync"
+	"runtime"
 	"sync/atomic"
 )
 
 // KeySpace is a collection's key space: keys [first, end) exist; inserts
-// take new keys at the end. Safe for concurrent use; reading it takes no
-// lock.
+// take new keys at the end. Safe for concurrent use, and lock-free.
 //
 // A key an operation's insert takes is held (in flight) until the
 // operation is over (State.SettleKeys), and queries only draw keys below
-// the oldest held one (Settled), as YCSB's acknowledged insert counter
+// the settled frontier (Settled), as YCSB's acknowledged insert counter
 // does: a read never targets a record whose insert has not returned, which
 // matters most for the latest distribution, whose favourite key is the
-// newest. Keys taken outside operations (Next: loading, seeding) count as
-// existing at once.
+// newest. Keys taken outside operations (Next: loading, seeding) settle at
+// once.
+//
+// The frontier works like YCSB's AcknowledgedCounterGenerator: settling a
+// key sets its flag in a ring window, and whichever settler wins a
+// compare-and-swap advances the frontier over the flags that are set; no
+// goroutine ever waits for another.
 type KeySpace struct {
 	first int64
-	end   atomic.Int64
+	end   atomic.Int64 // the next key to hand out
+	// settled: every key below it is settled; advancing is the try-lock of
+	// the one goroutine moving it.
+	settled   atomic.Int64
+	advancing atomic.Bool
+	window    []atomic.Bool // window[k % len] is set when key k settled
 	// part of parts: this process's share (see Partition); parts <= 1: all.
 	part, parts int64
-
-	// held counts the keys in queue[head:]; low is the oldest of them.
-	// Both are written under mu and read without it (see Settled).
-	held atomic.Int64
-	low  atomic.Int64
-	mu   sync.Mutex
-	// queue holds the held keys in the order they were taken, which is
-	// ascending, with whether each is settled yet.
-	queue []heldKey
-	head  int
 }
 
-type heldKey struct {
-	k       int64
-	settled bool
-}
+// windowSize bounds the keys held at once: operations in flight (the pool
+// size, 100 by default; 1,000 in open loop) times their documents. A hold
+// beyond it waits for the frontier to move: a case that only absurd batch
+// sizes reach, and the price of never mistaking one held key for another.
+const windowSize = 1 << 18
 
 // NewKeySpace returns the key space of count keys starting at first (count
 // below 0 counts as 0).
 func NewKeySpace(first, count int64) *KeySpace {
-	k := &KeySpace{first: first}
+	k := &KeySpace{first: first, window: make([]atomic.Bool, windowSize)}
 	k.end.Store(first + max(count, 0))
+	k.settled.Store(first + max(count, 0))
 	return k
 }
 
-// Next returns a new key for an insert (atomic increment); it exists at once.
-func (k *KeySpace) Next() int64 { return k.end.Add(1) - 1 }
+// Next returns a new key for an insert; it exists at once.
+func (k *KeySpace) Next() int64 {
+	key := k.end.Add(1) - 1
+	k.settle(key)
+	return key
+}
 
 // Bounds returns the keys handed out so far, [first, end), end read
 // atomically: what a later run may count on once these inserts are done.
 func (k *KeySpace) Bounds() (first, end int64) { return k.first, k.end.Load() }
 
-// Settled returns [first, end) without the held keys and any key taken
-// after the oldest of them: the keys a query may draw.
-func (k *KeySpace) Settled() (first, end int64) {
-	// hold stores low before raising held, and raises held before end, so
-	// an end that includes a held key comes with held > 0 and a low at or
-	// below that key.
-	end = k.end.Load()
-	if k.held.Load() > 0 {
-		end = min(end, k.low.Load())
-	}
-	return k.first, end
-}
+// Settled returns the keys a query may draw: [first, the frontier below
+// which every key handed out has settled).
+func (k *KeySpace) Settled() (first, end int64) { return k.first, k.settled.Load() }
 
 // hold returns a new key that stays out of Settled until settle.
 func (k *KeySpace) hold() int64 {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.head == len(k.queue) {
-		k.low.Store(k.end.Load())
-	}
-	k.held.Add(1)
 	key := k.end.Add(1) - 1
-	k.queue = append(k.queue, heldKey{k: key})
+	for key-k.settled.Load() >= windowSize {
+		runtime.Gosched() // the window is full: see windowSize
+	}
 	return key
 }
 
-// settle ends the hold on key; Settled then advances over every settled
-// key at the front of the queue.
+// settle ends the hold on key and advances the frontier when it can.
 func (k *KeySpace) settle(key int64) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	q := k.queue[k.head:]
-	if i := sort.Search(len(q), func(i int) bool { return q[i].k >= key }); i < len(q) && q[i].k == key {
-		q[i].settled = true
-	}
-	for k.head < len(k.queue) && k.queue[k.head].settled {
-		k.head++
-	}
-	if k.head == len(k.queue) {
-		k.queue, k.head = k.queue[:0], 0
-		k.held.Store(0)
+	if key < k.settled.Load() {
 		return
 	}
-	k.low.Store(k.queue[k.head].k)
-	k.held.Store(int64(len(k.queue) - k.head))
-	if k.head >= 1024 && k.head*2 >= len(k.queue) {
-		n := copy(k.queue, k.queue[k.head:])
-		k.queue, k.head = k.queue[:n], 0
+	k.window[key%windowSize].Store(true)
+	k.advance()
+}
+
+// advance moves the frontier over settled keys. A settler that loses the
+// try-lock leaves its flag for the winner, which looks again after
+// releasing, so no flag is left behind.
+func (k *KeySpace) advance() {
+	for k.advancing.CompareAndSwap(false, true) {
+		for {
+			s := k.settled.Load()
+			if s >= k.end.Load() || !k.window[s%windowSize].Load() {
+				break
+			}
+			k.window[s%windowSize].Store(false)
+			k.settled.Store(s + 1)
+		}
+		k.advancing.Store(false)
+		s := k.settled.Load()
+		if s >= k.end.Load() || !k.window[s%windowSize].Load() {
+			return
+		}
 	}
 }
 
@@ -109,11 +105,11 @@ func (k *KeySpace) settle(key int64) {
 // setup, before any worker draws keys: the server's record of how many keys
 // a collection holds is only known once connected, after compilation.
 func (k *KeySpace) Reset(first, count int64) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
 	k.first = first
 	k.end.Store(first + max(count, 0))
+	k.settled.Store(first + max(count, 0))
 	k.part, k.parts = 0, 0 // the physical view again; Partition may follow
-	k.queue, k.head = k.queue[:0], 0
-	k.held.Store(0)
+	for i := range k.window {
+		k.window[i].Store(false)
+	}
 }

@@ -137,7 +137,7 @@ func sweepTables(sw *Sweep) []titledTable {
 		return nil
 	}
 	col := sw.Load.ColumnName()
-	main := &table{left: 0}
+	main := &table{textLast: true}
 	main.add(col, "ops/s", "gain", "avg", "p50", "p95", "p99", "errors", "client CPU", "verdict")
 	classes := &table{}
 	classes.add(col, "read ops/s", "avg", "p50", "p95", "p99", "write ops/s", "avg", "p50", "p95", "p99")
@@ -171,7 +171,6 @@ func sweepTables(sw *Sweep) []titledTable {
 			server.add(target(f.Level), "-", "-", "-", "-", "-", "-", "-")
 		}
 	}
-	main.left = 0
 	out := []titledTable{{"steps (latency in ms; gain: throughput gain over the previous step as a share of the proportional gain):", main}}
 	out = append(out, titledTable{"latency by class (ms): reads are find, findOne, aggregate, countDocuments; writes are the rest:", classes})
 	if haveServer {
@@ -235,7 +234,7 @@ func (t *table) markdown(w *errWriter) {
 			seps := make([]string, len(r))
 			for j := range r {
 				seps[j] = "---"
-				if j >= max(t.left, 1) {
+				if j >= max(t.left, 1) && !(t.textLast && j == len(r)-1) {
 					seps[j] = "---:"
 				}
 			}

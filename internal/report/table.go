@@ -14,6 +14,8 @@ import (
 type table struct {
 	rows [][]string
 	left int
+	// textLast left-aligns the last column too: a verdict, a note.
+	textLast bool
 }
 
 func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
@@ -37,7 +39,7 @@ func (t *table) write(w *errWriter, indent string) {
 				b.WriteString("  ")
 			}
 			switch {
-			case i >= max(t.left, 1):
+			case i >= max(t.left, 1) && !(t.textLast && i == len(r)-1):
 				b.WriteString(pad + c)
 			case i < len(r)-1: // no trailing spaces after the last cell
 				b.WriteString(c + pad)
