@@ -17,6 +17,7 @@ demo: build ## start a local test server, seed and run the default workload, pri
 	scripts/with-testserver demo bash -c '$(BIN) run default --uri "$$MONGOLOAD_TEST_URI" $(DEMO_ARGS)'
 
 test: vet ## run every test (integration tests against a local test server) with the race detector
+	@[ "$$MONGOLOAD_SKIP_BROWSER" = 1 ] || command -v chromium >/dev/null || scripts/install-browser
 	scripts/with-testserver test go test -race -count=1 ./...
 
 test-short: ## unit tests only (skips tests that need the server)

@@ -124,7 +124,9 @@ func Gain(a, b SweepPoint) float64 {
 //     Efficient scaling.
 //  3. The step after S is Saturation begins.
 //  4. Past it, the first step whose throughput is within Plateau of the
-//     highest throughput is Max throughput.
+//     highest throughput is Max throughput, unless a step before it was
+//     already Degraded or Oversaturated (throughput creeping up in a
+//     collapse is no plateau).
 //  5. Every other step past saturation is Degraded if its throughput is
 //     more than DegradedDrop below the best lower step's, else Oversaturated
 //     if its latency is at least Oversaturated times S's, else Diminishing
@@ -162,15 +164,16 @@ func JudgeSweep(points []SweepPoint, r SweepRules) SweepJudgement {
 	j.SweetSpot, j.Saturation = s, s+1
 	j.Verdicts[s], j.Verdicts[s+1] = SweetSpot, SaturationBegins
 	ceiling := points[best].Throughput * (1 - r.Plateau)
+	worse := false // a step past saturation was already Degraded or Oversaturated
 	for i := s + 2; i < n; i++ {
 		switch {
-		case j.Plateau < 0 && points[i].Throughput >= ceiling:
+		case j.Plateau < 0 && !worse && points[i].Throughput >= ceiling:
 			j.Plateau = i
 			j.Verdicts[i] = MaxThroughput
 		case points[i].Throughput < (1-r.DegradedDrop)*bestBelow(points, i):
-			j.Verdicts[i] = Degraded
+			j.Verdicts[i], worse = Degraded, true
 		case points[s].Latency > 0 && points[i].Latency >= r.Oversaturated*points[s].Latency:
-			j.Verdicts[i] = Oversaturated
+			j.Verdicts[i], worse = Oversaturated, true
 		default:
 			j.Verdicts[i] = DiminishingReturns
 		}

@@ -95,6 +95,18 @@ var sweepFixtures = []struct {
 		sweet: 2, saturation: 3, plat: -1,
 	},
 	{
+		// A real open-loop sweep on an overloaded machine (the local test
+		// server sharing 2 cores with other runs): the rate was never met.
+		name: "open loop past capacity from the start",
+		rows: []fixtureRow{
+			{200, 185.3, 15.852, SweetSpot},       // the next step's latency is 38x: queueing began
+			{400, 226.5, 610.0, SaturationBegins}, // 57% of the rate
+			{800, 289.3, 1330.2, Oversaturated},   // 84x the sweet spot's latency, below the plateau
+			{3000, 351.3, 1821.1, Oversaturated},  // on the plateau, but after an oversaturated step: no Max throughput
+		},
+		sweet: 0, saturation: 1, plat: -1,
+	},
+	{
 		name: "a noisy dip below the knee does not make a false sweet spot",
 		rows: []fixtureRow{
 			{8, 2000, 4.0, Underutilised},

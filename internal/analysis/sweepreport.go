@@ -129,11 +129,9 @@ func limitOf(sw *report.Sweep, a *report.SweepAnalysis, o SweepOptions) report.L
 		return report.Limit{Kind: "unknown", Text: "too few complete steps to say what limited the run"}
 	}
 	desc := sw.Load.Describe
-	from := 0
+	from := lastComplete(a.Steps) // without saturation, the highest step
 	if a.Saturation != nil {
 		from = *a.Saturation
-	} else {
-		from = lastComplete(a.Steps)
 	}
 	// The load generator first: its own CPU at or past saturation.
 	for i := from; i < len(a.Steps); i++ {
@@ -266,7 +264,10 @@ func summarize(sw *report.Sweep, a *report.SweepAnalysis, o SweepOptions) []stri
 	case a.SweetSpot != nil:
 		f := a.Steps[*a.SweetSpot]
 		out = append(out, fmt.Sprintf("Sweet spot: %s, %s ops/s at %s: the best throughput before latency grows faster than throughput.", desc(f.Level), whole(f.Throughput), lat(f)))
-		if *a.SweetSpot == 0 {
+		switch {
+		case *a.SweetSpot == 0 && f.Level == 1 && sw.Load.Parameter == "concurrency":
+			out = append(out, "One worker is already the sweet spot: the server gains nothing from concurrent operations here.")
+		case *a.SweetSpot == 0:
 			out = append(out, "The lowest step is already the sweet spot: sweep lower to see how the system scales.")
 		}
 	case a.Best != nil && len(a.Steps) > 1:

@@ -130,11 +130,11 @@ func TestLoopbackHost(t *testing.T) {
 		want bool
 	}{
 		{"mongodb://127.0.0.1:27017", true},                   // IPv4 loopback
-		{"mongodb://localhost/?replicaSet=rs0", true},          // by name
-		{"mongodb://[::1]:27017", true},                        // IPv6 loopback
-		{"mongodb://127.0.0.1:1,127.0.0.2:2", true},            // every host local
-		{"mongodb://127.0.0.1:1,db2.example.net:2", false},     // one remote host
-		{"mongodb+srv://cluster0.example.mongodb.net", false},  // remote
+		{"mongodb://localhost/?replicaSet=rs0", true},         // by name
+		{"mongodb://[::1]:27017", true},                       // IPv6 loopback
+		{"mongodb://127.0.0.1:1,127.0.0.2:2", true},           // every host local
+		{"mongodb://127.0.0.1:1,db2.example.net:2", false},    // one remote host
+		{"mongodb+srv://cluster0.example.mongodb.net", false}, // remote
 		{"mongodb://user:REDACTED@localhost:27017/app", true}, // credentials do not matter
 	} {
 		cfg, _ := json.Marshal(map[string]any{"connection": map[string]any{"uri": c.uri}})

@@ -57,6 +57,7 @@ func (f *compareFlags) compare(files []string) (*report.Comparison, []htmlreport
 	if err != nil {
 		return nil, nil, withCode(ExitInvalid, err)
 	}
+	c.Notes = append(c.Notes, compareContexts(inputs, c)...) // a 7.0 run beside an 8.0 one says so (operator.go)
 	for i, in := range inputs {
 		pages[i] = htmlreport.Input{Label: c.Inputs[i].Label, Result: in.Result, Sweep: in.Sweep}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/dashboard"
 	"github.com/mongoload/mongoload/internal/loader"
 	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/procstat"
@@ -44,6 +45,8 @@ type loadArgs struct {
 	resume       bool
 	only         []string
 	part         config.Partition
+	// dash is the dashboard the progress goes to, if any (operator.go).
+	dash *dashboard.Server
 }
 
 func addLoadFlags(fs *pflag.FlagSet) {
@@ -160,7 +163,7 @@ func splitComma(v string) []string {
 // loadCommand fills a workload's collections to --documents documents (or
 // --size bytes) each, resumably, with the run's setup rules (create,
 // --drop, --allow-existing).
-func loadCommand(ctx context.Context, args []string, o IO) error {
+func loadCommand(ctx context.Context, args []string, o IO) (err error) {
 	fs := newFlags("load", "[WORKLOAD] --documents N | --size SIZE [flags]", o)
 	addSettings(fs)
 	addLoadFlags(fs)
@@ -180,6 +183,12 @@ func loadCommand(ctx context.Context, args []string, o IO) error {
 	if err != nil {
 		return err
 	}
+	view, err := startDashboard(o, cfg, "load")
+	if err != nil {
+		return err
+	}
+	la.dash = view.dash
+	defer func() { view.end(ctx, o, cfg, nil, err) }()
 	startPprof(o)
 	client, err := connect(ctx, cfg)
 	if err != nil {
@@ -268,7 +277,7 @@ func loadCollection(ctx context.Context, o IO, cfg *config.Config, la loadArgs, 
 	u0 := procstat.Read()
 	res, err := loader.Load(ctx, client.LoadWriter(la.wc), client.LoadStore(), col, loader.Options{
 		Target: target, Part: la.part.Index, Parts: la.part.Count, BatchSize: la.batchSize, Workers: la.workers,
-		Resume: la.resume, RandomSeed: cfg.Run.RandomSeed, OnProgress: bar.update,
+		Resume: la.resume, RandomSeed: cfg.Run.RandomSeed, OnProgress: func(p loader.Progress) { bar.update(p); la.dash.Progress(p) },
 		OnNotice:  func(s string) { bar.clear(); fmt.Fprintln(o.Stderr, "notice: "+s) },
 		Retryable: mongodb.IsRetryableLoadError,
 	})

@@ -28,7 +28,9 @@ import (
 // worth making. With --server-stats, the sampler writes its line to
 // o.Stderr from its own goroutine: o.Stderr must accept concurrent writes,
 // as os.Stderr does.
-func observers(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client) (sinks []report.Sink, start func(), stop func(), finish func(*report.Result), err error) {
+//
+// onSample, if given, also receives every server sample (the dashboard).
+func observers(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, onSample ...func(report.ServerSample)) (sinks []report.Sink, start func(), stop func(), finish func(*report.Result), err error) {
 	var undo []func()
 	fail := func(err error) ([]report.Sink, func(), func(), func(*report.Result), error) {
 		for _, u := range undo {
@@ -52,7 +54,7 @@ func observers(ctx context.Context, o IO, cfg *config.Config, plan *workload.Pla
 		sinks = append(sinks, e)
 		undo = append(undo, func() { _ = e.Close(nil) })
 	}
-	sampler, monitor := startTelemetry(ctx, o, cfg, client)
+	sampler, monitor := startTelemetry(ctx, o, cfg, client, onSample...)
 	var once sync.Once
 	start = func() {
 		if sampler != nil {
@@ -103,7 +105,7 @@ func startPrometheus(o IO, cfg *config.Config, plan *workload.Plan) (*promsink.E
 
 // startTelemetry opens the telemetry connection and makes the sampler, or
 // says why there will be no server telemetry.
-func startTelemetry(ctx context.Context, o IO, cfg *config.Config, client *mongodb.Client) (*telemetry.Sampler, *mongodb.Client) {
+func startTelemetry(ctx context.Context, o IO, cfg *config.Config, client *mongodb.Client, onSample ...func(report.ServerSample)) (*telemetry.Sampler, *mongodb.Client) {
 	on := cfg.Run.ServerTelemetry == nil || *cfg.Run.ServerTelemetry
 	if !on && !cfg.Run.ServerStats {
 		return nil, nil
@@ -117,13 +119,14 @@ func startTelemetry(ctx context.Context, o IO, cfg *config.Config, client *mongo
 		return nil, nil
 	}
 	opt := telemetry.Options{Interval: cfg.Run.Interval.D()}
-	if cfg.Run.ServerStats {
-		opt.OnSample = func(s report.ServerSample) {
-			// As the live line does, skip a last sample only a moment
-			// after the previous one: its rates would be noise.
-			if s.Dt >= 0.2 {
-				_, _ = io.WriteString(o.Stderr, telemetry.Line(s))
-			}
+	opt.OnSample = func(s report.ServerSample) {
+		// As the live line does, skip a last sample only a moment
+		// after the previous one: its rates would be noise.
+		if cfg.Run.ServerStats && s.Dt >= 0.2 {
+			_, _ = io.WriteString(o.Stderr, telemetry.Line(s))
+		}
+		for _, f := range onSample {
+			f(s)
 		}
 	}
 	return telemetry.NewSampler(monitor, opt), monitor

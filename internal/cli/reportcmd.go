@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/mongoload/mongoload/internal/report"
 	htmlreport "github.com/mongoload/mongoload/internal/report/html"
@@ -129,10 +128,4 @@ func ensureAnalysis(sw *report.Sweep) error {
 	}
 	sw.Analysis = a
 	return nil
-}
-
-// fileExists reports whether path names an existing file.
-func fileExists(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && !fi.IsDir()
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
-func runCommand(ctx context.Context, args []string, o IO) error {
+func runCommand(ctx context.Context, args []string, o IO) (err error) {
 	fs := newFlags("run", "[WORKLOAD] [flags]", o)
 	addSettings(fs)
 	printCfg := fs.Bool("print-config", false, "print the effective configuration (password redacted) and exit")
@@ -33,6 +33,13 @@ func runCommand(ctx context.Context, args []string, o IO) error {
 	if *printCfg {
 		return printConfig(o, cfg)
 	}
+	if err := checkOperatorFlags(cfg); err != nil {
+		return err
+	}
+	if out.view, err = startDashboard(o, cfg, "run"); err != nil {
+		return err
+	}
+	defer func() { out.view.end(ctx, o, cfg, nil, err) }() // the final report stays up for --dashboard-linger
 	if cfg.Run.Out != "" {
 		if err := report.CheckWritable(cfg.Run.Out); err != nil {
 			return withCode(ExitOutput, err)
@@ -160,7 +167,10 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	if cfg.Run.Out != "" {
 		sinks = append(sinks, report.NewJSONSink(cfg.Run.Out, info))
 	}
-	extra, startObs, stopObs, finishObs, err := observers(ctx, o, cfg, plan, client)
+	op, opSinks := startOperator(ctx, o, cfg, plan, client, out.view, info) // context, collection stats, dashboard (operator.go)
+	defer op.close()
+	sinks = append(sinks, opSinks...)
+	extra, startObs, stopObs, finishObs, err := observers(ctx, o, cfg, plan, client, op.onSample)
 	if err != nil {
 		return nil, err // carries its exit code
 	}
@@ -179,17 +189,23 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	info.StartedAt = time.Now()
 	u0 := procstat.Read()
 	opts.OnPhase = func(string) { u0 = procstat.Read(); startObs() } // on this goroutine, before measuring
-	res := engine.Run(ctx, plan, runners, rec, fan, opts)
+	op.engine(&opts)                                                 // slow operations, client CPU per interval
+	series := &seriesSink{next: op.wrap(fan)} // the interval series also goes into the step's result
+	res := engine.Run(ctx, plan, runners, rec, series, opts)
 	stopObs() // the final server sample, before the result is built
 	info.EndedAt = time.Now()
 	info.Client = clientUsage(u0, procstat.Read())
 	info.Outcome, info.Reason = report.Outcome(res.Outcome), res.Reason
-	result := report.Build(info, res.Totals, nil)
+	result := report.Build(info, res.Totals, series.summaries)
+	if cfg.Run.MonthlyCost > 0 {
+		result.Cost = &report.Cost{Monthly: cfg.Run.MonthlyCost, Currency: cfg.Run.Currency}
+	}
 	for _, n := range client.Notices() { // fallbacks found while running, such as an unsupported bulkWrite
 		fmt.Fprintln(o.Stderr, "notice: "+n)
 		result.Notes = append(result.Notes, n)
 	}
-	finishObs(result) // the server series and the cross-check, before the file is written
+	finishObs(result)      // the server series and the cross-check, before the file is written
+	op.finish(ctx, result) // context, collection stats, slow shapes explained
 	step := &stepResult{Result: result, Outcome: res.Outcome, Reason: res.Reason}
 	step.writeErr = fan.Close(result)
 	if err := out.final(o.Stdout, result); err != nil {
@@ -286,4 +302,18 @@ func configLine(c *config.Config) string {
 		s += fmt.Sprintf(" maxPoolSize=%d", cn.MaxPoolSize)
 	}
 	return s
+}
+
+// seriesSink keeps the interval series for the step's result (a sweep reads
+// it from there) and passes each interval on. The engine calls it on its
+// collector goroutine, once per interval, so the series is complete when
+// engine.Run returns, before the result is built.
+type seriesSink struct {
+	next      engine.Sink
+	summaries []report.IntervalSummary
+}
+
+func (s *seriesSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
+	s.summaries = append(s.summaries, report.Summarize(iv, elapsed))
+	s.next.Interval(iv, elapsed)
 }

@@ -40,10 +40,8 @@ const defaultCooldown = 15 * time.Second
 type sweepFlags struct {
 	lists            map[string]*string
 	stepDur          *string
-	rules            analysis.SweepOptions
 	html, csv        *string
 	markdown         *bool
-	stepsOut         *string
 	latency          *string
 	linear, knee     *float64
 	latKnee, plateau *float64
@@ -135,7 +133,7 @@ func hideSwept(env func(string) (string, bool)) func(string) (string, bool) {
 	}
 }
 
-func sweepCommand(ctx context.Context, args []string, o IO) error {
+func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	fs := newFlags("sweep", "[WORKLOAD] --concurrency 4,8,16,... | --rate R1,R2,... | --sessions S1,S2,... [flags]", o)
 	for _, s := range config.Settings {
 		if s.NoFlag || contains(notInSweep, s.Flag) || contains(sweepParams, s.Flag) {
@@ -195,6 +193,15 @@ func sweepCommand(ctx context.Context, args []string, o IO) error {
 	if err := checkSweepOutputs(cfg.Run.Out, *sf.html, *sf.csv); err != nil {
 		return err
 	}
+	if err := checkOperatorFlags(cfg); err != nil {
+		return err
+	}
+	if out.view, err = startDashboard(o, cfg, "sweep"); err != nil {
+		return err
+	}
+	var sw *report.Sweep
+	defer func() { out.view.end(ctx, o, cfg, sw, err) }() // the dashboard's final report (operator.go)
+	out.view.sweep(param, levels)
 	first := stepConfig(cfg, param, levels[0])
 	client, err := connect(ctx, cfg, mongodb.ConnectOptions{TrackSends: model(first) != engine.Closed})
 	if err != nil {
@@ -292,9 +299,9 @@ func runSweep(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan
 		}
 		fmt.Fprintf(o.Stderr, "step %d/%d: %s for %s\n", i+1, len(levels), sw.Load.Describe(lv), cfg.Run.Duration)
 		step, err := measureStep(ctx, quietIO, sc, plan, client, out)
-		if err != nil {
-			sw.Notes = append(sw.Notes, fmt.Sprintf("step %d (%s) failed: %v", i+1, sw.Load.Describe(lv), err))
-			sw.Outcome, sw.Reason = report.ServerLost, err.Error()
+		if err != nil { // the step could not run at all
+			sw.Notes = append(sw.Notes, fmt.Sprintf("the sweep stopped: step %d (%s) could not run: %v", i+1, sw.Load.Describe(lv), err))
+			sw.Outcome, sw.Reason = report.Failed, err.Error()
 			sw.EndedAt = time.Now()
 			return sw, err
 		}
@@ -334,7 +341,14 @@ func stopSweep(sw *report.Sweep, outcome report.Outcome, why string) (*report.Sw
 	if outcome == report.ServerLost {
 		code = ExitServerLost
 	}
-	return sw, withCode(code, fmt.Errorf("the sweep stopped early: %s; the %d finished steps above were analysed", why, done))
+	finished := fmt.Sprintf("the %d finished steps above were analysed", done)
+	switch done {
+	case 0:
+		finished = "no step finished"
+	case 1:
+		finished = "the finished step above was analysed"
+	}
+	return sw, withCode(code, fmt.Errorf("the sweep stopped early: %s; %s", why, finished))
 }
 
 // stepResultOf is the step's full result: the one its results file holds
@@ -349,7 +363,7 @@ func stepResultOf(step *stepResult, tmpPath, sweepOut string, sw *report.Sweep) 
 	}
 	oldQ, _ := json.Marshal(tmpPath)
 	newQ, _ := json.Marshal(sweepOut)
-	res.Config = bytes.Replace(res.Config, append([]byte(`"out":`), oldQ...), append([]byte(`"out":`), newQ...), 1)
+	res.Config = bytes.ReplaceAll(res.Config, oldQ, newQ) // the path is unique: a fresh temporary directory
 	if res.Cost == nil {
 		res.Cost = sw.Cost
 	}

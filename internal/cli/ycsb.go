@@ -32,6 +32,9 @@ func addRunFlags(fs *pflag.FlagSet) *runFlags {
 type output struct {
 	format string
 	ycsb   report.YCSBOptions
+	// view is the operator's view shared by the command's measured phases
+	// (the dashboard); nil for none (operator.go).
+	view *operatorView
 }
 
 // resolve builds the run's configuration from a workload (or plgm

@@ -176,4 +176,13 @@ type Run struct {
 	Prometheus      string `yaml:"prometheus,omitempty" json:"prometheus,omitempty"`           // address; a bare port listens on loopback
 	ServerTelemetry *bool  `yaml:"serverTelemetry,omitempty" json:"serverTelemetry,omitempty"` // default true
 	ServerStats     bool   `yaml:"serverStats,omitempty" json:"serverStats,omitempty"`         // print a server line per interval
+
+	// The operator's view (docs/dashboard.md, docs/insights.md): a live web
+	// dashboard on Dashboard (a bare port listens on loopback), kept up for
+	// DashboardLinger after the end (nil: 30s); operations slower than Slow
+	// grouped by shape, and the Explain slowest shapes explained.
+	Dashboard       string    `yaml:"dashboard,omitempty" json:"dashboard,omitempty"`
+	DashboardLinger *Duration `yaml:"dashboardLinger,omitempty" json:"dashboardLinger,omitempty"`
+	Slow            Duration  `yaml:"slow,omitempty" json:"slow,omitempty"`
+	Explain         int       `yaml:"explain,omitempty" json:"explain,omitempty"`
 }

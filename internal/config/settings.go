@@ -125,6 +125,21 @@ var Settings = []Setting{
 		return err
 	}},
 	{Flag: "server-stats", Bool: true, Usage: "print a line of server statistics per interval on stderr", Set: boolSetter(func(c *Config) *bool { return &c.Run.ServerStats })},
+	{Flag: "dashboard", Usage: "serve a live web dashboard on this address, such as 127.0.0.1:8080 (a bare port or :port listens on loopback)", Set: func(c *Config, v string) error { c.Run.Dashboard = v; return nil }},
+	{Flag: "dashboard-linger", Usage: "keep the dashboard up this long after the end, to read the final report (default 30s; Ctrl-C ends it)", Set: func(c *Config, v string) error {
+		d, err := durationSetterValue(v)
+		c.Run.DashboardLinger = &d
+		return err
+	}},
+	{Flag: "slow", Usage: "group operations at least this slow by shape (collection, type, filter), such as 200ms (0: off)", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Slow })},
+	{Flag: "explain", Usage: "after the run, explain the N slowest shapes of --slow (default threshold 100ms) and flag collection scans", Set: intSetter(func(c *Config) *int { return &c.Run.Explain })},
+}
+
+// durationSetterValue parses a duration that cannot be negative.
+func durationSetterValue(v string) (Duration, error) {
+	var d Duration
+	err := durationSetter(func(*Config) *Duration { return &d })(nil, v)
+	return d, err
 }
 
 // ApplyEnv sets every option whose MONGOLOAD_* variable is present in env.

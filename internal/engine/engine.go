@@ -13,6 +13,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"sync"
@@ -82,6 +83,12 @@ type Options struct {
 	// OnPhase is told when the measured phase starts (after the warm-up), on
 	// the goroutine that called Run.
 	OnPhase func(phase string)
+	// OnSlow, if set, is called on the worker's goroutine for each measured
+	// operation whose latency reached SlowThreshold, with its request still
+	// built (it is reused once OnSlow returns) and its error: it must copy
+	// what it keeps and return at once. Faster operations never reach it.
+	OnSlow        func(op *workload.Op, latency time.Duration, req *workload.Request, err error)
+	SlowThreshold time.Duration
 }
 
 // Outcome says how a run ended.
@@ -230,6 +237,15 @@ func (r *run) exec(ctx context.Context, clock *sendclock.Clock, w *worker, shard
 	_, err := r.execs[i].Do(ctx, &w.req)
 	end := time.Now()
 	r.rec.InFlight(-1)
+	if r.o.OnSlow != nil && measured && r.opCtx.Err() == nil {
+		if lat := end.Sub(cmp.Or(intended, start)); lat >= r.o.SlowThreshold {
+			slowErr := err
+			if _, ok := workload.AbortReason(err); ok {
+				slowErr = nil // the workload's own abort: an outcome, not a failure
+			}
+			r.o.OnSlow(r.plan.Ops[i], lat, &w.req, slowErr)
+		}
+	}
 	w.req.Release()
 	if intended.IsZero() {
 		intended = start

@@ -14,6 +14,10 @@ type Interval struct {
 	// Load is what the load model did; the engine sets its gauges before
 	// handing the interval on.
 	Load Load
+	// ClientCPU is this process's CPU time (user + system) during the
+	// interval, set once per interval by whoever hands it on to the sinks;
+	// nil where it was not read.
+	ClientCPU *time.Duration
 }
 
 // OpInterval is what one operation recorded during an interval.

@@ -29,6 +29,9 @@ func WriteConsole(w io.Writer, res *Result) error {
 	writeErrors(ew, res)
 	writeOutcomes(ew, res)
 	writeServer(ew, res)
+	writeContext(ew, res)
+	writeCollections(ew, res)
+	writeSlow(ew, res)
 	if len(res.Notes) > 0 {
 		ew.printf("\nnotes:\n")
 		for _, n := range res.Notes {
@@ -40,6 +43,7 @@ func WriteConsole(w io.Writer, res *Result) error {
 		ew.printf("client:   %.2f CPU-s, %.1f µs CPU per operation, %.0f%% of %d cores, peak RSS %.1f MB\n",
 			c.CPUSeconds, c.CPUPerOpMicros, 100*c.Utilization, c.Cores, float64(c.MaxRSSBytes)/(1<<20))
 	}
+	writeCPU(ew, res)
 	if res.ConfigLine != "" {
 		ew.printf("config:   %s\n", res.ConfigLine)
 	}

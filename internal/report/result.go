@@ -52,6 +52,13 @@ type Result struct {
 	Server *Server `json:"server,omitempty"`
 	// Merged is set on a result that mongoload merge made from several files.
 	Merged *Merged `json:"merged,omitempty"`
+	// Context is the deployment the run met (version, topology, host),
+	// read when it began; Collections are the workload's collections'
+	// statistics before and after; Slow groups the operations slower than
+	// --slow by shape (context.go, slow.go).
+	Context     *ServerContext    `json:"context,omitempty"`
+	Collections []CollectionStats `json:"collections,omitempty"`
+	Slow        *Slow             `json:"slow,omitempty"`
 }
 
 // ClientUsage is the load generator's own consumption, so a saturated
@@ -62,6 +69,11 @@ type ClientUsage struct {
 	Utilization    float64 `json:"utilization"`    // share of all the machine's cores, 0..1
 	Cores          int     `json:"cores"`
 	MaxRSSBytes    int64   `json:"maxRSSBytes"` // peak resident memory of the whole process
+	// PeakUtilization is the busiest interval's share of the cores, and
+	// SaturatedIntervals the intervals at 90% or more: mongoload itself was
+	// then the limit (intervals[].client has each interval's).
+	PeakUtilization    float64 `json:"peakUtilization,omitempty"`
+	SaturatedIntervals int     `json:"saturatedIntervals,omitempty"`
 }
 
 // Tool names the program that wrote the file.

@@ -3,6 +3,7 @@ package report
 import (
 	"maps"
 	"math"
+	"runtime"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -16,6 +17,8 @@ type IntervalSummary struct {
 	T    float64       `json:"t"`  // seconds since the measured phase began, at the interval's end
 	Dt   float64       `json:"dt"` // the interval's length in seconds
 	Ops  []OpSummary   `json:"ops"`
+	// Client is mongoload's own CPU use during the interval, where it was read.
+	Client *IntervalClient `json:"client,omitempty"`
 }
 
 // IntervalLoad is what the load model did during one interval.
@@ -53,6 +56,9 @@ func Summarize(iv *metrics.Interval, elapsed time.Duration) IntervalSummary {
 	s := IntervalSummary{T: round3(elapsed.Seconds()), Dt: round3(dt), Ops: make([]OpSummary, len(iv.Ops))}
 	if l := iv.Load; l != (metrics.Load{}) {
 		s.Load = &IntervalLoad{Scheduled: l.Scheduled, Dropped: l.Dropped, Late: l.Late, InFlight: l.InFlight, Active: l.Active, TargetRate: l.TargetRate}
+	}
+	if c := iv.ClientCPU; c != nil && dt > 0 {
+		s.Client = &IntervalClient{CPUSeconds: round3(c.Seconds()), Utilization: round3(c.Seconds() / dt / float64(runtime.NumCPU()))}
 	}
 	for i := range iv.Ops {
 		o := &iv.Ops[i]

@@ -30,8 +30,9 @@ type Sweep struct {
 	CooldownSeconds float64   `json:"cooldownSeconds"`
 	StartedAt       time.Time `json:"startedAt"`
 	EndedAt         time.Time `json:"endedAt"`
-	// Outcome is Completed when every step ran, Interrupted or ServerLost
-	// when the sweep stopped early: Steps then holds the steps that ran.
+	// Outcome is Completed when every step ran; Interrupted, ServerLost or
+	// Failed (a step could not start) when the sweep stopped early: Steps
+	// then holds the steps that ran.
 	Outcome Outcome     `json:"outcome"`
 	Reason  string      `json:"reason,omitempty"`
 	Notes   []string    `json:"notes,omitempty"`
@@ -39,6 +40,9 @@ type Sweep struct {
 	// Analysis is the verdict table; nil until analysed.
 	Analysis *SweepAnalysis `json:"analysis,omitempty"`
 }
+
+// Failed is a sweep's outcome when a step could not run at all.
+const Failed Outcome = "failed"
 
 // SweepLoad is the stepped load parameter.
 type SweepLoad struct {

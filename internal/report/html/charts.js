@@ -34,20 +34,6 @@
         if (r <= l) return;
         ctx.fillStyle = rgba(b.color, 0.32);
         ctx.fillRect(l, top, r - l, h);
-        // The label across the top of its band, or down it when too wide.
-        ctx.save();
-        ctx.fillStyle = "rgba(0,0,0,0.65)";
-        ctx.font = "600 " + 11 * ratio + "px sans-serif";
-        ctx.textBaseline = "top";
-        var w = ctx.measureText(b.label).width;
-        if (w + 8 * ratio <= r - l) {
-          ctx.fillText(b.label, (l + r - w) / 2, top + 5 * ratio);
-        } else {
-          ctx.translate((l + r) / 2 + 6 * ratio, top + 5 * ratio);
-          ctx.rotate(Math.PI / 2);
-          ctx.fillText(b.label, 0, 0);
-        }
-        ctx.restore();
       });
       (c.marks || []).forEach(function (m) {
         var x = u.valToPos(m.x, "x", true);
@@ -61,6 +47,37 @@
         ctx.fillStyle = "rgba(0,0,0,0.6)";
         ctx.font = 10 * ratio + "px sans-serif";
         ctx.fillText(m.label, x + 3 * ratio, top + 12 * ratio);
+      });
+      ctx.restore();
+    };
+  }
+
+  // labels writes each band's verdict over the plot, on a light box so
+  // grid lines and series do not cross it: across the top of its band, or
+  // down it when the band is too narrow.
+  function labels(c) {
+    return function (u) {
+      var ctx = u.ctx, top = u.bbox.top;
+      var left = u.bbox.left, right = u.bbox.left + u.bbox.width;
+      ctx.save();
+      ctx.font = "600 " + 11 * ratio + "px sans-serif";
+      ctx.textBaseline = "top";
+      (c.bands || []).forEach(function (b) {
+        var l = Math.max(u.valToPos(b.from, "x", true), left);
+        var r = Math.min(u.valToPos(b.to, "x", true), right);
+        var w = ctx.measureText(b.label).width, pad = 3 * ratio, lh = 14 * ratio;
+        ctx.save();
+        if (w + 8 * ratio <= r - l) {
+          ctx.translate((l + r - w) / 2, top + 4 * ratio);
+        } else {
+          ctx.translate((l + r) / 2 + lh / 2, top + 4 * ratio);
+          ctx.rotate(Math.PI / 2);
+        }
+        ctx.fillStyle = "rgba(255,255,255,0.8)";
+        ctx.fillRect(-pad, -pad / 2, w + 2 * pad, lh);
+        ctx.fillStyle = "rgba(0,0,0,0.75)";
+        ctx.fillText(b.label, 0, 0);
+        ctx.restore();
       });
       ctx.restore();
     };
@@ -110,7 +127,7 @@
       axes: axes,
       series: series,
       cursor: { points: { show: c.kind !== "bars" } },
-      hooks: { drawClear: [background(c)] },
+      hooks: { drawClear: [background(c)], draw: [labels(c)] },
     };
   }
 

@@ -499,6 +499,65 @@ func timeline(v *view, sw *report.Sweep) {
 	v.Charts = append(v.Charts, tl)
 	v.Sections = append(v.Sections, section{Title: "Over time", Charts: []string{"timeline"},
 		Intro: "Every measured interval of every step (warm-ups and cooldowns are the gaps); the marks are where each step's measurement began."})
+	if srv := serverTimeline(sw, tl.Marks); len(srv) > 0 {
+		sec := section{Title: "Server over time", Intro: "The server's own telemetry (serverStatus) during every step, under the client's figures above; - where it does not report a figure."}
+		for _, c := range srv {
+			v.Charts = append(v.Charts, c)
+			sec.Charts = append(sec.Charts, c.ID)
+		}
+		v.Sections = append(v.Sections, sec)
+	}
+}
+
+// serverTimeline joins every step's server series into one timeline, with
+// gaps between steps: the same charts as a single run's.
+func serverTimeline(sw *report.Sweep, marks []timeMark) []chart {
+	joined := &report.Result{Server: &report.Server{}}
+	var offsets []float64
+	for _, st := range sw.Steps {
+		r := st.Result
+		if r == nil || r.Server == nil || len(r.Server.Samples) == 0 {
+			continue
+		}
+		offset := r.StartedAt.Sub(sw.StartedAt).Seconds()
+		for _, sm := range r.Server.Samples {
+			sm.T = math.Round((sm.T+offset)*1000) / 1000
+			joined.Server.Samples = append(joined.Server.Samples, sm)
+			offsets = append(offsets, offset)
+		}
+		for _, iv := range r.Intervals {
+			iv.T += offset
+			joined.Intervals = append(joined.Intervals, iv)
+		}
+	}
+	if len(joined.Server.Samples) == 0 {
+		return nil
+	}
+	charts := serverCharts(joined, "sweep-", 0)
+	for i := range charts {
+		c := &charts[i]
+		c.XLabel, c.Marks = "seconds since the sweep began", marks
+		// Break the lines between steps: a null point where a step begins.
+		var x []float64
+		vals := make([][]*float64, len(c.Series))
+		for k := range c.X {
+			if k > 0 && offsets[k] != offsets[k-1] {
+				x = append(x, offsets[k])
+				for j := range vals {
+					vals[j] = append(vals[j], nil)
+				}
+			}
+			x = append(x, c.X[k])
+			for j := range vals {
+				vals[j] = append(vals[j], c.Series[j].Values[k])
+			}
+		}
+		c.X = x
+		for j := range vals {
+			c.Series[j].Values = vals[j]
+		}
+	}
+	return charts
 }
 
 // comparisonView is a comparison: its table, the objectives, and grouped

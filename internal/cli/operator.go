@@ -1,0 +1,419 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/analysis"
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/dashboard"
+	"github.com/mongoload/mongoload/internal/engine"
+	"github.com/mongoload/mongoload/internal/insights"
+	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/procstat"
+	"github.com/mongoload/mongoload/internal/report"
+	htmlreport "github.com/mongoload/mongoload/internal/report/html"
+	"github.com/mongoload/mongoload/internal/serverinfo"
+	"github.com/mongoload/mongoload/internal/workload"
+)
+
+// defaultExplainSlow is the threshold --explain uses when --slow is not
+// given: mongod's own default slowms.
+const defaultExplainSlow = 100 * time.Millisecond
+
+// defaultLinger is how long the dashboard stays up after the end unless
+// --dashboard-linger says otherwise.
+const defaultLinger = 30 * time.Second
+
+// explainBudget bounds all the explains of one phase together.
+const explainBudget = 2 * time.Minute
+
+// operatorView is what the operator's view keeps across the measured
+// phases of one command (a sweep's steps, a battery's runs): the
+// dashboard, and whether the server's context was printed already.
+type operatorView struct {
+	dash         *dashboard.Server
+	contextShown bool
+}
+
+// startDashboard serves the dashboard if --dashboard asks for it. The
+// caller closes it (nil-safe) after lingering.
+func startDashboard(o IO, cfg *config.Config, command string) (*operatorView, error) {
+	view := &operatorView{}
+	if cfg.Run.Dashboard == "" {
+		return view, nil
+	}
+	addr, err := dashboard.ListenAddr(cfg.Run.Dashboard)
+	if err != nil {
+		return nil, withCode(ExitUsage, fmt.Errorf("--dashboard: %w", err))
+	}
+	d, err := dashboard.Start(dashboard.Options{
+		Addr: addr, Command: command, Tool: report.Tool{Name: "mongoload", Version: Version},
+		Workload: report.Workload{Name: cfg.Name, Source: cfg.Source}, Label: cfg.Run.Label,
+		HTMLReport: func(w io.Writer, res *report.Result, sw *report.Sweep) error {
+			return htmlreport.Write(w, htmlreport.Page{Result: res, Sweep: sw})
+		},
+	})
+	if err != nil {
+		return nil, withCode(ExitOutput, err)
+	}
+	fmt.Fprintf(o.Stderr, "dashboard on %s\n", d.URL())
+	if !dashboard.Loopback(d.Addr()) {
+		fmt.Fprintf(o.Stderr, "warning: the dashboard listens on %s, reachable from other machines, without authentication\n", d.Addr())
+	}
+	view.dash = d
+	return view, nil
+}
+
+// sweep tells the dashboard the steps to come.
+func (v *operatorView) sweep(param string, levels []float64) {
+	if v != nil && v.dash != nil {
+		v.dash.SetSweep(param, levels)
+	}
+}
+
+// end says the command is over, keeps the page up for the linger, and
+// stops the dashboard.
+func (v *operatorView) end(ctx context.Context, o IO, cfg *config.Config, sw *report.Sweep, err error) {
+	if v == nil || v.dash == nil {
+		return
+	}
+	worth := v.dash.HasResult() // nothing to read after a failed connection
+	v.dash.Finish(sw, err)
+	linger := defaultLinger
+	if cfg.Run.DashboardLinger != nil {
+		linger = cfg.Run.DashboardLinger.D()
+	}
+	if worth {
+		v.dash.Linger(ctx, linger, o.Stderr)
+	}
+	_ = v.dash.Close()
+}
+
+// operator is the operator's view of one measured phase: the server's
+// context and the collections' statistics before it, slow operations by
+// shape during it and their plans after it, the client's CPU per interval,
+// and the dashboard's feed.
+type operator struct {
+	o    IO
+	cfg  *config.Config
+	plan *workload.Plan
+	view *operatorView
+	// client is the run's; inspect the connection of the commands before
+	// and after the phase, closed while it runs (its driver's heartbeats
+	// would count in the server's counters); nil without a server.
+	client  *mongodb.Client
+	inspect *mongodb.Client
+	context *report.ServerContext
+	before  map[string]*report.CollStats
+	notes   []string
+	slow    *insights.Recorder
+	cpu     *cpuSink
+}
+
+// startOperator reads the server's context and the collections'
+// statistics on a connection of its own, and returns the sinks that feed
+// the dashboard. It never fails: what cannot be read is noted.
+func startOperator(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, view *operatorView, info report.RunInfo) (*operator, []report.Sink) {
+	if view == nil {
+		view = &operatorView{}
+	}
+	op := &operator{o: o, cfg: cfg, plan: plan, view: view, client: client, before: map[string]*report.CollStats{}}
+	if threshold := slowThreshold(cfg); threshold > 0 {
+		op.slow = insights.NewRecorder(insights.Options{Threshold: threshold})
+	}
+	if client != nil {
+		insp, err := client.Inspector(ctx)
+		if err != nil {
+			fmt.Fprintf(o.Stderr, "warning: no server context: %v\n", err)
+			op.notes = append(op.notes, "the server's context and the collections' statistics were not read: "+err.Error())
+		} else {
+			op.inspect = insp
+			op.context = serverinfo.Gather(ctx, insp, time.Now())
+			op.collStats(ctx, func(ns string, st *report.CollStats) { op.before[ns] = st })
+			serverinfo.Refill(op.context)
+			if !view.contextShown {
+				fmt.Fprintln(o.Stderr, "server: "+report.ContextLine(op.context))
+				view.contextShown = true
+			}
+			op.disconnect() // reconnected after the phase
+		}
+	}
+	var sinks []report.Sink
+	if d := view.dash; d != nil {
+		d.SetContext(op.context)
+		ops := make([]dashboard.OpView, 0, len(plan.Ops))
+		for _, p := range plan.AllOps() {
+			ov := dashboard.OpView{Name: p.Name, Type: p.Type}
+			if p.Parent != nil {
+				ov.Parent = p.Parent.Name
+			}
+			ops = append(ops, ov)
+		}
+		sinks = append(sinks, d.Sink(dashboard.Phase{Load: info.Load, ConfigLine: info.ConfigLine, Ops: ops, Warmup: cfg.Run.Warmup.D(), Interval: cfg.Run.Interval.D()}))
+	}
+	return op, sinks
+}
+
+// slowThreshold is --slow, or with --explain alone mongod's 100ms.
+func slowThreshold(cfg *config.Config) time.Duration {
+	if d := cfg.Run.Slow.D(); d > 0 {
+		return d
+	}
+	if cfg.Run.Explain > 0 {
+		return defaultExplainSlow
+	}
+	return 0
+}
+
+// collStats reads every workload collection's statistics; the block
+// compressor a collection was created with stands in for the server's
+// setting when getCmdLineOpts did not say.
+func (op *operator) collStats(ctx context.Context, keep func(ns string, st *report.CollStats)) {
+	for _, col := range op.plan.Collections {
+		st, compressor, err := serverinfo.CollStats(ctx, op.inspect, col.Namespace(), time.Now())
+		if err != nil {
+			op.notes = append(op.notes, fmt.Sprintf("%s: no collection statistics: %v", col.Namespace(), err))
+			continue
+		}
+		keep(col.Namespace(), st)
+		if op.context != nil && op.context.BlockCompressor == "" && compressor != "" {
+			op.context.BlockCompressor = compressor
+		}
+	}
+}
+
+// onSample passes the telemetry's samples to the dashboard.
+func (op *operator) onSample(s report.ServerSample) {
+	op.view.dash.Server(s) // nil-safe
+}
+
+// engine hooks the slow-operation recorder and the client's CPU per
+// interval into the engine's options. Call it after OnPhase is set.
+func (op *operator) engine(opts *engine.Options) {
+	if op.slow != nil {
+		opts.OnSlow, opts.SlowThreshold = op.slow.Observe, op.slow.Threshold()
+	}
+	op.cpu = &cpuSink{last: procstat.Read()}
+	prev := opts.OnPhase
+	opts.OnPhase = func(phase string) {
+		op.cpu.last = procstat.Read() // the first interval starts here, not at the warm-up
+		if prev != nil {
+			prev(phase)
+		}
+	}
+}
+
+// wrap puts the client's CPU into every interval before the sinks see it.
+func (op *operator) wrap(s engine.Sink) engine.Sink {
+	if op.cpu == nil {
+		return s
+	}
+	op.cpu.next = s
+	return op.cpu
+}
+
+// cpuSink reads this process's CPU time once per interval, on the
+// engine's collecting goroutine, and stamps it on the interval.
+type cpuSink struct {
+	next engine.Sink
+	last procstat.Usage
+	// peak and hot summarize the intervals (hot: at report.Saturated or
+	// more); written on the collecting goroutine, read after the run.
+	peak float64
+	hot  int
+}
+
+func (c *cpuSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
+	u := procstat.Read()
+	d := u.CPU - c.last.CPU
+	c.last = u
+	iv.ClientCPU = &d
+	if dt := iv.End.Sub(iv.Start); dt >= 200*time.Millisecond {
+		share := d.Seconds() / dt.Seconds() / float64(runtime.NumCPU())
+		c.peak = max(c.peak, share)
+		if share >= report.Saturated {
+			c.hot++
+		}
+	}
+	c.next.Interval(iv, elapsed)
+}
+
+// finish adds the context, the collections' statistics and the slow
+// shapes (explained) to the result, before it is written. Call it after
+// the telemetry's final sample, so its commands are not counted as the
+// workload's.
+func (op *operator) finish(ctx context.Context, res *report.Result) {
+	if res == nil {
+		return
+	}
+	res.Context = op.context
+	if op.context != nil && op.inspect == nil {
+		if insp, err := op.client.Inspector(context.WithoutCancel(ctx)); err == nil {
+			op.inspect = insp
+		} else {
+			op.notes = append(op.notes, "no explain and no collection statistics after the run: "+err.Error())
+		}
+	}
+	if c := res.Client; c != nil && op.cpu != nil {
+		c.PeakUtilization, c.SaturatedIntervals = math.Round(op.cpu.peak*1000)/1000, op.cpu.hot
+	}
+	if op.slow != nil {
+		op.slow.Close()
+		res.Slow = op.slow.Result()
+		op.explain(ctx, res)
+		res.Notes = append(res.Notes, slowNotes(res.Slow)...)
+	}
+	if op.inspect != nil {
+		after := map[string]*report.CollStats{}
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		op.collStats(cctx, func(ns string, st *report.CollStats) { after[ns] = st })
+		cancel()
+		for _, col := range op.plan.Collections {
+			ns := col.Namespace()
+			cs := report.CollectionStats{Namespace: ns, Before: op.before[ns], After: after[ns]}
+			if cs.Before == nil && cs.After == nil {
+				cs.Unavailable = "collStats gave nothing"
+			}
+			res.Collections = append(res.Collections, cs)
+		}
+	}
+	res.Notes = append(res.Notes, op.notes...)
+}
+
+// explain runs explain of the --explain slowest shapes and sets each
+// shape's plan.
+func (op *operator) explain(ctx context.Context, res *report.Result) {
+	n := op.cfg.Run.Explain
+	if n <= 0 {
+		return
+	}
+	samples := op.slow.Samples(n)
+	switch {
+	case len(samples) == 0:
+		res.Notes = append(res.Notes, fmt.Sprintf("--explain: no operation reached %s with a filter to explain", shortDuration(op.slow.Threshold())))
+		return
+	case op.inspect == nil:
+		res.Notes = append(res.Notes, "--explain: no connection to explain on")
+		return
+	case ctx.Err() != nil:
+		res.Notes = append(res.Notes, "--explain: skipped, the run was interrupted")
+		return
+	}
+	fmt.Fprintf(op.o.Stderr, "explaining the %d slowest shape(s)...\n", len(samples))
+	ectx, cancel := context.WithTimeout(ctx, explainBudget)
+	defer cancel()
+	plans := insights.Explain(ectx, op.inspect, samples)
+	for i, s := range samples {
+		for j := range res.Slow.Shapes {
+			sh := &res.Slow.Shapes[j]
+			if sh.Namespace == s.Namespace && sh.Shape == s.Shape && sh.Type == s.Type {
+				e := plans[i]
+				sh.Explain = &e
+			}
+		}
+	}
+}
+
+// slowNotes flags the shapes whose plan scans the whole collection.
+func slowNotes(s *report.Slow) []string {
+	var notes []string
+	for _, sh := range s.Shapes {
+		if e := sh.Explain; e != nil && e.CollScan {
+			what := "examined"
+			if e.DocsPerReturned != nil {
+				what = fmt.Sprintf("examined %.1f documents per document returned", *e.DocsPerReturned)
+			}
+			notes = append(notes, fmt.Sprintf("%s %s %s scans the whole collection (COLLSCAN, %s): an index on its filter's fields would serve it", sh.Namespace, sh.Type, sh.Shape, what))
+		}
+	}
+	if s.Dropped > 0 {
+		notes = append(notes, fmt.Sprintf("%d slow operations came too fast to be shaped and are counted only in the slow total", s.Dropped))
+	}
+	return notes
+}
+
+// close closes the inspection connection and the slow recorder.
+func (op *operator) close() {
+	if op.slow != nil {
+		op.slow.Close()
+	}
+	op.disconnect()
+}
+
+func (op *operator) disconnect() {
+	if op.inspect != nil {
+		go op.inspect.Close() // nothing need wait for the goodbye
+		op.inspect = nil
+	}
+}
+
+// checkOperatorFlags checks the operator's-view settings before anything runs.
+func checkOperatorFlags(cfg *config.Config) error {
+	if cfg.Run.Explain < 0 {
+		return withCode(ExitUsage, fmt.Errorf("--explain %d: give how many of the slowest shapes to explain, 0 or more", cfg.Run.Explain))
+	}
+	if cfg.Run.Dashboard != "" {
+		if _, err := dashboard.ListenAddr(cfg.Run.Dashboard); err != nil {
+			return withCode(ExitUsage, fmt.Errorf("--dashboard: %w", err))
+		}
+	}
+	return nil
+}
+
+// compareContexts is contextDiffs for compared files: a sweep's context is
+// its first step's.
+func compareContexts(inputs []analysis.CompareInput, c *report.Comparison) []string {
+	labels := make([]string, len(inputs))
+	contexts := make([]*report.ServerContext, len(inputs))
+	for i, in := range inputs {
+		labels[i] = in.File
+		if i < len(c.Inputs) && c.Inputs[i].Label != "" {
+			labels[i] = c.Inputs[i].Label
+		}
+		switch {
+		case in.Result != nil:
+			contexts[i] = in.Result.Context
+		case in.Sweep != nil:
+			for _, st := range in.Sweep.Steps {
+				if st.Result != nil && st.Result.Context != nil {
+					contexts[i] = st.Result.Context
+					break
+				}
+			}
+		}
+	}
+	return contextDiffs(labels, contexts, c.Baseline)
+}
+
+// contextDiffs names the differences in server context between the
+// baseline and the other compared results, one note each, so nobody
+// compares a 7.0 run with an 8.0 run without being told.
+func contextDiffs(labels []string, contexts []*report.ServerContext, base int) []string {
+	if base < 0 || base >= len(contexts) {
+		return nil
+	}
+	var notes []string
+	for i, c := range contexts {
+		if i == base {
+			continue
+		}
+		if (c == nil) != (contexts[base] == nil) {
+			missing := labels[i]
+			if c != nil {
+				missing = labels[base]
+			}
+			notes = append(notes, fmt.Sprintf("server context: %s recorded none (an older file), so the servers cannot be checked to be alike", missing))
+			continue
+		}
+		for _, d := range report.DiffContext(contexts[base], c) {
+			notes = append(notes, fmt.Sprintf("server context differs: %s: %s (%s) vs %s (%s)", d.Field, d.A, labels[base], d.B, labels[i]))
+		}
+	}
+	return notes
+}

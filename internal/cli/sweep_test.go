@@ -1,0 +1,268 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/report/reporttest"
+	"github.com/mongoload/mongoload/internal/testserver"
+)
+
+// mixed has reads and writes, so the sweep's class table has both.
+const mixed = `
+collections:
+  - database: mltest
+    name: items
+    template:
+      k: {$gen: key}
+      v: {$gen: int, min: 1, max: 9}
+operations:
+  - name: get
+    type: findOne
+    weight: 3
+    filter: {k: {$gen: key}}
+  - name: bump
+    type: updateOne
+    weight: 1
+    filter: {k: {$gen: key}}
+    update: {$inc: {v: 1}}
+`
+
+// TestSweep runs a short real sweep and checks the table, the sweep file
+// (every step's full result, with its interval series) and the HTML and CSV
+// files.
+func TestSweep(t *testing.T) {
+	uri := testserver.URI(t)
+	dir := t.TempDir()
+	out, page, csvDir := filepath.Join(dir, "sweep.json"), filepath.Join(dir, "sweep.html"), filepath.Join(dir, "csv")
+	code, stdout, stderr := run(t, context.Background(), nil, "sweep", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "1,4,16",
+		"--step-duration", "2s", "--warmup", "200ms", "--cooldown", "300ms", "--seed", "1000", "--quiet",
+		"--label", "local", "--monthly-cost", "100", "--currency", "EUR", "--out", out, "--html", page, "--csv", csvDir)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"workers    ops/s  gain", "\n1  ", "\n4  ", "\n16 ", "Limit: ", "read ops/s", "rules:"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the table lacks %q:\n%s", want, stdout)
+		}
+	}
+	for _, want := range []string{"step 1/3: 1 worker for 2s", "step 3/3: 16 workers:", "cooldown 300ms", "sweep written to"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	sw, err := report.ReadSweep(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sw.Outcome != report.Completed || len(sw.Steps) != 3 || sw.Analysis == nil || sw.Label != "local" || sw.Cost == nil || sw.Cost.Monthly != 100 {
+		t.Fatalf("sweep file: outcome %s, %d steps, label %q, cost %+v", sw.Outcome, len(sw.Steps), sw.Label, sw.Cost)
+	}
+	for i, st := range sw.Steps {
+		r := st.Result
+		if !st.Complete || r.Load.Concurrency != int(st.Level) || r.Totals.Operations == 0 || len(r.Intervals) < 2 {
+			t.Errorf("step %d: complete %v, load %+v, %d operations, %d intervals", i+1, st.Complete, r.Load, r.Totals.Operations, len(r.Intervals))
+		}
+		if r.WarmupSeconds != 0.2 || r.Cost == nil {
+			t.Errorf("step %d: warm-up %v, cost %v", i+1, r.WarmupSeconds, r.Cost)
+		}
+		if strings.Contains(string(r.Config), "mongoload-sweep-") {
+			t.Errorf("step %d records the temporary results file: %s", i+1, r.Config)
+		}
+		f := sw.Analysis.Steps[i]
+		if f.Verdict == "" || f.Read == nil || f.Write == nil || f.ClientCPU == nil {
+			t.Errorf("step %d analysis: %+v", i+1, f)
+		}
+	}
+	if sw.Analysis.Limit.Text == "" || !strings.Contains(sw.Analysis.Limit.Text, "runs on this machine") {
+		t.Errorf("limit %+v: a loopback server shares the machine", sw.Analysis.Limit)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil || !strings.Contains(string(html), "Where it stops scaling") {
+		t.Errorf("HTML report: %v", err)
+	}
+	for _, name := range []string{report.CSVSweep, report.CSVIntervals, report.CSVOperations} {
+		if fi, err := os.Stat(filepath.Join(csvDir, name)); err != nil || fi.Size() < 100 {
+			t.Errorf("CSV %s: %v", name, err)
+		}
+	}
+	// The file renders again, as Markdown, without a server.
+	code, stdout, stderr = run(t, context.Background(), nil, "report", out, "--markdown")
+	if code != 0 || !strings.Contains(stdout, "| workers | ops/s |") {
+		t.Errorf("report --markdown: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// TestSweepInterrupted: Ctrl-C during the second step keeps the first,
+// keeps the second as not judged, writes the file and exits 20.
+func TestSweepInterrupted(t *testing.T) {
+	uri := testserver.URI(t)
+	out := filepath.Join(t.TempDir(), "sweep.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { // cancel half a second into step 2: the file appears when step 1 ends
+		for ctx.Err() == nil {
+			if _, err := os.Stat(out); err == nil {
+				time.Sleep(500 * time.Millisecond)
+				cancel()
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	code, stdout, stderr := run(t, ctx, nil, "sweep", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "2,4,8",
+		"--step-duration", "2s", "--cooldown", "0s", "--seed", "500", "--quiet", "--out", out)
+	if code != ExitInterrupted {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitInterrupted, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "the sweep stopped early: interrupted during step 2 (4 workers)") {
+		t.Errorf("no clear message:\n%s", stderr)
+	}
+	sw, err := report.ReadSweep(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sw.Outcome != report.Interrupted || len(sw.Steps) != 2 || !sw.Steps[0].Complete || sw.Steps[1].Complete || sw.Analysis == nil || len(sw.Notes) == 0 {
+		t.Fatalf("outcome %s, %d steps, notes %q", sw.Outcome, len(sw.Steps), sw.Notes)
+	}
+	if sw.Analysis.Steps[1].Verdict != "" || !strings.Contains(stdout, "(interrupted: not judged)") {
+		t.Errorf("the interrupted step was judged: %+v\n%s", sw.Analysis.Steps[1], stdout)
+	}
+}
+
+// TestSweepBadInput: every mistake is one clear line and a usage exit
+// code, before anything connects.
+func TestSweepBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		env  map[string]string
+		code int
+		want string
+	}{
+		{[]string{"sweep"}, nil, ExitUsage, "say what to sweep"},                                                            // no levels
+		{[]string{"sweep", "--concurrency", "1,2", "--rate", "10,20"}, nil, ExitUsage, "not both --concurrency and --rate"}, // two parameters
+		{[]string{"sweep", "--concurrency", "8,4"}, nil, ExitUsage, "must increase"},                                        // decreasing
+		{[]string{"sweep", "--concurrency", "1,2.5"}, nil, ExitUsage, `"2.5" is not a positive whole number`},               // fractional workers
+		{[]string{"sweep", "--rate", "100,abc"}, nil, ExitUsage, `"abc" is not a positive rate`},                            // not a number
+		{[]string{"sweep", "--concurrency", "1,2", "--knee-gain", "0.9"}, nil, ExitUsage, "--knee-gain 0.9 must be"},        // rules that contradict
+		{[]string{"sweep", "--concurrency", "1,2", "--verdict-latency", "p42"}, nil, ExitUsage, "choose avg, p50"},          // unknown latency
+		{[]string{"sweep", "--concurrency", "1,2", "--step-duration", "soon"}, nil, ExitUsage, "--step-duration"},           // bad duration
+		{[]string{"sweep", "--concurrency", "1,2", "--duration", "5s"}, nil, ExitUsage, "unknown flag: --duration"},         // a step's length is --step-duration
+		{[]string{"sweep", "--sessions", "10,20"}, nil, ExitInvalid, "think"},                                               // sessions need a think time
+		{[]string{"sweep", "--concurrency", "1,2", "--out", "/nonexistent/dir/s.json"}, nil, ExitOutput, "cannot be written"},
+		{[]string{"sweep"}, map[string]string{"MONGOLOAD_CONCURRENCY": "1,x"}, ExitUsage, `"x" is not a positive whole number`}, // from the environment
+	} {
+		code, _, stderr := run(t, context.Background(), c.env, c.args...)
+		if code != c.code || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d (want %d), stderr %q (want %q on one line)", c.args, code, c.code, stderr, c.want)
+		}
+	}
+}
+
+// TestCompareAndReport compares files made without a server and renders
+// them in every format.
+func TestCompareAndReport(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, res *report.Result) string {
+		p := filepath.Join(dir, name)
+		if err := report.WriteJSON(p, res); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	load := report.LoadModel{Type: report.Closed, Concurrency: 75}
+	base := reporttest.Result(load, reporttest.Step{Level: 75, Throughput: 650, LatencyMs: 11.5}, reporttest.T0, "m3-xlarge-8")
+	base.Cost = &report.Cost{Monthly: 797.76, Currency: "EUR"}
+	big := reporttest.Result(load, reporttest.Step{Level: 75, Throughput: 1625, LatencyMs: 4.6}, reporttest.T0, "s3-2xlarge-8")
+	big.Cost = &report.Cost{Monthly: 1180.08, Currency: "EUR"}
+	a, b := write("m3.json", base), write("s3.json", big)
+	sweep := filepath.Join(dir, "sweep.json")
+	if err := report.WriteSweep(sweep, reporttest.Sweep("concurrency", "primary", reporttest.Seed000())); err != nil {
+		t.Fatal(err)
+	}
+
+	code, stdout, stderr := run(t, context.Background(), nil, "compare", a, b, "--objective", "throughput>=2x", "--objective", "read.p95<=+5%")
+	if code != 0 || !strings.Contains(stdout, "throughput per cost (ops/s per 100 EUR/month)") || !strings.Contains(stdout, "meets every objective: s3-2xlarge-8") {
+		t.Errorf("compare: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, _ = run(t, context.Background(), nil, "compare", a, b, "--baseline", "s3-2xlarge-8", "--markdown")
+	if code != 0 || !strings.Contains(stdout, "## Comparison against s3-2xlarge-8 (baseline)") {
+		t.Errorf("compare --baseline --markdown: exit %d\n%s", code, stdout)
+	}
+	page, csvDir := filepath.Join(dir, "cmp.html"), filepath.Join(dir, "cmpcsv")
+	code, _, stderr = run(t, context.Background(), nil, "report", "compare", a, b, "--html", page, "--csv", csvDir)
+	if code != 0 || !strings.Contains(stderr, "HTML report written") {
+		t.Errorf("report compare: exit %d %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(csvDir, report.CSVCompare)); err != nil {
+		t.Error(err)
+	}
+	// A sweep file without an analysis (a killed sweep) is analysed on the way.
+	code, stdout, stderr = run(t, context.Background(), nil, "report", sweep)
+	if code != 0 || !strings.Contains(stdout, "Sweet spot: 32 workers") {
+		t.Errorf("report sweep: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, _ = run(t, context.Background(), nil, "report", a, "--markdown")
+	if code != 0 || !strings.Contains(stdout, "| find_flight |") {
+		t.Errorf("report results --markdown: exit %d\n%s", code, stdout)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"compare", a}, ExitUsage, "at least two"},                                    // one file
+		{[]string{"compare", a, filepath.Join(dir, "none.json")}, ExitUnreadable, "none.json"}, // missing
+		{[]string{"compare", a, b, "--baseline", "nope"}, ExitUsage, `--baseline "nope" names no input`},
+		{[]string{"compare", a, b, "--objective", "speed>=2x"}, ExitInvalid, `no metric "speed"`},
+		{[]string{"compare", a, b, "--objective", "throughput"}, ExitUsage, "write METRIC OP VALUE"},
+		{[]string{"report"}, ExitUsage, "name a results or sweep file"},
+		{[]string{"report", a, b}, ExitUsage, "one file at a time"},
+	} {
+		code, _, stderr := run(t, context.Background(), nil, c.args...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d (want %d), %q (want %q)", c.args, code, c.code, stderr, c.want)
+		}
+	}
+}
+
+// TestSweepOtherModels steps an open-loop rate and think-time sessions.
+func TestSweepOtherModels(t *testing.T) {
+	uri := testserver.URI(t)
+	for _, c := range []struct {
+		name string
+		args []string
+		typ  string
+	}{
+		{"rate", []string{"--rate", "50,100"}, report.Open},                                  // open loop
+		{"sessions", []string{"--sessions", "2,4", "--think-time", "20ms"}, report.Sessions}, // think time
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "sweep.json")
+			args := append([]string{"sweep", uniqueDB(t, mixed), "--uri", uri, "--step-duration", "1s", "--cooldown", "0s", "--seed", "200", "--quiet", "--out", out}, c.args...)
+			code, stdout, stderr := run(t, context.Background(), nil, args...)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			sw, err := report.ReadSweep(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sw.Load.Type != c.typ || len(sw.Steps) != 2 || sw.Steps[1].Result.Load.Type != c.typ {
+				t.Fatalf("load %+v, %d steps", sw.Load, len(sw.Steps))
+			}
+			r := sw.Steps[1].Result.Load
+			if (c.typ == report.Open && r.Rate != 100) || (c.typ == report.Sessions && r.Sessions != 4) {
+				t.Errorf("step 2 ran %+v", r)
+			}
+			if !strings.Contains(stdout, sw.Load.ColumnName()+"  ") {
+				t.Errorf("the table's first column is not %q:\n%s", sw.Load.ColumnName(), stdout)
+			}
+		})
+	}
+}

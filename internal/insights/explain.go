@@ -1,0 +1,201 @@
+package insights
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/workload"
+)
+
+// Commander runs a database command and returns the reply as it came;
+// internal/mongodb's Client implements it.
+type Commander interface {
+	Command(ctx context.Context, db string, cmd bson.D) (bson.Raw, error)
+}
+
+// ExplainTimeout bounds one explain: a collection scan of a big collection
+// can take a while, and the run's report waits for it.
+const ExplainTimeout = 30 * time.Second
+
+// Explain runs explain (executionStats) of each sample once, in order, and
+// returns what each winning plan says. A refused or failed explain gives
+// an Explain with only its Error set, and the next sample is still tried.
+func Explain(ctx context.Context, c Commander, samples []Sample) []report.Explain {
+	out := make([]report.Explain, len(samples))
+	for i, s := range samples {
+		if ctx.Err() != nil {
+			out[i] = report.Explain{Error: "not explained: " + ctx.Err().Error()}
+			continue
+		}
+		out[i] = explainOne(ctx, c, s)
+	}
+	return out
+}
+
+func explainOne(ctx context.Context, c Commander, s Sample) report.Explain {
+	db, coll, _ := strings.Cut(s.Namespace, ".")
+	inner, as := ExplainCommand(s, coll)
+	ctx, cancel := context.WithTimeout(ctx, ExplainTimeout)
+	defer cancel()
+	raw, err := c.Command(ctx, db, bson.D{{Key: "explain", Value: inner}, {Key: "verbosity", Value: "executionStats"}})
+	if err != nil {
+		return report.Explain{As: as, Error: err.Error()}
+	}
+	e, err := ParseExplain(raw)
+	e.As = as
+	if err != nil {
+		e.Error = err.Error()
+	}
+	return e
+}
+
+// ExplainCommand is the command whose plan stands for the sample's: an
+// aggregate for a pipeline, else a find with the sample's filter, sort and
+// limit (an update or delete picks its plan from the same filter, and
+// explaining a find changes nothing).
+func ExplainCommand(s Sample, coll string) (bson.D, string) {
+	if s.Kind == workload.Aggregate {
+		return bson.D{{Key: "aggregate", Value: coll}, {Key: "pipeline", Value: bson.RawArray(s.Filter)}, {Key: "cursor", Value: bson.D{}}}, "aggregate"
+	}
+	cmd := bson.D{{Key: "find", Value: coll}, {Key: "filter", Value: s.Filter}}
+	if len(s.Sort) > 0 {
+		cmd = append(cmd, bson.E{Key: "sort", Value: s.Sort})
+	}
+	switch {
+	case s.Kind == workload.FindOne || s.Kind == workload.UpdateOne || s.Kind == workload.DeleteOne ||
+		s.Kind == workload.ReplaceOne || s.Kind == workload.FindOneAndUpdate || s.Kind == workload.ReadModifyWrite:
+		cmd = append(cmd, bson.E{Key: "limit", Value: int64(1)})
+	case s.Limit > 0 && s.Kind == workload.Find:
+		cmd = append(cmd, bson.E{Key: "limit", Value: s.Limit})
+	}
+	return cmd, "find"
+}
+
+// ParseExplain reads an explain reply of executionStats verbosity, from a
+// mongod (classic or slot-based engine), an aggregate (whose plan may sit
+// in its first stage's $cursor) or a mongos (one plan per shard: a scan on
+// any shard flags the shape).
+func ParseExplain(raw bson.Raw) (report.Explain, error) {
+	var e report.Explain
+	if err := raw.Validate(); err != nil {
+		return e, fmt.Errorf("explain reply: %w", err)
+	}
+	planner, stats := raw.Lookup("queryPlanner"), raw.Lookup("executionStats")
+	if _, ok := planner.DocumentOK(); !ok {
+		if stages, ok := raw.Lookup("stages").ArrayOK(); ok {
+			if first, err := stages.IndexErr(0); err == nil {
+				if fd, ok := first.DocumentOK(); ok {
+					if cur, ok := fd.Lookup("$cursor").DocumentOK(); ok {
+						planner, stats = cur.Lookup("queryPlanner"), cur.Lookup("executionStats")
+					}
+				}
+			}
+		}
+	}
+	pd, ok := planner.DocumentOK()
+	if !ok {
+		return e, fmt.Errorf("the explain reply has no queryPlanner")
+	}
+	var plans []bson.Raw
+	win, ok := pd.Lookup("winningPlan").DocumentOK()
+	if !ok {
+		return e, fmt.Errorf("the explain reply has no winning plan")
+	}
+	if shards, ok := win.Lookup("shards").ArrayOK(); ok {
+		vals, _ := shards.Values()
+		for _, v := range vals {
+			if d, ok := v.DocumentOK(); ok {
+				if wp, ok := d.Lookup("winningPlan").DocumentOK(); ok {
+					plans = append(plans, planRoot(wp))
+				}
+			}
+		}
+	} else {
+		plans = append(plans, planRoot(win))
+	}
+	var chains, scans, indexes []string
+	for _, p := range plans {
+		var leaves []bson.Raw
+		chains = append(chains, chain(p, &leaves))
+		for _, l := range leaves {
+			st, _ := l.Lookup("stage").StringValueOK()
+			addOnce(&scans, st)
+			if st == "COLLSCAN" {
+				e.CollScan = true
+			}
+			if name, ok := l.Lookup("indexName").StringValueOK(); ok {
+				addOnce(&indexes, name)
+			}
+		}
+	}
+	e.Plan = strings.Join(chains, " | ")
+	e.Scan = strings.Join(scans, ", ")
+	e.Index = strings.Join(indexes, ", ")
+	if sd, ok := stats.DocumentOK(); ok {
+		e.Returned = intOf(sd.Lookup("nReturned"))
+		e.KeysExamined = intOf(sd.Lookup("totalKeysExamined"))
+		e.DocsExamined = intOf(sd.Lookup("totalDocsExamined"))
+		e.ExecutionMs = intOf(sd.Lookup("executionTimeMillis"))
+		if e.Returned > 0 {
+			k, d := perReturned(e.KeysExamined, e.Returned), perReturned(e.DocsExamined, e.Returned)
+			e.KeysPerReturned, e.DocsPerReturned = &k, &d
+		}
+	}
+	return e, nil
+}
+
+// planRoot unwraps the slot-based engine's {queryPlan: ..., slotBasedPlan: ...}.
+func planRoot(p bson.Raw) bson.Raw {
+	if q, ok := p.Lookup("queryPlan").DocumentOK(); ok {
+		return q
+	}
+	return p
+}
+
+// chain renders a plan's stages from the top, such as "FETCH > IXSCAN" or
+// "SUBPLAN > FETCH > OR(IXSCAN, IXSCAN)", and collects its leaves.
+func chain(p bson.Raw, leaves *[]bson.Raw) string {
+	st, _ := p.Lookup("stage").StringValueOK()
+	if in, ok := p.Lookup("inputStage").DocumentOK(); ok {
+		return st + " > " + chain(in, leaves)
+	}
+	if arr, ok := p.Lookup("inputStages").ArrayOK(); ok {
+		vals, _ := arr.Values()
+		parts := make([]string, 0, len(vals))
+		for _, v := range vals {
+			if d, ok := v.DocumentOK(); ok {
+				parts = append(parts, chain(d, leaves))
+			}
+		}
+		return st + "(" + strings.Join(parts, ", ") + ")"
+	}
+	*leaves = append(*leaves, p)
+	return st
+}
+
+func addOnce(list *[]string, s string) {
+	if s == "" {
+		return
+	}
+	for _, x := range *list {
+		if x == s {
+			return
+		}
+	}
+	*list = append(*list, s)
+}
+
+func intOf(v bson.RawValue) int64 {
+	n, _ := v.AsInt64OK()
+	return n
+}
+
+func perReturned(n, returned int64) float64 {
+	return math.Round(float64(n)/float64(returned)*100) / 100
+}

@@ -1,0 +1,256 @@
+package insights
+
+import (
+	"cmp"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/workload"
+)
+
+// DefaultMaxShapes bounds the shapes a Recorder keeps; further shapes'
+// operations are counted under "other".
+const DefaultMaxShapes = 100
+
+// queueLen is how many slow operations may wait to be shaped; more are
+// counted as dropped rather than making a worker wait.
+const queueLen = 4096
+
+// sampleMax is the most bytes of a sample kept in the results file.
+const sampleMax = 1024
+
+// Options tune a Recorder.
+type Options struct {
+	Threshold time.Duration
+	MaxShapes int // 0: DefaultMaxShapes
+}
+
+// Recorder groups slow operations by shape. Observe may be called from any
+// goroutine; Close once, then Result and Samples.
+type Recorder struct {
+	o       Options
+	ch      chan slowOp
+	done    chan struct{}
+	closed  sync.Once
+	total   atomic.Int64
+	dropped atomic.Int64
+
+	// Owned by the shaping goroutine until done is closed.
+	shapes map[shapeKey]*shape
+	other  *shape
+}
+
+// slowOp is what Observe copies out of a request before it is reused.
+type slowOp struct {
+	op      *workload.Op
+	latency time.Duration
+	failed  bool
+	filter  []byte // the filter, or the pipeline of an aggregate
+	sort    []byte
+	limit   int64
+}
+
+type shapeKey struct {
+	ns, typ, shape string
+}
+
+// shape is one shape's figures and its first sample.
+type shape struct {
+	key    shapeKey
+	ops    []string
+	count  int64
+	errors int64
+	hist   *hdrhistogram.Histogram
+	sample Sample
+}
+
+// Sample is one operation of a shape as it was sent, for explain.
+type Sample struct {
+	Namespace string
+	Type      string
+	Kind      workload.Kind
+	Shape     string
+	Filter    bson.Raw // a filter, or an aggregate's pipeline (an array)
+	Sort      bson.Raw
+	Limit     int64
+}
+
+// NewRecorder starts a recorder's shaping goroutine; Close ends it.
+func NewRecorder(o Options) *Recorder {
+	if o.MaxShapes <= 0 {
+		o.MaxShapes = DefaultMaxShapes
+	}
+	r := &Recorder{o: o, ch: make(chan slowOp, queueLen), done: make(chan struct{}), shapes: map[shapeKey]*shape{}}
+	go r.run()
+	return r
+}
+
+// Threshold is the latency from which an operation is slow.
+func (r *Recorder) Threshold() time.Duration { return r.o.Threshold }
+
+// Observe takes one operation that reached the threshold. It copies what
+// it keeps from req (which the caller reuses as soon as it returns) and
+// never waits: with the queue full, the operation is counted as dropped.
+func (r *Recorder) Observe(op *workload.Op, latency time.Duration, req *workload.Request, err error) {
+	r.total.Add(1)
+	s := slowOp{op: op, latency: latency, failed: err != nil, limit: req.Limit}
+	if op.Kind == workload.Aggregate {
+		s.filter = slices.Clone(req.Pipeline)
+	} else if op.Kind != workload.Transaction {
+		s.filter = slices.Clone(req.Filter)
+		s.sort = slices.Clone(req.Sort)
+	}
+	if s.limit == 0 {
+		s.limit = op.Limit
+	}
+	select {
+	case r.ch <- s:
+	default:
+		r.dropped.Add(1)
+	}
+}
+
+// Close shapes what is queued and stops the goroutine.
+func (r *Recorder) Close() {
+	r.closed.Do(func() { close(r.ch) })
+	<-r.done
+}
+
+func (r *Recorder) run() {
+	defer close(r.done)
+	for s := range r.ch {
+		r.add(s)
+	}
+}
+
+func (r *Recorder) add(s slowOp) {
+	k := shapeKey{typ: s.op.Type}
+	if s.op.Collection != nil {
+		k.ns = s.op.Collection.Namespace()
+	}
+	switch s.op.Kind {
+	case workload.Aggregate:
+		k.shape = PipelineShape(s.filter)
+	case workload.Transaction:
+		k.typ, k.shape = "transaction", "("+s.op.Name+": its steps together)"
+	default:
+		k.shape = FilterShape(s.filter)
+	}
+	sh := r.shapes[k]
+	if sh == nil {
+		if len(r.shapes) >= r.o.MaxShapes {
+			if r.other == nil {
+				r.other = newShape(shapeKey{shape: "(other shapes)"})
+			}
+			sh = r.other
+		} else {
+			sh = newShape(k)
+			sh.sample = Sample{Namespace: k.ns, Type: s.op.Type, Kind: s.op.Kind, Shape: k.shape, Filter: s.filter, Sort: s.sort, Limit: s.limit}
+			r.shapes[k] = sh
+		}
+	}
+	if !slices.Contains(sh.ops, s.op.Name) {
+		sh.ops = append(sh.ops, s.op.Name)
+	}
+	if s.failed {
+		sh.errors++
+		return
+	}
+	sh.count++
+	_ = sh.hist.RecordValue(micros(s.latency))
+}
+
+// micros is d in whole microseconds, within the histograms' range.
+func micros(d time.Duration) int64 {
+	return min(max(d.Microseconds(), metrics.LowestMicros), metrics.HighestMicros)
+}
+
+// newShape makes a shape with its small histogram: 1 µs to 1 h at 2
+// significant digits, about 26 KB, so that 100 shapes cost under 3 MB.
+func newShape(k shapeKey) *shape {
+	return &shape{key: k, hist: hdrhistogram.New(metrics.LowestMicros, metrics.HighestMicros, 2)}
+}
+
+// Result is the slow section of a result, shapes slowest first (p99, then
+// count). Call it after Close.
+func (r *Recorder) Result() *report.Slow {
+	out := &report.Slow{
+		ThresholdMs: float64(r.o.Threshold.Microseconds()) / 1000, MaxShapes: r.o.MaxShapes,
+		Operations: r.total.Load(), Dropped: r.dropped.Load(), Shapes: []report.SlowShape{},
+	}
+	for _, sh := range r.ordered() {
+		out.Shapes = append(out.Shapes, sh.report())
+	}
+	if r.other != nil {
+		o := r.other.report()
+		out.Other = &o
+	}
+	return out
+}
+
+// ordered is the shapes slowest first.
+func (r *Recorder) ordered() []*shape {
+	list := make([]*shape, 0, len(r.shapes))
+	for _, sh := range r.shapes {
+		list = append(list, sh)
+	}
+	slices.SortFunc(list, func(a, b *shape) int {
+		return cmp.Or(
+			cmp.Compare(b.hist.ValueAtQuantile(99), a.hist.ValueAtQuantile(99)),
+			cmp.Compare(b.count+b.errors, a.count+a.errors),
+			cmp.Compare(a.key.ns+a.key.typ+a.key.shape, b.key.ns+b.key.typ+b.key.shape))
+	})
+	return list
+}
+
+func (sh *shape) report() report.SlowShape {
+	out := report.SlowShape{
+		Namespace: sh.key.ns, Type: sh.key.typ, Ops: sh.ops, Shape: sh.key.shape,
+		Count: sh.count, Errors: sh.errors, Latency: report.LatencyOf(sh.hist),
+	}
+	if sh.count > 0 {
+		out.Histogram, _ = metrics.EncodeHistogram(sh.hist)
+	}
+	if len(sh.sample.Filter) > 0 {
+		out.Sample = sampleText(sh.sample)
+	}
+	return out
+}
+
+// sampleText is the sample in relaxed extended JSON, cut at sampleMax.
+func sampleText(s Sample) string {
+	var txt string
+	if s.Kind == workload.Aggregate {
+		txt = bson.RawArray(s.Filter).String()
+	} else {
+		txt = s.Filter.String()
+	}
+	if len(txt) > sampleMax {
+		txt = txt[:sampleMax] + "..."
+	}
+	return txt
+}
+
+// Samples returns the samples of the n slowest shapes that can be
+// explained (those with a filter or a pipeline), in Result's order. Call
+// it after Close.
+func (r *Recorder) Samples(n int) []Sample {
+	var out []Sample
+	for _, sh := range r.ordered() {
+		if len(out) == n {
+			break
+		}
+		if sh.sample.Kind == workload.Transaction || sh.sample.Filter == nil || sh.count == 0 {
+			continue
+		}
+		out = append(out, sh.sample)
+	}
+	return out
+}

@@ -1,0 +1,391 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ContextLine is the server's context in one line:
+//
+//	8.2.11 (FCV 8.2), replicaSet secantus (127.0.0.1:41079 PRIMARY), wiredTiger cache 256 MB, host vm 2 cores 23.5 GB
+func ContextLine(c *ServerContext) string {
+	if c == nil {
+		return "unknown"
+	}
+	var parts []string
+	v := cmpOr(c.Version, "version unknown")
+	if c.FCV != "" {
+		v += " (FCV " + c.FCV + ")"
+	}
+	parts = append(parts, v)
+	if t := c.Topology; t != nil {
+		parts = append(parts, topologyText(t))
+	}
+	if c.StorageEngine != "" || c.CacheBytes != nil {
+		s := cmpOr(c.StorageEngine, "storage engine unknown")
+		if c.CacheBytes != nil {
+			s += " cache " + bytesText(*c.CacheBytes)
+		}
+		if c.BlockCompressor != "" {
+			s += ", " + c.BlockCompressor + " blocks"
+		}
+		parts = append(parts, s)
+	}
+	if len(c.NetworkCompressors) > 0 {
+		parts = append(parts, "network compressors "+strings.Join(c.NetworkCompressors, ","))
+	}
+	if h := c.Host; h != nil {
+		s := "host"
+		if h.Hostname != "" {
+			s += " " + h.Hostname
+		}
+		if h.Cores != nil {
+			s += fmt.Sprintf(", %d cores", *h.Cores)
+		}
+		if h.MemoryMB != nil {
+			s += ", " + bytesText(*h.MemoryMB<<20)
+		}
+		if h.MemLimitMB != nil && h.MemoryMB != nil && *h.MemLimitMB < *h.MemoryMB {
+			s += " (limit " + bytesText(*h.MemLimitMB<<20) + ")"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func topologyText(t *Topology) string {
+	s := t.Kind
+	if t.SetName != "" {
+		s += " " + t.SetName
+	}
+	switch {
+	case len(t.Members) > 0:
+		ms := make([]string, len(t.Members))
+		for i, m := range t.Members {
+			ms[i] = m.Name + " " + m.State
+		}
+		s += " (" + strings.Join(ms, ", ") + ")"
+	case t.Kind == Sharded:
+		s += fmt.Sprintf(" (%s, %s)", plural(int64(len(t.Shards)), "shard", "shards"), plural(int64(len(t.Mongos)), "mongos", "mongos"))
+	}
+	return s
+}
+
+// bytesText formats a size in binary units: 256 MB, 1.5 GB.
+func bytesText(n int64) string {
+	f := float64(n)
+	switch {
+	case f >= 1<<40:
+		return trimZero(f/(1<<40)) + " TB"
+	case f >= 1<<30:
+		return trimZero(f/(1<<30)) + " GB"
+	case f >= 1<<20:
+		return trimZero(f/(1<<20)) + " MB"
+	case f >= 1<<10:
+		return trimZero(f/(1<<10)) + " KB"
+	}
+	return strconv.FormatInt(n, 10) + " B"
+}
+
+// trimZero formats f with one decimal, none when it is whole.
+func trimZero(f float64) string {
+	s := strconv.FormatFloat(math.Round(f*10)/10, 'f', 1, 64)
+	return strings.TrimSuffix(s, ".0")
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// writeContext writes the server's context and what it did not report.
+func writeContext(w *errWriter, res *Result) {
+	c := res.Context
+	if c == nil {
+		return
+	}
+	w.printf("\nserver context: %s\n", ContextLine(c))
+	if len(c.Absent) > 0 {
+		w.printf("                not reported: %s\n", strings.Join(c.Absent, ", "))
+	}
+}
+
+// writeCollections writes the collections' statistics before and after.
+func writeCollections(w *errWriter, res *Result) {
+	if len(res.Collections) == 0 {
+		return
+	}
+	w.printf("\ncollections, before -> after the run:\n")
+	t := &table{left: 1}
+	t.add("collection", "documents", "data", "storage", "indexes", "avg document")
+	for _, c := range res.Collections {
+		if c.Unavailable != "" {
+			t.add(c.Namespace, c.Unavailable)
+			continue
+		}
+		get := func(s *CollStats, f func(*CollStats) *int64) *int64 {
+			if s == nil {
+				return nil
+			}
+			return f(s)
+		}
+		pair := func(f func(*CollStats) *int64, format func(int64) string) string {
+			return optText(get(c.Before, f), format) + " -> " + optText(get(c.After, f), format)
+		}
+		t.add(c.Namespace,
+			pair(func(s *CollStats) *int64 { return s.Count }, thousands),
+			pair(func(s *CollStats) *int64 { return s.DataSize }, bytesText),
+			pair(func(s *CollStats) *int64 { return s.StorageSize }, bytesText),
+			pair(func(s *CollStats) *int64 { return s.TotalIndexSize }, bytesText),
+			optText(get(c.After, func(s *CollStats) *int64 { return s.AvgObjSize }), bytesText))
+	}
+	t.write(w, "  ")
+}
+
+func optText(v *int64, format func(int64) string) string {
+	if v == nil {
+		return "-"
+	}
+	return format(*v)
+}
+
+// writeSlow writes the slow operations by shape, slowest first, with their
+// plans where they were explained.
+func writeSlow(w *errWriter, res *Result) {
+	s := res.Slow
+	if s == nil {
+		return
+	}
+	w.printf("\nslow operations (at least %s): %s in %s\n", msText(s.ThresholdMs), plural(s.Operations, "operation", "operations"),
+		plural(int64(len(s.Shapes)), "shape", "shapes"))
+	if len(s.Shapes) == 0 {
+		return
+	}
+	w.printf("%s", SlowTable(s))
+}
+
+// SlowTable is the insights table: one row per shape, with its plan.
+func SlowTable(s *Slow) string {
+	errs := s.Other != nil && s.Other.Errors > 0
+	for _, sh := range s.Shapes {
+		errs = errs || sh.Errors > 0
+	}
+	t := &table{left: 3, textLast: true}
+	head := []string{"collection", "type", "shape", "count"}
+	if errs {
+		head = append(head, "errors")
+	}
+	t.add(append(head, "p50", "p99", "max", "plan", "index", "keys/ret", "docs/ret", "")...)
+	row := func(sh *SlowShape) {
+		cells := []string{cmpOr(sh.Namespace, "-"), cmpOr(sh.Type, "-"), sh.Shape, thousands(sh.Count)}
+		if errs {
+			cells = append(cells, thousands(sh.Errors))
+		}
+		cells = append(cells, slowLatency(sh)...)
+		flag := ""
+		if e := sh.Explain; e != nil && e.Error != "" {
+			cells = append(cells, "-", "-", "-", "-")
+			flag = "explain failed: " + e.Error
+		} else if e != nil {
+			cells = append(cells, e.Plan, cmpOr(e.Index, "-"), perText(e.KeysPerReturned, e.KeysExamined), perText(e.DocsPerReturned, e.DocsExamined))
+			if e.CollScan {
+				flag = "COLLECTION SCAN"
+			}
+		} else {
+			cells = append(cells, "", "", "", "")
+		}
+		t.add(append(cells, flag)...)
+	}
+	for i := range s.Shapes {
+		row(&s.Shapes[i])
+	}
+	if s.Other != nil {
+		row(s.Other)
+	}
+	var b strings.Builder
+	ew := &errWriter{w: &b}
+	t.write(ew, "  ")
+	out := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	for i, l := range out {
+		out[i] = strings.TrimRight(l, " ") // an empty flag column
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+func slowLatency(sh *SlowShape) []string {
+	if sh.Count == 0 {
+		return []string{"-", "-", "-"}
+	}
+	return []string{msFixed(sh.Latency.P50), msFixed(sh.Latency.P99), msFixed(sh.Latency.Max)}
+}
+
+// perText is examined per returned, or the total examined over nothing
+// returned ("1,000/0").
+func perText(per *float64, total int64) string {
+	if per != nil {
+		return strconv.FormatFloat(*per, 'f', 1, 64)
+	}
+	return thousands(total) + "/0"
+}
+
+// msText formats a threshold in milliseconds: 200ms, 1.5s.
+func msText(v float64) string {
+	if v >= 1000 {
+		return trimZero(v/1000) + "s"
+	}
+	return trimZero(v) + "ms"
+}
+
+// writeCPU sets the client's CPU per interval beside the server's, and
+// says which side was saturated.
+func writeCPU(w *errWriter, res *Result) {
+	line, verdicts := CPUSummary(res)
+	if line == "" {
+		return
+	}
+	w.printf("cpu:      %s\n", line)
+	for _, v := range verdicts {
+		w.printf("          %s\n", v)
+	}
+}
+
+// Saturated is the share of the cores from which a side counts as saturated.
+const Saturated = 0.9
+
+// CPUSummary is the client's and the server's CPU over the intervals, in
+// one line, and a verdict for each side that reached saturation.
+func CPUSummary(res *Result) (string, []string) {
+	var cAvg, cPeak float64
+	var cN, cHot int
+	for _, iv := range res.Intervals {
+		if iv.Client == nil || iv.Dt < 0.2 {
+			continue
+		}
+		u := iv.Client.Utilization
+		cAvg += u
+		cPeak = max(cPeak, u)
+		cN++
+		if u >= Saturated {
+			cHot++
+		}
+	}
+	var sAvg, sPeak float64
+	var sN, sHot int
+	var cores int64
+	if res.Context != nil && res.Context.Host != nil && res.Context.Host.Cores != nil {
+		cores = *res.Context.Host.Cores
+	}
+	reported := false
+	if res.Server != nil {
+		for _, x := range res.Server.Samples {
+			if x.CPU == nil || x.CPU.UserSeconds == nil || x.Dt < 0.2 {
+				continue
+			}
+			reported = true
+			if cores == 0 {
+				continue
+			}
+			busy := *x.CPU.UserSeconds
+			if x.CPU.SystemSeconds != nil {
+				busy += *x.CPU.SystemSeconds
+			}
+			u := busy / x.Dt / float64(cores)
+			sAvg += u
+			sPeak = max(sPeak, u)
+			sN++
+			if u >= Saturated {
+				sHot++
+			}
+		}
+	}
+	if cN == 0 && !reported && (res.Client == nil || res.Client.PeakUtilization == 0) {
+		return "", nil // nothing per interval (an older or merged file)
+	}
+	if c := res.Client; cN == 0 && c != nil && c.PeakUtilization > 0 {
+		// The console's result has no series: the client section summarizes it.
+		cAvg, cPeak, cN, cHot = c.Utilization, c.PeakUtilization, 1, c.SaturatedIntervals
+	}
+	var parts, verdicts []string
+	if cN > 0 {
+		cc := ""
+		if res.Client != nil {
+			cc = fmt.Sprintf(" of %d cores", res.Client.Cores)
+		}
+		parts = append(parts, fmt.Sprintf("client avg %.0f%%, busiest interval %.0f%%%s", 100*cAvg/float64(cN), 100*cPeak, cc))
+		if cHot > 0 {
+			verdicts = append(verdicts, fmt.Sprintf("mongoload itself was CPU-saturated in %s: the client may have been the limit, not the server", plural(int64(cHot), "interval", "intervals")))
+		}
+	}
+	switch {
+	case sN > 0:
+		parts = append(parts, fmt.Sprintf("server avg %.0f%%, busiest interval %.0f%% of %d cores", 100*sAvg/float64(sN), 100*sPeak, cores))
+		if sHot > 0 {
+			verdicts = append(verdicts, fmt.Sprintf("the server was CPU-saturated in %s", plural(int64(sHot), "interval", "intervals")))
+		}
+	case reported:
+		parts = append(parts, "server CPU reported, but not its cores (hostInfo): no share")
+	case res.Server != nil:
+		parts = append(parts, "server CPU not reported by the server (serverStatus.extra_info)")
+	}
+	return strings.Join(parts, "; "), verdicts
+}
+
+// ContextDiff is one fact that differs between two runs' contexts.
+type ContextDiff struct {
+	Field string
+	A, B  string // "absent" where one run did not record it
+}
+
+// DiffContext lists the facts of two contexts that differ, in a fixed
+// order; nil contexts compare as entirely absent.
+func DiffContext(a, b *ServerContext) []ContextDiff {
+	fa, fb := contextFacts(a), contextFacts(b)
+	var out []ContextDiff
+	for _, k := range contextFields {
+		va, vb := cmpOr(fa[k], "absent"), cmpOr(fb[k], "absent")
+		if va != vb {
+			out = append(out, ContextDiff{Field: k, A: va, B: vb})
+		}
+	}
+	return out
+}
+
+var contextFields = []string{"version", "featureCompatibilityVersion", "storageEngine", "cacheBytes", "blockCompressor",
+	"networkCompressors", "topology", "host.cores", "host.memoryMB", "host.memLimitMB"}
+
+func contextFacts(c *ServerContext) map[string]string {
+	m := map[string]string{}
+	if c == nil {
+		return m
+	}
+	m["version"], m["featureCompatibilityVersion"], m["storageEngine"] = c.Version, c.FCV, c.StorageEngine
+	if c.CacheBytes != nil {
+		m["cacheBytes"] = bytesText(*c.CacheBytes)
+	}
+	m["blockCompressor"] = c.BlockCompressor
+	m["networkCompressors"] = strings.Join(c.NetworkCompressors, ",")
+	if t := c.Topology; t != nil {
+		s := t.Kind
+		switch {
+		case t.Kind == Sharded:
+			s += fmt.Sprintf(" (%s)", plural(int64(len(t.Shards)), "shard", "shards"))
+		case len(t.Members) > 0:
+			s += fmt.Sprintf(" (%s)", plural(int64(len(t.Members)), "member", "members"))
+		}
+		m["topology"] = s
+	}
+	if h := c.Host; h != nil {
+		num := func(p *int64) string {
+			if p == nil {
+				return ""
+			}
+			return strconv.FormatInt(*p, 10)
+		}
+		m["host.cores"], m["host.memoryMB"], m["host.memLimitMB"] = num(h.Cores), num(h.MemoryMB), num(h.MemLimitMB)
+	}
+	return m
+}
