@@ -190,7 +190,8 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	u0 := procstat.Read()
 	opts.OnPhase = func(string) { u0 = procstat.Read(); startObs() } // on this goroutine, before measuring
 	op.engine(&opts)                                                 // slow operations, client CPU per interval
-	series := &seriesSink{next: op.wrap(fan)} // the interval series also goes into the step's result
+	// The interval series also goes into the step's result.
+	series := &seriesSink{next: op.wrap(fan)}
 	res := engine.Run(ctx, plan, runners, rec, series, opts)
 	stopObs() // the final server sample, before the result is built
 	info.EndedAt = time.Now()
