@@ -307,22 +307,7 @@ func ms(v float64) string {
 }
 
 // whole formats a rate with thousands separators.
-func whole(f float64) string {
-	s := fmt.Sprintf("%.0f", f)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+func whole(f float64) string { return report.Thousands(int64(math.Round(f))) }
 
 func pct(now, before float64) float64 {
 	if before == 0 {

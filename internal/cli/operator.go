@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"strconv"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/analysis"
@@ -253,11 +254,18 @@ func (op *operator) finish(ctx context.Context, res *report.Result) {
 		return
 	}
 	res.Context = op.context
-	if op.context != nil && op.inspect == nil {
-		if insp, err := op.client.Inspector(context.WithoutCancel(ctx)); err == nil {
-			op.inspect = insp
-		} else {
+	switch {
+	case op.context == nil || op.inspect != nil:
+	case res.Outcome == report.ServerLost:
+		op.notes = append(op.notes, "no explain and no collection statistics after the run: the server went away")
+	default:
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		insp, err := op.client.Inspector(cctx)
+		cancel()
+		if err != nil {
 			op.notes = append(op.notes, "no explain and no collection statistics after the run: "+err.Error())
+		} else {
+			op.inspect = insp
 		}
 	}
 	if c := res.Client; c != nil && op.cpu != nil {
@@ -325,9 +333,9 @@ func slowNotes(s *report.Slow) []string {
 	var notes []string
 	for _, sh := range s.Shapes {
 		if e := sh.Explain; e != nil && e.CollScan {
-			what := "examined"
+			what := fmt.Sprintf("examined %d documents and returned none", e.DocsExamined)
 			if e.DocsPerReturned != nil {
-				what = fmt.Sprintf("examined %.1f documents per document returned", *e.DocsPerReturned)
+				what = fmt.Sprintf("examined %s documents per document returned", strconv.FormatFloat(*e.DocsPerReturned, 'f', -1, 64))
 			}
 			notes = append(notes, fmt.Sprintf("%s %s %s scans the whole collection (COLLSCAN, %s): an index on its filter's fields would serve it", sh.Namespace, sh.Type, sh.Shape, what))
 		}

@@ -2,9 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"github.com/mongoload/mongoload/internal/report"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -81,8 +81,8 @@ func progressText(p loader.Progress) string {
 		eta = "ETA " + shortDuration(d)
 	}
 	return fmt.Sprintf("load %s%s [%s] %5.1f%%  %s/%s  %s docs/s  %.1f MB/s  %s",
-		p.Collection, partLabel(p.Part, p.Parts), bar, 100*f, commas(p.Done()), commas(p.Total),
-		commas(int64(p.Rate())), p.MBps(), eta)
+		p.Collection, partLabel(p.Part, p.Parts), bar, 100*f, report.Thousands(p.Done()), report.Thousands(p.Total),
+		report.Thousands(int64(p.Rate())), p.MBps(), eta)
 }
 
 // resultText is the line that ends a collection's load: what was written,
@@ -92,17 +92,17 @@ func resultText(r loader.Result, cpu time.Duration) string {
 	n := p.Written + p.Duplicates
 	var b strings.Builder
 	fmt.Fprintf(&b, "loaded %s%s: %s documents (%s of BSON) in %s: %s docs/s, %.1f MB/s",
-		p.Collection, partLabel(p.Part, p.Parts), commas(p.Written), bytesText(p.Bytes), shortDuration(p.Elapsed),
-		commas(int64(p.Rate())), p.MBps())
+		p.Collection, partLabel(p.Part, p.Parts), report.Thousands(p.Written), bytesText(p.Bytes), shortDuration(p.Elapsed),
+		report.Thousands(int64(p.Rate())), p.MBps())
 	if n > 0 {
 		fmt.Fprintf(&b, ", client CPU %.1f µs/doc", float64(cpu.Microseconds())/float64(n))
 	}
 	var notes []string
 	if p.Already > 0 {
-		notes = append(notes, commas(p.Already)+" loaded before")
+		notes = append(notes, report.Thousands(p.Already)+" loaded before")
 	}
 	if p.Duplicates > 0 {
-		notes = append(notes, commas(p.Duplicates)+" of the redone keys were already there")
+		notes = append(notes, report.Thousands(p.Duplicates)+" of the redone keys were already there")
 	}
 	if len(notes) > 0 {
 		b.WriteString(" (" + strings.Join(notes, "; ") + ")")
@@ -115,26 +115,6 @@ func partLabel(part, parts int) string {
 		return ""
 	}
 	return fmt.Sprintf(" (partition %d/%d)", part, parts)
-}
-
-// commas writes n with thousands separators: 12,345,678.
-func commas(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
 
 // bytesText is a size in decimal units: 512 B, 20.1 MB, 1.3 GB.
@@ -164,3 +144,6 @@ func shortDuration(d time.Duration) string {
 	d = d.Round(time.Minute)
 	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 }
+
+// commas writes n with thousands separators: 12,345,678.
+func commas(n int64) string { return report.Thousands(n) }

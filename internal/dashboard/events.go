@@ -115,8 +115,9 @@ type ProgressEvent struct {
 	Final      bool    `json:"final"`
 }
 
-// ResultEvent is a measured phase's result: event "result". Histograms are
-// left out (the results file has them).
+// ResultEvent is a measured phase's result: event "result". Histograms and
+// the series are left out (the results file has them, the page has the
+// series from the interval and server events).
 type ResultEvent struct {
 	Step   int            `json:"step"`
 	Result *report.Result `json:"result"`
@@ -165,7 +166,12 @@ func lean(res *report.Result) *report.Result {
 		return nil
 	}
 	out := *res
-	out.Config = nil
+	out.Config, out.Intervals = nil, nil // the page has the series already
+	if res.Server != nil {
+		srv := *res.Server
+		srv.Samples = nil
+		out.Server = &srv
+	}
 	out.Operations = append([]report.Operation(nil), res.Operations...)
 	for i := range out.Operations {
 		out.Operations[i].Histogram, out.Operations[i].ServiceHistogram = "", ""

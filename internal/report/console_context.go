@@ -168,37 +168,27 @@ func writeSlow(w *errWriter, res *Result) {
 	w.printf("%s", SlowTable(s))
 }
 
-// SlowTable is the insights table: one row per shape, with its plan.
+// SlowTable is the insights table: one row per shape, slowest first,
+// with its latencies; then, for the shapes that were explained, the
+// winning plan, the index, keys and documents examined per document
+// returned, and a flag on a collection scan.
 func SlowTable(s *Slow) string {
 	errs := s.Other != nil && s.Other.Errors > 0
 	for _, sh := range s.Shapes {
 		errs = errs || sh.Errors > 0
 	}
-	t := &table{left: 3, textLast: true}
+	t := &table{left: 3}
 	head := []string{"collection", "type", "shape", "count"}
 	if errs {
 		head = append(head, "errors")
 	}
-	t.add(append(head, "p50", "p99", "max", "plan", "index", "keys/ret", "docs/ret", "")...)
+	t.add(append(head, "p50", "p99", "max")...)
 	row := func(sh *SlowShape) {
 		cells := []string{cmpOr(sh.Namespace, "-"), cmpOr(sh.Type, "-"), sh.Shape, thousands(sh.Count)}
 		if errs {
 			cells = append(cells, thousands(sh.Errors))
 		}
-		cells = append(cells, slowLatency(sh)...)
-		flag := ""
-		if e := sh.Explain; e != nil && e.Error != "" {
-			cells = append(cells, "-", "-", "-", "-")
-			flag = "explain failed: " + e.Error
-		} else if e != nil {
-			cells = append(cells, e.Plan, cmpOr(e.Index, "-"), perText(e.KeysPerReturned, e.KeysExamined), perText(e.DocsPerReturned, e.DocsExamined))
-			if e.CollScan {
-				flag = "COLLECTION SCAN"
-			}
-		} else {
-			cells = append(cells, "", "", "", "")
-		}
-		t.add(append(cells, flag)...)
+		t.add(append(cells, slowLatency(sh)...)...)
 	}
 	for i := range s.Shapes {
 		row(&s.Shapes[i])
@@ -206,9 +196,30 @@ func SlowTable(s *Slow) string {
 	if s.Other != nil {
 		row(s.Other)
 	}
+	plans := &table{left: 5, textLast: true}
+	plans.add("collection", "type", "shape", "plan", "index", "keys/ret", "docs/ret", "")
+	for _, sh := range s.Shapes {
+		e := sh.Explain
+		switch {
+		case e == nil:
+		case e.Error != "":
+			plans.add(cmpOr(sh.Namespace, "-"), sh.Type, sh.Shape, "-", "-", "-", "-", "explain failed: "+e.Error)
+		default:
+			flag := ""
+			if e.CollScan {
+				flag = "COLLECTION SCAN"
+			}
+			plans.add(cmpOr(sh.Namespace, "-"), sh.Type, sh.Shape, e.Plan, cmpOr(e.Index, "-"),
+				perText(e.KeysPerReturned, e.KeysExamined), perText(e.DocsPerReturned, e.DocsExamined), flag)
+		}
+	}
 	var b strings.Builder
 	ew := &errWriter{w: &b}
 	t.write(ew, "  ")
+	if len(plans.rows) > 1 {
+		ew.printf("\nplans of the slowest shapes (explain, executionStats, after the run):\n")
+		plans.write(ew, "  ")
+	}
 	out := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	for i, l := range out {
 		out[i] = strings.TrimRight(l, " ") // an empty flag column
@@ -227,7 +238,7 @@ func slowLatency(sh *SlowShape) []string {
 // returned ("1,000/0").
 func perText(per *float64, total int64) string {
 	if per != nil {
-		return strconv.FormatFloat(*per, 'f', 1, 64)
+		return rate(*per)
 	}
 	return thousands(total) + "/0"
 }

@@ -8,6 +8,9 @@ import (
 	"time"
 )
 
+// Thousands formats n with comma separators: 1234567 -> "1,234,567".
+func Thousands(n int64) string { return thousands(n) }
+
 // thousands formats n with comma separators: 1234567 -> "1,234,567".
 func thousands(n int64) string {
 	s := strconv.FormatInt(n, 10)

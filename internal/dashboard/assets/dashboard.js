@@ -22,7 +22,12 @@
   const num = (v, d) => (v == null || !isFinite(v)) ? "-" : Number(v).toLocaleString("en-US", { minimumFractionDigits: d || 0, maximumFractionDigits: d || 0 });
   const ms = (v) => num(v, 3);
   const pct = (v) => v == null ? "-" : num(100 * v, 0) + "%";
-  const mb = (b) => b == null ? "-" : num(b / 1048576, 0) + " MB";
+  const mb = (b) => {
+    if (b == null) return "-";
+    if (b >= 1073741824) return num(b / 1073741824, 1) + " GB";
+    if (b >= 1048576) return num(b / 1048576, 1) + " MB";
+    return num(b / 1024, 0) + " KB";
+  };
 
   // ---- charts -------------------------------------------------------------
   const charts = {};
@@ -96,6 +101,13 @@
     }
   }
 
+  function note(id, text) {
+    const host = $(id);
+    let n = host.querySelector(".note");
+    if (!n) { n = el("div", { class: "note" }); host.append(n); }
+    n.textContent = text;
+  }
+
   function latencyRow(s) {
     const op = $("latency-op").value;
     const src = op ? (s.ops.find((o) => o.name === op) || {}) : s.total;
@@ -108,15 +120,19 @@
     for (const a of c.data) a.length = 0;
     let step = 0;
     for (const s of st.intervals) {
+      if (partial(s.dt)) continue;
       if (s.step !== step) { push(c, [s.at / 1000 - 0.001]); step = s.step; }
       push(c, latencyRow(s));
     }
     redraw();
   }
 
+  // A run's last interval may be only a moment long: its rates would be
+  // noise (the console's live line skips it too).
+  const partial = (dt) => !(dt >= 0.2);
   let lastStep = 0, lastServerStep = 0;
   function addInterval(s, replay) {
-    if (!charts["c-throughput"]) return;
+    if (!charts["c-throughput"] || partial(s.dt)) return;
     if (s.step !== lastStep) { if (lastStep) gap(s.at - 1); lastStep = s.step; }
     const x = s.at / 1000, dt = s.dt || 1;
     const tops = st.ops.filter((o) => !o.parent);
@@ -135,7 +151,7 @@
     return 100 * (s.cpu.userSeconds + (s.cpu.systemSeconds || 0)) / s.dt / cores;
   }
   function addServer(s, replay) {
-    if (!charts["c-server"] || !(s.dt > 0)) return;
+    if (!charts["c-server"] || partial(s.dt)) return;
     if (s.step !== lastServerStep) { lastServerStep = s.step; }
     const x = s.at / 1000;
     let ops = null;
@@ -147,6 +163,7 @@
       n.bytesIn == null ? null : n.bytesIn / 1e6 / s.dt, n.bytesOut == null ? null : n.bytesOut / 1e6 / s.dt]);
     const cpu = serverCPU(s);
     if (cpu != null) push(charts["c-cpu"], [x, null, cpu]);
+    else note("c-cpu", s.cpu ? "server CPU: reported, but hostInfo gave no core count" : "server CPU: not reported by this server (serverStatus.extra_info has no user/system time)");
     if (!replay) redraw();
   }
 
@@ -262,8 +279,8 @@
       const srows = (r.slow.shapes || []).map((s) => {
         const e = s.explain;
         return { flag: e && e.collScan, cells: [s.namespace || "", s.type || "", s.shape, num(s.count), ms(s.latency.p50), ms(s.latency.p99), ms(s.latency.max),
-          e ? (e.error ? "explain failed: " + e.error : (e.collScan ? "COLLSCAN " : "") + e.plan + (e.index ? " [" + e.index + "]" : "")) : "",
-          e && e.docsPerReturned != null ? num(e.docsPerReturned, 1) : ""] };
+          e ? (e.error ? "explain failed: " + e.error : e.plan + (e.index ? " [" + e.index + "]" : "") + (e.collScan ? " — scans the collection" : "")) : "",
+          !e || e.error ? "" : e.docsPerReturned != null ? num(e.docsPerReturned, 1) : num(e.docsExamined) + "/0"] };
       });
       if (r.slow.other) srows.push({ cells: ["", "", r.slow.other.shape, num(r.slow.other.count), ms(r.slow.other.latency.p50), ms(r.slow.other.latency.p99), ms(r.slow.other.latency.max), "", ""] });
       box.append(table(["collection", "type", "shape", "count", "p50", "p99", "max", "plan", "docs/returned"], srows, ["l", "l", "shape", "", "", "", "", "l", ""]));

@@ -116,14 +116,15 @@ func resultView(res *report.Result) *view {
 	t := &table{Head: []string{"operation", "type", "count", "ops/s", "avg", "p50", "p95", "p99", "p99.9", "max", "errors"}}
 	for _, op := range res.Operations {
 		l := op.Latency
-		t.Rows = append(t.Rows, []cell{{Text: op.Name, Left: true}, {Text: op.Type, Left: true}, {Text: thousands(op.Count)}, {Text: fixed1(op.Throughput)},
-			{Text: ms3(l.Avg)}, {Text: ms3(l.P50)}, {Text: ms3(l.P95)}, {Text: ms3(l.P99)}, {Text: ms3(l.P999)}, {Text: ms3(l.Max)}, {Text: thousands(op.Errors)}})
+		t.Rows = append(t.Rows, []cell{{Text: op.Name, Left: true}, {Text: op.Type, Left: true}, {Text: report.Thousands(op.Count)}, {Text: fixed1(op.Throughput)},
+			{Text: ms3(l.Avg)}, {Text: ms3(l.P50)}, {Text: ms3(l.P95)}, {Text: ms3(l.P99)}, {Text: ms3(l.P999)}, {Text: ms3(l.Max)}, {Text: report.Thousands(op.Errors)}})
 	}
 	tl := res.Totals.Latency
-	t.Rows = append(t.Rows, []cell{{Text: "TOTAL", Left: true}, {Text: "", Left: true}, {Text: thousands(res.Totals.Operations)}, {Text: fixed1(res.Totals.Throughput)},
-		{Text: ms3(tl.Avg)}, {Text: ms3(tl.P50)}, {Text: ms3(tl.P95)}, {Text: ms3(tl.P99)}, {Text: ms3(tl.P999)}, {Text: ms3(tl.Max)}, {Text: thousands(res.Totals.Errors)}})
+	t.Rows = append(t.Rows, []cell{{Text: "TOTAL", Left: true}, {Text: "", Left: true}, {Text: report.Thousands(res.Totals.Operations)}, {Text: fixed1(res.Totals.Throughput)},
+		{Text: ms3(tl.Avg)}, {Text: ms3(tl.P50)}, {Text: ms3(tl.P95)}, {Text: ms3(tl.P99)}, {Text: ms3(tl.P999)}, {Text: ms3(tl.Max)}, {Text: report.Thousands(res.Totals.Errors)}})
 	v.Sections = append(v.Sections, section{Title: "Operations", Intro: "Latencies in milliseconds, from HDR histograms over the measured phase.", Table: t})
 	timeSections(v, res, "", 0)
+	operatorSections(v, res) // context, slow shapes, collections (operator.go)
 	return v
 }
 
@@ -442,7 +443,7 @@ func sweepTable(sw *report.Sweep) *table {
 		}
 		l := f.Latency
 		t.Rows = append(t.Rows, []cell{{Text: trim(f.Level)}, {Text: fixed1(f.Throughput)}, {Text: gain}, {Text: ms3(l.Avg)}, {Text: ms3(l.P50)}, {Text: ms3(l.P95)},
-			{Text: ms3(l.P99)}, {Text: rp}, {Text: wp}, {Text: thousands(f.Errors)}, {Text: cpu}, {Text: verdict, Left: true, Color: verdictColors[f.Verdict]}})
+			{Text: ms3(l.P99)}, {Text: rp}, {Text: wp}, {Text: report.Thousands(f.Errors)}, {Text: cpu}, {Text: verdict, Left: true, Color: verdictColors[f.Verdict]}})
 	}
 	return t
 }
@@ -803,26 +804,9 @@ func containsF(list []float64, v float64) bool {
 
 func trim(f float64) string {
 	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
-		return thousands(int64(f))
+		return report.Thousands(int64(f))
 	}
 	return fmt.Sprintf("%g", f)
-}
-
-func thousands(n int64) string {
-	s := fmt.Sprintf("%d", n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
 
 func fixed1(f float64) string {
@@ -830,7 +814,9 @@ func fixed1(f float64) string {
 	i := strings.IndexByte(s, '.')
 	var n int64
 	fmt.Sscan(s[:i], &n)
-	return thousands(n) + s[i:]
+	return report.Thousands(n) + s[i:]
 }
 
 func ms3(f float64) string { return fmt.Sprintf("%.3f", f) }
+
+func thousands(n int64) string { return report.Thousands(n) }
