@@ -332,6 +332,6 @@ func buildIndexes(ctx context.Context, o IO, client *mongodb.Client, col *worklo
 		return withCode(ExitSetup, err)
 	}
 	_, wall := procstat.Read().Since(u0)
-	fmt.Fprintf(o.Stdout, "built %d index(es) of %s in %s\n", len(col.Indexes), col.Namespace(), shortDuration(wall))
+	fmt.Fprintf(o.Stdout, "built the indexes of %s in %s\n", col.Namespace(), shortDuration(wall))
 	return nil
 }

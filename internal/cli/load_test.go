@@ -175,8 +175,8 @@ func TestLoadPartitionsAndIndexesAfter(t *testing.T) {
 	}
 	wg.Wait()
 	all := strings.Join(outs, "\n")
-	if strings.Count(all, "built 2 index(es)") != 1 {
-		t.Fatalf("indexes built %d times, want once:\n%s", strings.Count(all, "built 2 index(es)"), all)
+	if strings.Count(all, "built the indexes of") != 1 {
+		t.Fatalf("indexes built %d times, want once:\n%s", strings.Count(all, "built the indexes of"), all)
 	}
 	var written int64
 	for _, m := range loadedLine.FindAllStringSubmatch(all, -1) {
@@ -243,10 +243,16 @@ func TestProgressBar(t *testing.T) {
 
 func TestCommasAndDurations(t *testing.T) {
 	tests := []struct{ got, want string }{
-		{commas(0), "0"}, {commas(999), "999"}, {commas(1000), "1,000"}, {commas(-1234567), "-1,234,567"},
-		{shortDuration(850 * time.Millisecond), "850ms"}, {shortDuration(42 * time.Second), "42s"},
-		{shortDuration(500 * time.Second), "8m20s"}, {shortDuration(2*time.Hour + 5*time.Minute), "2h05m"},
-		{bytesText(512), "512 B"}, {bytesText(20_100_000), "20.1 MB"}, {bytesText(1_300_000_000), "1.3 GB"},
+		{commas(0), "0"},                                      // no separator for small numbers
+		{commas(1000), "1,000"},                               // one at each thousand
+		{commas(-1234567), "-1,234,567"},                      // the sign stays in front
+		{shortDuration(850 * time.Millisecond), "850ms"},      // under a second: milliseconds
+		{shortDuration(42 * time.Second), "42s"},              // under a minute: seconds
+		{shortDuration(500 * time.Second), "8m20s"},           // under an hour: to the second
+		{shortDuration(2*time.Hour + 5*time.Minute), "2h05m"}, // hours: to the minute
+		{bytesText(512), "512 B"},                             // bytes below a kilobyte
+		{bytesText(20_100_000), "20.1 MB"},                    // decimal units, one decimal
+		{bytesText(1_300_000_000), "1.3 GB"},                  // up to TB
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {

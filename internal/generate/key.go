@@ -96,6 +96,12 @@ func buildKey(p *params) (Generator, error) {
 	coll := p.str("collection", "")
 	if p.c.env.KeySpace != nil {
 		g.ks = p.c.env.KeySpace(coll)
+		// Only the template's own key space hands out new keys; a key of
+		// another collection in a new document is a reference to one of its
+		// existing documents (a foreign key), drawn like a query's.
+		if own := p.c.env.KeySpace(""); g.ks != own {
+			g.insert = false
+		}
 	}
 	switch {
 	case g.ks != nil:

@@ -211,3 +211,29 @@ func TestSettledFrontierConcurrent(t *testing.T) {
 		t.Fatalf("frontier %d after every key settled, want %d", end, workers*each)
 	}
 }
+
+// TestForeignKeyInInsert: in a new document, a key of another collection
+// refers to an existing document of it; only the own key space grows.
+func TestForeignKeyInInsert(t *testing.T) {
+	env := testEnv(Insert)
+	doc, err := CompileDocument(parse(t, `{own: {$gen: key}, ref: {$gen: key, collection: users}}`), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := env.KeySpace("users")
+	_, before := users.Bounds()
+	st := NewState(1, 1)
+	for i := 0; i < 100; i++ {
+		d := bson.Raw(doc.Append(nil, st))
+		ref := d.Lookup("ref").AsInt64()
+		if ref < 1000 || ref >= 1050 {
+			t.Fatalf("foreign key %d outside users' existing keys [1000, 1050)", ref)
+		}
+	}
+	if _, after := users.Bounds(); after != before {
+		t.Fatalf("the referenced collection's key space grew from %d to %d", before, after)
+	}
+	if _, own := env.KeySpace("").Bounds(); own != 200 {
+		t.Fatalf("own key space end %d after 100 inserts, want 200", own)
+	}
+}

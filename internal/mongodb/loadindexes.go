@@ -3,13 +3,49 @@ package mongodb
 import (
 	"context"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
 // CreateIndexes creates the indexes of col, for a load that left them
-// until its data was in (SetupOptions.SkipIndexes): building an index
-// once over loaded data is faster than maintaining it on every insert. It
-// returns one-line notices, as Prepare does.
+// until its data was in (SetupOptions.SkipIndexes). It asks for all of
+// them but the hashed ones in one createIndexes command, which MongoDB
+// builds in a single scan of the collection; hashed indexes, which some
+// servers refuse, come after, one by one, as in setup and with the same
+// notices. If the server refuses the single command, the indexes are
+// created one by one.
 func (cl *Client) CreateIndexes(ctx context.Context, col *workload.Collection) ([]string, error) {
-	return cl.createIndexes(ctx, col)
+	var models []mongo.IndexModel
+	rest := *col
+	rest.Indexes = nil
+	for _, ix := range col.Indexes {
+		if ix.Hashed {
+			rest.Indexes = append(rest.Indexes, ix)
+			continue
+		}
+		o := options.Index().SetName(ix.Name)
+		if ix.Unique {
+			o.SetUnique(true)
+		}
+		if ix.Sparse {
+			o.SetSparse(true)
+		}
+		if ix.TTL > 0 {
+			o.SetExpireAfterSeconds(int32(ix.TTL.Seconds()))
+		}
+		models = append(models, mongo.IndexModel{Keys: bson.Raw(ix.Keys), Options: o})
+	}
+	if len(models) > 0 {
+		_, err := cl.c.Database(col.Database).Collection(col.Name).Indexes().CreateMany(ctx, models)
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		if err != nil {
+			return cl.createIndexes(ctx, col)
+		}
+	}
+	return cl.createIndexes(ctx, &rest)
 }
