@@ -3,6 +3,9 @@ SHELL := /bin/bash
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/mongoload/mongoload/internal/cli.Version=$(VERSION)
 BIN := bin/mongoload
+# Tests whose assertions are about wall-clock timing: they skip under -race
+# and run in make test's second pass (see internal/testserver.Timing).
+TIMING_TESTS := TestStall|TestOpenLoop|TestSessionsThink
 DEMO_ARGS ?= --duration 20s --warmup 3s --concurrency 8 --out demo-results.json
 
 .PHONY: help build demo test test-short vet fmt bench testserver clean
@@ -18,7 +21,9 @@ demo: build ## start a local test server, seed and run the default workload, pri
 
 test: vet ## run every test (integration tests against a local test server) with the race detector
 	@[ "$$MONGOLOAD_SKIP_BROWSER" = 1 ] || command -v chromium >/dev/null || scripts/install-browser
-	scripts/with-testserver test go test -race -count=1 ./...
+	scripts/with-testserver test bash -c 'go test -race -count=1 ./... && \
+	  echo "timing tests (pacing, a paused server), without the race detector, one package at a time:" && \
+	  go test -count=1 -p 1 -run "$(TIMING_TESTS)" ./internal/engine ./internal/cli' 
 
 test-short: ## unit tests only (skips tests that need the server)
 	MONGOLOAD_SKIP_INTEGRATION=1 go test -race -count=1 ./...

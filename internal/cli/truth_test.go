@@ -54,6 +54,7 @@ func ms(us int64) float64 { return float64(us) / 1000 }
 // Only the few operations already on the wire (the pool has 4 connections)
 // are slow from their actual send, so service time's p99 stays normal.
 func TestStallShowsInResponseTime(t *testing.T) {
+	testserver.Timing(t)
 	uri, pid := testserver.Own(t)
 	if code, _, stderr := run(t, context.Background(), nil, "load", writeFile(t, "w.yaml", minimal), "--uri", uri, "--documents", "1000"); code != 0 {
 		t.Fatal(stderr)
@@ -94,6 +95,7 @@ func TestStallShowsInResponseTime(t *testing.T) {
 // may drop just after it while the backlog drains (more on a busy machine),
 // never fewer.
 func TestStallDropsBeyondMaxInFlight(t *testing.T) {
+	testserver.Timing(t)
 	uri, pid := testserver.Own(t)
 	if code, _, stderr := run(t, context.Background(), nil, "load", writeFile(t, "w.yaml", minimal), "--uri", uri, "--documents", "1000"); code != 0 {
 		t.Fatal(stderr)

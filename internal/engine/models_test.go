@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/testserver"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -24,6 +25,7 @@ func runModel(t *testing.T, ex Executor, o Options) (*Result, *collectSink) {
 // TestOpenLoopKeepsItsRate: the achieved rate is the target (to 1%) when the
 // server keeps up, and nothing is dropped.
 func TestOpenLoopKeepsItsRate(t *testing.T) {
+	testserver.Timing(t)
 	res, _ := runModel(t, &fakeExec{delay: time.Millisecond}, Options{Model: Open, Rate: 2000, Duration: time.Second, MaxInFlight: 200})
 	ops, errs := total(res)
 	load := res.Totals.Load()
@@ -43,6 +45,7 @@ func TestOpenLoopKeepsItsRate(t *testing.T) {
 // operations are dropped and counted, not queued: at 1000/s with 2 places
 // and 20ms operations, about 100/s get through.
 func TestOpenLoopDropsWhenFull(t *testing.T) {
+	testserver.Timing(t)
 	res, _ := runModel(t, &fakeExec{delay: 20 * time.Millisecond}, Options{Model: Open, Rate: 1000, Duration: time.Second, MaxInFlight: 2})
 	ops, _ := total(res)
 	load := res.Totals.Load()
@@ -55,6 +58,7 @@ func TestOpenLoopDropsWhenFull(t *testing.T) {
 // during the stall wait, and their latency counts from when they were due:
 // the stall shows in the response time.
 func TestOpenLoopMeasuresFromSchedule(t *testing.T) {
+	testserver.Timing(t)
 	stallUntil := time.Now().Add(600 * time.Millisecond)
 	stallFrom := time.Now().Add(300 * time.Millisecond)
 	ex := execFunc(func(ctx context.Context, _ *workload.Request) (int64, error) {
@@ -75,6 +79,7 @@ func TestOpenLoopMeasuresFromSchedule(t *testing.T) {
 // TestSessionsThink: each session waits its think time between operations,
 // so M sessions with think time T do about M/T operations per second.
 func TestSessionsThink(t *testing.T) {
+	testserver.Timing(t)
 	res, _ := runModel(t, &fakeExec{}, Options{Model: Sessions, Sessions: 100, ThinkTime: 50 * time.Millisecond, Duration: time.Second})
 	ops, _ := total(res)
 	rate := float64(ops) / res.End.Sub(res.Start).Seconds()

@@ -112,3 +112,15 @@ func Own(t testing.TB) (uri string, pid int) {
 	}
 	return uri, pid
 }
+
+// Timing marks a test whose assertions are about wall-clock timing (pacing
+// accuracy, a paused server's latency): under the race detector the client
+// runs several times slower and such assertions say nothing, so it skips
+// there, and `make test` runs these tests in a second pass without -race
+// (TimingTests), one package at a time.
+func Timing(t testing.TB) {
+	t.Helper()
+	if Race {
+		t.Skip("timing test: runs in make test's second pass, without the race detector")
+	}
+}
