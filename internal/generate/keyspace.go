@@ -36,7 +36,7 @@ type KeySpace struct {
 // size, 100 by default; 1,000 in open loop) times their documents. A hold
 // beyond it waits for the frontier to move: a case that only absurd batch
 // sizes reach, and the price of never mistaking one held key for another.
-const windowSize = 1 << 18
+const windowSize = 1 << 16
 
 // NewKeySpace returns the key space of count keys starting at first (count
 // below 0 counts as 0).
