@@ -46,19 +46,31 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 		}
 	}
 	startPprof(o)
-	client, err := connect(ctx, cfg, mongodb.ConnectOptions{TrackSends: model(cfg) != engine.Closed})
+	client, err := connectPrepared(ctx, o, cfg, plan, model(cfg) != engine.Closed)
 	if err != nil {
 		return err
 	}
 	defer client.Close()
-	if err := prepare(ctx, o, cfg, plan, client); err != nil {
-		return err
-	}
-	partitionKeys(cfg, plan)
 	if cfg.Run.SLO != "" || cfg.Run.Repeat > 1 {
 		return battery(ctx, o, cfg, plan, client, out)
 	}
 	return measure(ctx, o, cfg, plan, client, out)
+}
+
+// connectPrepared connects, sets up and seeds the workload, and takes this
+// process's share of the keys: what every command that measures does first.
+// trackSends asks the driver to mark sends (open loop and sessions).
+func connectPrepared(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, trackSends bool) (*mongodb.Client, error) {
+	client, err := connect(ctx, cfg, mongodb.ConnectOptions{TrackSends: trackSends})
+	if err != nil {
+		return nil, err
+	}
+	if err := prepare(ctx, o, cfg, plan, client); err != nil {
+		client.Close()
+		return nil, err
+	}
+	partitionKeys(cfg, plan)
+	return client, nil
 }
 
 // partitionKeys gives this process its share of every collection's keys

@@ -203,15 +203,11 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	defer func() { out.view.end(ctx, o, cfg, sw, err) }() // the dashboard's final report (operator.go)
 	out.view.sweep(param, levels)
 	first := stepConfig(cfg, param, levels[0])
-	client, err := connect(ctx, cfg, mongodb.ConnectOptions{TrackSends: model(first) != engine.Closed})
+	client, err := connectPrepared(ctx, o, cfg, plan, model(first) != engine.Closed)
 	if err != nil {
 		return err
 	}
 	defer client.Close()
-	if err := prepare(ctx, o, cfg, plan, client); err != nil {
-		return err
-	}
-	partitionKeys(cfg, plan)
 	sw, runErr := runSweep(ctx, o, cfg, plan, client, out, param, levels, cfg.Run.Cooldown.D())
 	return finishSweep(o, cfg, sw, opts, sf, runErr)
 }

@@ -12,23 +12,28 @@ import (
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
+// indexModel is the driver's description of an index of the workload.
+func indexModel(ix workload.Index) mongo.IndexModel {
+	o := options.Index().SetName(ix.Name)
+	if ix.Unique {
+		o.SetUnique(true)
+	}
+	if ix.Sparse {
+		o.SetSparse(true)
+	}
+	if ix.TTL > 0 {
+		o.SetExpireAfterSeconds(int32(ix.TTL.Seconds()))
+	}
+	return mongo.IndexModel{Keys: bson.Raw(ix.Keys), Options: o}
+}
+
 // createIndexes creates each index; a refused hashed index is a notice,
 // because some servers (and any non-sharded test setup) do without it.
 func (cl *Client) createIndexes(ctx context.Context, col *workload.Collection) ([]string, error) {
 	var notices []string
 	iv := cl.c.Database(col.Database).Collection(col.Name).Indexes()
 	for _, ix := range col.Indexes {
-		o := options.Index().SetName(ix.Name)
-		if ix.Unique {
-			o.SetUnique(true)
-		}
-		if ix.Sparse {
-			o.SetSparse(true)
-		}
-		if ix.TTL > 0 {
-			o.SetExpireAfterSeconds(int32(ix.TTL.Seconds()))
-		}
-		_, err := iv.CreateOne(ctx, mongo.IndexModel{Keys: bson.Raw(ix.Keys), Options: o})
+		_, err := iv.CreateOne(ctx, indexModel(ix))
 		switch {
 		case err == nil:
 		case ix.Hashed:

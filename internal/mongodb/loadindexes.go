@@ -3,9 +3,7 @@ package mongodb
 import (
 	"context"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/mongoload/mongoload/internal/workload"
 )
@@ -26,17 +24,7 @@ func (cl *Client) CreateIndexes(ctx context.Context, col *workload.Collection) (
 			rest.Indexes = append(rest.Indexes, ix)
 			continue
 		}
-		o := options.Index().SetName(ix.Name)
-		if ix.Unique {
-			o.SetUnique(true)
-		}
-		if ix.Sparse {
-			o.SetSparse(true)
-		}
-		if ix.TTL > 0 {
-			o.SetExpireAfterSeconds(int32(ix.TTL.Seconds()))
-		}
-		models = append(models, mongo.IndexModel{Keys: bson.Raw(ix.Keys), Options: o})
+		models = append(models, indexModel(ix))
 	}
 	if len(models) > 0 {
 		_, err := cl.c.Database(col.Database).Collection(col.Name).Indexes().CreateMany(ctx, models)
