@@ -19,12 +19,20 @@ func main() {
 		// CPU per operation (bench/run.sh); GOGC in the environment wins.
 		debug.SetGCPercent(70)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first Ctrl-C (or SIGTERM) cancels ctx: the run ends and its
+	// results are written. A second one exits 130 at once, without them
+	// (docs/exit-codes.md).
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		<-ctx.Done()
-		stop() // a second Ctrl-C kills at once
+		<-sigs
+		cancel()
+		<-sigs
+		os.Stderr.WriteString("mongoload: interrupted again: stopped without writing the results\n")
+		os.Exit(cli.ExitAbandoned)
 	}()
 	code := cli.Run(ctx, os.Args[1:], cli.IO{Stdout: os.Stdout, Stderr: os.Stderr})
-	stop()
+	cancel()
 	os.Exit(code)
 }

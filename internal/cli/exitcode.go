@@ -28,6 +28,9 @@ const (
 	ExitServerFailure = 22 // the server failed a setup or seeding command
 	ExitInvariant     = 23 // verify: an invariant of the workload does not hold
 	ExitSLA           = 30 // the run (or too many runs of the battery) missed its SLO
+	// ExitAbandoned: a second Ctrl-C while the results were being
+	// written; they may be missing (128 + SIGINT, as a shell reports it).
+	ExitAbandoned = 130
 )
 
 var configExit = map[config.Kind]int{

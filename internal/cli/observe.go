@@ -30,9 +30,9 @@ import (
 // as os.Stderr does.
 //
 // onSample, if given, also receives every server sample (the dashboard).
-func observers(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, onSample ...func(report.ServerSample)) (sinks []report.Sink, start func(), stop func(), finish func(*report.Result), err error) {
+func observers(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, onSample ...func(report.ServerSample)) (sinks []report.Sink, start func(), stop func(context.Context), finish func(*report.Result), err error) {
 	var undo []func()
-	fail := func(err error) ([]report.Sink, func(), func(), func(*report.Result), error) {
+	fail := func(err error) ([]report.Sink, func(), func(context.Context), func(*report.Result), error) {
 		for _, u := range undo {
 			u()
 		}
@@ -56,18 +56,29 @@ func observers(ctx context.Context, o IO, cfg *config.Config, plan *workload.Pla
 	}
 	sampler, monitor := startTelemetry(ctx, o, cfg, client, onSample...)
 	var once sync.Once
+	stopped := make(chan struct{})
 	start = func() {
 		if sampler != nil {
 			sampler.Start()
 		}
 	}
-	stop = func() {
+	// stop takes the final sample and waits for it until wait is done.
+	stop = func(wait context.Context) {
 		once.Do(func() {
-			if sampler != nil {
-				sampler.Stop()
-				go monitor.Close() // the report need not wait for the goodbye
-			}
+			go func() {
+				defer close(stopped)
+				if sampler != nil {
+					sampler.Stop()
+					go monitor.Close() // the report need not wait for the goodbye
+				}
+			}()
 		})
+		select {
+		case <-stopped:
+		case <-wait.Done():
+			// The final sample of a hanging server is not worth waiting
+			// for; Result then says the server did not answer in time.
+		}
 	}
 	finish = func(res *report.Result) {
 		if sampler == nil || res == nil {

@@ -106,7 +106,7 @@ func runObserved(t *testing.T, o IO, during func(), args ...string) *report.Resu
 		Concurrency: cfg.Run.Concurrency, Duration: cfg.Run.Duration.D(), Interval: cfg.Run.Interval.D(),
 		Classify: mongodb.Classify, OnPhase: func(string) { start() },
 	})
-	stop()
+	stop(context.Background())
 	info.Outcome = report.Outcome(res.Outcome)
 	result := report.Build(info, res.Totals, nil)
 	finish(result)

@@ -249,7 +249,9 @@ func (c *cpuSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
 // shapes (explained) to the result, before it is written. Call it after
 // the telemetry's final sample, so its commands are not counted as the
 // workload's.
-func (op *operator) finish(ctx context.Context, res *report.Result) {
+//
+// ctx bounds every step (see postRunContext); interrupted skips explain.
+func (op *operator) finish(ctx context.Context, interrupted bool, res *report.Result) {
 	if res == nil {
 		return
 	}
@@ -259,7 +261,7 @@ func (op *operator) finish(ctx context.Context, res *report.Result) {
 	case res.Outcome == report.ServerLost:
 		op.notes = append(op.notes, "no explain and no collection statistics after the run: the server went away")
 	default:
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		insp, err := op.client.Inspector(cctx)
 		cancel()
 		if err != nil {
@@ -274,12 +276,12 @@ func (op *operator) finish(ctx context.Context, res *report.Result) {
 	if op.slow != nil {
 		op.slow.Close()
 		res.Slow = op.slow.Result()
-		op.explain(ctx, res)
+		op.explain(ctx, interrupted, res)
 		res.Notes = append(res.Notes, slowNotes(res.Slow)...)
 	}
 	if op.inspect != nil {
 		after := map[string]*report.CollStats{}
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		op.collStats(cctx, func(ns string, st *report.CollStats) { after[ns] = st })
 		cancel()
 		for _, col := range op.plan.Collections {
@@ -290,13 +292,14 @@ func (op *operator) finish(ctx context.Context, res *report.Result) {
 			}
 			res.Collections = append(res.Collections, cs)
 		}
+		op.notes = append(op.notes, lostWrites(op.plan, res)...)
 	}
 	res.Notes = append(res.Notes, op.notes...)
 }
 
 // explain runs explain of the --explain slowest shapes and sets each
 // shape's plan.
-func (op *operator) explain(ctx context.Context, res *report.Result) {
+func (op *operator) explain(ctx context.Context, interrupted bool, res *report.Result) {
 	n := op.cfg.Run.Explain
 	if n <= 0 {
 		return
@@ -309,7 +312,7 @@ func (op *operator) explain(ctx context.Context, res *report.Result) {
 	case op.inspect == nil:
 		res.Notes = append(res.Notes, "--explain: no connection to explain on")
 		return
-	case ctx.Err() != nil:
+	case interrupted || ctx.Err() != nil:
 		res.Notes = append(res.Notes, "--explain: skipped, the run was interrupted")
 		return
 	}

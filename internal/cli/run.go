@@ -186,7 +186,7 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	if err != nil {
 		return nil, err // carries its exit code
 	}
-	defer stopObs() // idempotent: closes the telemetry connection on every path
+	defer stopObs(ctx) // idempotent: closes the telemetry connection on every path
 	sinks = append(sinks, extra...)
 	fan := report.NewFanout(sinks...) // Close closes the HDR log and stops the endpoint
 	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{Service: engine.Service(opts)})
@@ -198,18 +198,35 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	if cfg.Run.Warmup > 0 {
 		fmt.Fprintf(o.Stderr, "warming up for %s (not measured)\n", cfg.Run.Warmup)
 	}
+	// The first Ctrl-C ends the phase and the report is still written;
+	// the second one (cmd/mongoload) exits 130 at once, without it.
+	defer context.AfterFunc(ctx, func() {
+		fmt.Fprintln(o.Stderr, "finishing: writing results; Ctrl-C again to stop without them")
+	})()
 	info.StartedAt = time.Now()
 	u0 := procstat.Read()
 	opts.OnPhase = func(string) { u0 = procstat.Read(); startObs() } // on this goroutine, before measuring
-	op.engine(&opts)                                                 // slow operations, client CPU per interval
+	opts.OnGrace = func(n int64, grace time.Duration, abandoned bool) {
+		if abandoned {
+			fmt.Fprintf(o.Stderr, "duration reached: abandoning %d operation(s) still in flight after %s (--grace)\n", n, grace)
+		} else {
+			fmt.Fprintf(o.Stderr, "duration reached: waiting up to %s for %d operation(s) in flight (--grace)\n", grace, n)
+		}
+	}
+	op.engine(&opts) // slow operations, client CPU per interval
 	// The interval series also goes into the step's result.
 	series := &seriesSink{next: op.wrap(fan)}
 	res := engine.Run(ctx, plan, runners, rec, series, opts)
-	stopObs() // the final server sample, before the result is built
+	// Every step after the phase is bounded when the run ended on a fault
+	// or an interrupt: a hanging server must not hold the results back.
+	post, endPost := postRunContext(ctx, res.Outcome != engine.Completed)
+	defer endPost()
+	stopObs(post) // the final server sample, before the result is built
 	info.EndedAt = time.Now()
 	info.Client = clientUsage(u0, procstat.Read())
 	info.Outcome, info.Reason = report.Outcome(res.Outcome), res.Reason
 	result := report.Build(info, res.Totals, series.summaries)
+	report.BuildFaults(result, spans(res.Gaps), res.Abandoned)
 	if cfg.Run.MonthlyCost > 0 {
 		result.Cost = &report.Cost{Monthly: cfg.Run.MonthlyCost, Currency: cfg.Run.Currency}
 	}
@@ -217,21 +234,54 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 		fmt.Fprintln(o.Stderr, "notice: "+n)
 		result.Notes = append(result.Notes, n)
 	}
-	finishObs(result)      // the server series and the cross-check, before the file is written
-	op.finish(ctx, result) // context, collection stats, slow shapes explained
+	finishObs(result) // the server series and the cross-check, before the file is written
+	if cfg.Run.Out != "" {
+		// Written now, before the optional steps that need the server
+		// (context, collection statistics, explain), and again after them:
+		// a second Ctrl-C or a hanging server cannot cost the results.
+		_ = report.WriteJSON(cfg.Run.Out, result)
+	}
+	op.finish(post, ctx.Err() != nil, result) // context, collection stats, slow shapes explained
 	step := &stepResult{Result: result, Outcome: res.Outcome, Reason: res.Reason}
 	step.writeErr = fan.Close(result)
 	if err := out.final(o.Stdout, result); err != nil {
 		return nil, err
 	}
 	if res.Outcome != engine.ServerLost {
-		saveCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		saveCtx, cancel := context.WithTimeout(post, 5*time.Second)
 		if err := client.SaveKeys(saveCtx, plan); err != nil {
 			fmt.Fprintln(o.Stderr, "warning: "+err.Error())
 		}
 		cancel()
 	}
 	return step, nil
+}
+
+// postRunBudget bounds the steps after a phase that ended on a fault or an
+// interrupt (the final server sample, collection statistics, explain,
+// saving the keys), and those still running when an interrupt comes.
+const postRunBudget = 3 * time.Second
+
+// postRunContext is the context of the steps after the measured phase: not
+// cancelled by the interrupt that ended the phase, but bounded to
+// postRunBudget if the run did not complete or once an interrupt comes.
+func postRunContext(ctx context.Context, cut bool) (context.Context, context.CancelFunc) {
+	post, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	if cut {
+		t := time.AfterFunc(postRunBudget, cancel)
+		return post, func() { t.Stop(); cancel() }
+	}
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(postRunBudget, cancel) })
+	return post, func() { stop(); cancel() }
+}
+
+// spans converts the engine's availability gaps for the report.
+func spans(gaps []engine.Gap) []report.Span {
+	out := make([]report.Span, len(gaps))
+	for i, g := range gaps {
+		out[i] = report.Span{Start: g.Start, End: g.End, Open: g.Open}
+	}
+	return out
 }
 
 // poolSize is the driver's connection pool size (its default is 100).

@@ -126,7 +126,10 @@ type Run struct {
 	Duration    Duration `yaml:"duration,omitempty" json:"duration,omitempty"`
 	Operations  int64    `yaml:"operations,omitempty" json:"operations,omitempty"`
 	Warmup      Duration `yaml:"warmup,omitempty" json:"warmup,omitempty"`
-	Interval    Duration `yaml:"interval,omitempty" json:"interval"`
+	// Grace is how long operations in flight when the duration ends may
+	// take to finish before they are abandoned (0: 5s).
+	Grace    Duration `yaml:"grace,omitempty" json:"grace,omitempty"`
+	Interval Duration `yaml:"interval,omitempty" json:"interval"`
 	// Seed is the number of documents inserted into each collection before the run.
 	Seed int64 `yaml:"seed,omitempty" json:"seed,omitempty"`
 	// SeedScale multiplies every seed count (collection seeds included):

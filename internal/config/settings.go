@@ -44,6 +44,7 @@ var Settings = []Setting{
 	{Flag: "duration", Usage: "length of the measured run (0 with --operations: until that count)", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Duration })},
 	{Flag: "operations", Usage: "stop after this many measured operations", Set: int64Setter(func(c *Config) *int64 { return &c.Run.Operations })},
 	{Flag: "warmup", Usage: "warm-up before measuring (excluded from results)", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Warmup })},
+	{Flag: "grace", Usage: "after the duration, how long operations in flight may finish before they are abandoned and counted (default 5s)", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Grace })},
 	{Flag: "interval", Usage: "reporting interval", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Interval })},
 	{Flag: "seed", Usage: "documents each collection holds before the run (missing ones are inserted)", Set: int64Setter(func(c *Config) *int64 { return &c.Run.Seed })},
 	{Flag: "seed-scale", Usage: "multiply every seed count (collections' own included), e.g. 0.01 for a quick try", Set: func(c *Config, v string) error {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
@@ -49,6 +50,7 @@ func (r *run) collect(done <-chan struct{}) *Result {
 	defer tick.Stop()
 	lastProgress := res.Start
 	interrupt := r.ctx.Done()
+	var grace <-chan time.Time
 	for {
 		select {
 		case <-done:
@@ -58,7 +60,24 @@ func (r *run) collect(done <-chan struct{}) *Result {
 			interrupt = nil // once: the channel stays closed
 			r.halt(res, Interrupted, "interrupted")
 		case <-deadline:
+			deadline = nil
 			r.requestStop()
+			// Operations in flight may finish within the grace period;
+			// the run never outlasts its duration by more than that.
+			if n := r.rec.InFlightNow(); n > 0 && r.o.OnGrace != nil {
+				r.o.OnGrace(n, r.o.Grace, false)
+			}
+			t := time.NewTimer(r.o.Grace)
+			defer t.Stop()
+			grace = t.C
+		case <-grace:
+			grace = nil
+			n := r.rec.InFlightNow()
+			if r.o.OnGrace != nil && n > 0 {
+				r.o.OnGrace(n, r.o.Grace, true)
+			}
+			r.halt(res, Completed, "")
+			res.overran = true
 		case now := <-tick.C:
 			iv := r.interval(now, res)
 			if progressed(iv) {
@@ -132,6 +151,16 @@ func (r *run) halt(res *Result, o Outcome, reason string) {
 func (r *run) finish(res *Result) {
 	res.End = time.Now()
 	r.interval(res.End, res)
+	res.Abandoned = r.abandoned.Load()
+	res.Gaps = r.faults.result(res.End)
+	switch {
+	case res.Abandoned == 0:
+	case res.Outcome == Completed && res.overran:
+		res.Outcome = DurationReached
+		res.Reason = fmt.Sprintf("duration reached; %d operation(s) abandoned in flight after the %s grace period", res.Abandoned, r.o.Grace)
+	case res.Reason != "":
+		res.Reason += fmt.Sprintf("; %d operation(s) abandoned in flight", res.Abandoned)
+	}
 }
 
 func progressed(iv *metrics.Interval) bool {

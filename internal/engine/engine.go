@@ -70,6 +70,14 @@ type Options struct {
 	Stages []Stage
 
 	Duration   time.Duration // 0: until Operations are done (or the stages end)
+	// Grace is how long operations still in flight when the duration ends
+	// may take to finish; then they are abandoned and counted as such, so
+	// a hanging server cannot stretch the run (0: DefaultGrace).
+	Grace time.Duration
+	// OnGrace, if set, is told (on the collecting goroutine) when the
+	// duration ended with operations still in flight, and when those
+	// left at the end of the grace period were abandoned.
+	OnGrace func(inFlight int64, grace time.Duration, abandoned bool)
 	Operations int64         // 0: until Duration is over
 	Warmup     time.Duration
 	Interval   time.Duration
@@ -80,6 +88,10 @@ type Options struct {
 	// Classify names an error for counting; IsLoss says it means the server is gone.
 	Classify func(error) string
 	IsLoss   func(error) bool
+	// IsFault says an error means the server was unavailable (not a
+	// business error such as a duplicate key): such errors open the
+	// availability gaps of Result.Gaps. nil: every error.
+	IsFault func(error) bool
 	// OnPhase is told when the measured phase starts (after the warm-up), on
 	// the goroutine that called Run.
 	OnPhase func(phase string)
@@ -99,17 +111,37 @@ const (
 	Completed   Outcome = "completed"
 	Interrupted Outcome = "interrupted"
 	ServerLost  Outcome = "server-lost"
+	// DurationReached: the duration ended, and operations still in flight
+	// after the grace period were abandoned (the server hung).
+	DurationReached Outcome = "duration-reached"
 )
+
+// DefaultGrace is how long in-flight operations may finish after the duration.
+const DefaultGrace = 5 * time.Second
+
+// Abandoned is the outcome counted for an operation still in flight when the
+// run ended (an interrupt, a lost server, or the end of the grace period):
+// it neither succeeded nor failed, and its latency is unknown.
+const Abandoned = "abandoned in flight"
 
 // Result is what the engine measured.
 type Result struct {
 	Outcome Outcome
 	Reason  string
+	// Abandoned counts the measured operations still in flight when the
+	// run ended; each is also an Abandoned outcome of its operation.
+	Abandoned int64
+	// Gaps are the spans during which operations failed and none
+	// succeeded: from the first failure to the first success after it
+	// (an open gap, with no success after, ends at the run's end).
+	Gaps []Gap
 	Start   time.Time // start of the measured phase
 	End     time.Time
 	Totals  *metrics.Totals
 	// Lost is the error that showed the server was gone, if it was.
 	Lost error
+
+	overran bool // the grace period ended with operations in flight
 }
 
 // ErrNoProgress is the reason given when the server stopped answering.
@@ -153,6 +185,8 @@ type run struct {
 	measured   chan struct{} // closed when the measured phase starts
 	remaining  atomic.Int64
 	lastLoss   atomic.Pointer[lossNote]
+	abandoned  atomic.Int64
+	faults     faultTracker
 	schedule   *Schedule // the measured phase's stages (rate or workers)
 	closed     closedLoop
 }
@@ -169,6 +203,9 @@ func newRun(ctx context.Context, plan *workload.Plan, execs []Executor, rec *met
 	if o.Classify == nil {
 		o.Classify = func(error) string { return "error" }
 	}
+	if o.IsFault == nil {
+		o.IsFault = func(error) bool { return true }
+	}
 	if o.IsLoss == nil {
 		o.IsLoss = func(error) bool { return false }
 	}
@@ -177,6 +214,9 @@ func newRun(ctx context.Context, plan *workload.Plan, execs []Executor, rec *met
 	}
 	if o.LateAfter <= 0 {
 		o.LateAfter = 10 * time.Millisecond
+	}
+	if o.Grace <= 0 {
+		o.Grace = DefaultGrace
 	}
 	stages := o.Stages
 	if len(stages) == 0 {
@@ -263,9 +303,18 @@ func (r *run) exec(ctx context.Context, clock *sendclock.Clock, w *worker, shard
 	}
 	switch {
 	case err != nil && r.opCtx.Err() != nil:
-		return false // cut short by the interrupt: not the server's error
+		// Cut short by the interrupt or the end of the grace period: not
+		// the server's error, but not work done either.
+		if measured {
+			r.abandoned.Add(1)
+			shard.RecordOutcome(i, Abandoned, 1)
+		}
+		return false
 	case !measured:
 	case err != nil:
+		if r.o.IsFault(err) {
+			r.faults.failed(end)
+		}
 		shard.RecordError(i, r.o.Classify(err))
 	case r.service:
 		sent, ok := clock.Sent()
@@ -275,6 +324,9 @@ func (r *run) exec(ctx context.Context, clock *sendclock.Clock, w *worker, shard
 		shard.RecordService(i, end.Sub(intended), end.Sub(sent))
 	default:
 		shard.Record(i, end.Sub(intended))
+	}
+	if err == nil && measured {
+		r.faults.succeeded(end)
 	}
 	if err != nil && r.o.IsLoss(err) {
 		r.lastLoss.Store(&lossNote{at: end, err: err})

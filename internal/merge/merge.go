@@ -213,7 +213,7 @@ func gaps(srcs []*Source) string {
 
 // worse is the more serious of two outcomes.
 func worse(a, b report.Outcome) report.Outcome {
-	rank := map[report.Outcome]int{report.Completed: 0, report.Interrupted: 1, report.ServerLost: 2}
+	rank := map[report.Outcome]int{report.Completed: 0, report.DurationReached: 1, report.Interrupted: 2, report.ServerLost: 3}
 	if rank[b] > rank[a] {
 		return b
 	}

@@ -50,3 +50,6 @@ func (r *Recorder) takeLoad() Load {
 		InFlight:  r.load.inFlight.Load(),
 	}
 }
+
+// InFlightNow returns how many operations are in flight at this moment.
+func (r *Recorder) InFlightNow() int64 { return r.load.inFlight.Load() }

@@ -108,3 +108,33 @@ func IsConnectionLoss(err error) bool {
 	}
 	return false
 }
+
+// unavailableCodes are the server error codes that mean the server (or its
+// primary) could not serve the operation at that moment, as opposed to
+// refusing the operation itself: a stepdown, a shutdown, an overload.
+var unavailableCodes = map[int]bool{
+	6: true, 7: true, 89: true, 9001: true, // HostUnreachable, HostNotFound, NetworkTimeout, SocketException
+	91: true, 11600: true, 11602: true, 189: true, // ShutdownInProgress, InterruptedAtShutdown, InterruptedDueToReplStateChange, PrimarySteppedDown
+	10107: true, 13435: true, 13436: true, 10058: true, // NotWritablePrimary, NotPrimaryNoSecondaryOk, NotPrimaryOrSecondary, LegacyNotPrimary
+	262: true, 50: true, 462: true, // ExceededTimeLimit, MaxTimeMSExpired, IngressRequestRateLimitExceeded
+}
+
+// IsUnavailable reports whether err means the server was unavailable (it
+// could not be reached, timed out, was not primary, was shutting down or
+// overloaded), not that it refused this operation (a duplicate key, a
+// validation failure, a write conflict). Such errors open an availability
+// gap in the report.
+func IsUnavailable(err error) bool {
+	switch Classify(err) {
+	case ClassNetwork, ClassSelection, ClassTimeout:
+		return true
+	case "", ClassCanceled:
+		return false
+	}
+	var le interface{ HasErrorLabel(string) bool }
+	if errors.As(err, &le) && (le.HasErrorLabel("SystemOverloadedError") || le.HasErrorLabel("RetryableWriteError")) {
+		return true
+	}
+	_, code, ok := serverCode(err)
+	return ok && unavailableCodes[code]
+}

@@ -28,6 +28,7 @@ func WriteConsole(w io.Writer, res *Result) error {
 	}
 	writeErrors(ew, res)
 	writeOutcomes(ew, res)
+	writeFaults(ew, res)
 	writeServer(ew, res)
 	writeContext(ew, res)
 	writeCollections(ew, res)

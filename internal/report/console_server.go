@@ -36,6 +36,13 @@ func writeServer(w *errWriter, res *Result) {
 		w.printf("\nserver:   no telemetry: %s\n", s.Unavailable)
 		return
 	}
+	defer func() {
+		// Every note the telemetry made (a restart, failed samples, ...):
+		// it qualifies the figures above, so it is never left to the JSON.
+		for _, n := range s.Notes {
+			w.printf("          note: %s\n", n)
+		}
+	}()
 	who := strings.TrimSpace(s.Host + " " + s.Process + " " + s.Version)
 	w.printf("\nserver:   %s, %s every %s\n", who, plural(int64(len(s.Samples)), "sample", "samples"), shortDuration(secondsDuration(s.IntervalSeconds)))
 	if o := s.Opcounters; o != nil && res.DurationSeconds > 0 {

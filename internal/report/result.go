@@ -59,6 +59,10 @@ type Result struct {
 	Context     *ServerContext    `json:"context,omitempty"`
 	Collections []CollectionStats `json:"collections,omitempty"`
 	Slow        *Slow             `json:"slow,omitempty"`
+	// Faults is set when operations failed for want of a server (network,
+	// timeout, not primary, ...) or were abandoned in flight: the
+	// availability gaps, the recovery, the error timeline (faults.go).
+	Faults *Faults `json:"faults,omitempty"`
 }
 
 // ClientUsage is the load generator's own consumption, so a saturated
@@ -127,6 +131,9 @@ const (
 	Completed   Outcome = "completed"   // ran for its planned duration or operation count
 	Interrupted Outcome = "interrupted" // stopped by the user or a signal
 	ServerLost  Outcome = "server-lost" // the server became unreachable
+	// DurationReached: the duration ended with operations in flight that
+	// did not finish within the grace period; they were abandoned.
+	DurationReached Outcome = "duration-reached"
 )
 
 // Totals sums every operation.

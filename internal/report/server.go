@@ -27,6 +27,10 @@ type Server struct {
 	// Unavailable says why there are no samples, if there are none.
 	Unavailable string   `json:"unavailable,omitempty"`
 	Notes       []string `json:"notes,omitempty"`
+	// Restarts counts the server restarts seen between samples (its
+	// uptime went back): each may have lost acknowledged writes, which the
+	// collections' counts before and after then show (notes).
+	Restarts int `json:"restarts,omitempty"`
 }
 
 // ServerSample is one sampling interval. Counters (opcounters, opLatencies,

@@ -249,6 +249,7 @@ func (s *Sampler) Result(client *ClientSide) *report.Server {
 	srv.Host, srv.Version, srv.Process = s.first.Host, s.first.Version, s.first.Process
 	srv.Absent = s.absent()
 	srv.Notes = s.notes()
+	srv.Restarts = s.restarts
 	total, restarted := Delta(s.first, s.last)
 	if restarted {
 		return srv

@@ -1,0 +1,162 @@
+package report
+
+import (
+	"maps"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Faults is what a run saw of a server that failed under it: the spans
+// with no successful operation, how long throughput took to come back,
+// the operations abandoned in flight, and the errors per class over time.
+type Faults struct {
+	// Gaps are the availability gaps: from the first failure that meant
+	// the server was unavailable to the first success after it.
+	Gaps []FaultGap `json:"gaps,omitempty"`
+	// Abandoned counts measured operations still in flight when the run
+	// ended (interrupt, lost server, end of the grace period): neither
+	// successes nor errors, they are lost work of unknown latency.
+	Abandoned int64 `json:"abandoned,omitempty"`
+	// Lost is every operation that did not complete: the errors plus
+	// the abandoned. Operations the driver retried and that then
+	// succeeded are successes and are not in it.
+	Lost int64 `json:"lost"`
+	// Timeline is the errors per class, per interval with errors.
+	Timeline []FaultInterval `json:"timeline,omitempty"`
+}
+
+// FaultGap is one availability gap, in seconds since the measured phase
+// began.
+type FaultGap struct {
+	Start   float64 `json:"start"`
+	End     float64 `json:"end"`
+	Seconds float64 `json:"seconds"`
+	// Open: no operation succeeded after the gap began; End is the run's end.
+	Open bool `json:"open,omitempty"`
+	// RecoverySeconds is from the end of the gap to the end of the first
+	// interval whose throughput was back to 90% of the median of the
+	// intervals before the gap; nil if that never happened or there was
+	// nothing before the gap to compare with.
+	RecoverySeconds *float64 `json:"recoverySeconds,omitempty"`
+}
+
+// FaultInterval is the errors of one interval, by class, over every operation.
+type FaultInterval struct {
+	T             float64          `json:"t"` // the interval's end, as in intervals[].t
+	ErrorsByClass map[string]int64 `json:"errorsByClass"`
+}
+
+// Span is a gap as the engine measured it, in wall-clock time.
+type Span struct {
+	Start, End time.Time
+	Open       bool
+}
+
+// Recovered is the share of the earlier throughput that counts as recovered.
+const Recovered = 0.9
+
+// BuildFaults sets res.Faults from the engine's gaps and abandoned count
+// and the result's interval series; it leaves it nil when there was no
+// gap and nothing was abandoned.
+func BuildFaults(res *Result, gaps []Span, abandoned int64) {
+	if len(gaps) == 0 && abandoned == 0 {
+		return
+	}
+	f := &Faults{Abandoned: abandoned, Lost: res.Totals.Errors + abandoned}
+	for _, iv := range res.Intervals {
+		byClass := map[string]int64{}
+		for _, o := range iv.Ops {
+			for c, n := range o.ErrorsByClass {
+				byClass[c] += n
+			}
+		}
+		if len(byClass) > 0 {
+			f.Timeline = append(f.Timeline, FaultInterval{T: iv.T, ErrorsByClass: byClass})
+		}
+	}
+	for _, g := range gaps {
+		fg := FaultGap{
+			Start: round3(g.Start.Sub(res.StartedAt).Seconds()), End: round3(g.End.Sub(res.StartedAt).Seconds()),
+			Seconds: round3(g.End.Sub(g.Start).Seconds()), Open: g.Open,
+		}
+		if !g.Open {
+			fg.RecoverySeconds = recovery(res.Intervals, fg.Start, fg.End)
+		}
+		f.Gaps = append(f.Gaps, fg)
+	}
+	res.Faults = f
+}
+
+// recovery is the time from end until an interval ending after it ran at
+// Recovered of the median throughput of the intervals that ended before start.
+func recovery(ivs []IntervalSummary, start, end float64) *float64 {
+	var before []float64
+	for _, iv := range ivs {
+		if iv.T <= start && iv.Dt > 0 {
+			before = append(before, rateOf(iv))
+		}
+	}
+	if len(before) == 0 {
+		return nil
+	}
+	sort.Float64s(before)
+	base := before[len(before)/2]
+	for _, iv := range ivs {
+		if iv.T > end && iv.Dt > 0 && rateOf(iv) >= Recovered*base {
+			d := round3(iv.T - end)
+			return &d
+		}
+	}
+	return nil
+}
+
+// rateOf is an interval's successful operations per second, steps of
+// transactions excluded as in the totals.
+func rateOf(iv IntervalSummary) float64 {
+	var n int64
+	for _, o := range iv.Ops {
+		n += o.Count
+	}
+	return float64(n) / iv.Dt
+}
+
+// writeFaults prints the faults section of the console report.
+func writeFaults(w *errWriter, res *Result) {
+	f := res.Faults
+	if f == nil {
+		return
+	}
+	w.printf("\nfaults:   %s operation(s) lost (%s errors, %s abandoned in flight)\n",
+		thousands(f.Lost), thousands(f.Lost-f.Abandoned), thousands(f.Abandoned))
+	for i, g := range f.Gaps {
+		line := "  gap " + strconv.Itoa(i+1) + ": no operation succeeded from " + secs(g.Start) + " to " + secs(g.End) + " (" + secs(g.Seconds) + ")"
+		switch {
+		case g.Open:
+			line += ", still failing when the run ended"
+		case g.RecoverySeconds != nil:
+			line += ", throughput back to 90% of before " + secs(*g.RecoverySeconds) + " after"
+		default:
+			line += ", throughput never back to 90% of before"
+		}
+		w.printf("%s\n", line)
+	}
+	if len(f.Timeline) == 0 {
+		return
+	}
+	// One line per class: its count at each interval's end time.
+	perClass := map[string][]string{}
+	for _, iv := range f.Timeline {
+		for c, n := range iv.ErrorsByClass {
+			perClass[c] = append(perClass[c], secs(iv.T)+":"+thousands(n))
+		}
+	}
+	w.printf("  errors per class (interval end: count)\n")
+	for _, c := range slices.Sorted(maps.Keys(perClass)) {
+		w.printf("    %-28s %s\n", c, strings.Join(perClass[c], " "))
+	}
+}
+
+func secs(s float64) string { return strconv.FormatFloat(s, 'f', -1, 64) + "s" }
