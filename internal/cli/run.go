@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
@@ -198,14 +199,10 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	if cfg.Run.Warmup > 0 {
 		fmt.Fprintf(o.Stderr, "warming up for %s (not measured)\n", cfg.Run.Warmup)
 	}
-	// The first Ctrl-C ends the phase and the report is still written;
-	// the second one (cmd/mongoload) exits 130 at once, without it.
-	defer context.AfterFunc(ctx, func() {
-		fmt.Fprintln(o.Stderr, "finishing: writing results; Ctrl-C again to stop without them")
-	})()
 	info.StartedAt = time.Now()
 	u0 := procstat.Read()
-	opts.OnPhase = func(string) { u0 = procstat.Read(); startObs() } // on this goroutine, before measuring
+	faults := newFaultSchedule(ctx, o, cfg, client)
+	opts.OnPhase = func(string) { u0 = procstat.Read(); startObs(); faults.begin() } // on this goroutine, before measuring
 	opts.OnGrace = func(n int64, grace time.Duration, abandoned bool) {
 		if abandoned {
 			fmt.Fprintf(o.Stderr, "duration reached: abandoning %d operation(s) still in flight after %s (--grace)\n", n, grace)
@@ -217,16 +214,31 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	// The interval series also goes into the step's result.
 	series := &seriesSink{next: op.wrap(fan)}
 	res := engine.Run(ctx, plan, runners, rec, series, opts)
+	injected := faults.end()
 	// Every step after the phase is bounded when the run ended on a fault
 	// or an interrupt: a hanging server must not hold the results back.
+	if res.Abandoned > 0 {
+		client.Unresponsive() // do not wait for its goodbye either
+	}
 	post, endPost := postRunContext(ctx, res.Outcome != engine.Completed)
 	defer endPost()
+	// The first Ctrl-C ends the phase and the report is still written;
+	// the second one (cmd/mongoload) exits 130 at once, without it.
+	var finishing sync.Once
+	sayFinishing := func() {
+		finishing.Do(func() { fmt.Fprintln(o.Stderr, "finishing: writing results; Ctrl-C again to stop without them") })
+	}
+	if ctx.Err() != nil {
+		sayFinishing()
+	} else {
+		defer context.AfterFunc(ctx, sayFinishing)()
+	}
 	stopObs(post) // the final server sample, before the result is built
 	info.EndedAt = time.Now()
 	info.Client = clientUsage(u0, procstat.Read())
 	info.Outcome, info.Reason = report.Outcome(res.Outcome), res.Reason
 	result := report.Build(info, res.Totals, series.summaries)
-	report.BuildFaults(result, spans(res.Gaps), res.Abandoned)
+	report.BuildFaults(result, spans(res.Gaps), res.Abandoned, injected)
 	if cfg.Run.MonthlyCost > 0 {
 		result.Cost = &report.Cost{Monthly: cfg.Run.MonthlyCost, Currency: cfg.Run.Currency}
 	}

@@ -157,6 +157,8 @@ type Run struct {
 	Sessions    int      `yaml:"sessions,omitempty" json:"sessions,omitempty"`
 	ThinkTime   Duration `yaml:"thinkTime,omitempty" json:"thinkTime,omitempty"`
 	ThinkDist   string   `yaml:"thinkDistribution,omitempty" json:"thinkDistribution,omitempty"` // fixed (default) or exponential
+	// Faults is the fault schedule, such as "at 30s: stepdown" (ParseFault).
+	Faults []string `yaml:"faults,omitempty" json:"faults,omitempty"`
 	// Stages change the rate (open loop) or the workers (closed loop) over time.
 	Stages Stages `yaml:"stages,omitempty" json:"stages,omitempty"`
 	// Partition is "i/N": this process's share of the keys, rate and sessions.

@@ -84,6 +84,13 @@ var Settings = []Setting{
 	{Flag: "max-in-flight", Usage: "operations in flight at once (open loop: beyond it they are dropped; default 1000)", Set: intSetter(func(c *Config) *int { return &c.Run.MaxInFlight })},
 	{Flag: "sessions", Usage: "think-time sessions (simulated users)", Set: intSetter(func(c *Config) *int { return &c.Run.Sessions })},
 	{Flag: "think-time", Usage: "sessions: time between a session's operations", Set: durationSetter(func(c *Config) *Duration { return &c.Run.ThinkTime })},
+	{Flag: "fault", Usage: "fault schedule entry, repeatable: \"at 30s: stepdown\" asks the replica set primary to step down 30s into the measured phase", Set: func(c *Config, v string) error {
+		if _, err := ParseFault(v); err != nil {
+			return err
+		}
+		c.Run.Faults = append(c.Run.Faults, v)
+		return nil
+	}},
 	{Flag: "think-distribution", Usage: "sessions: fixed or exponential think time", Set: func(c *Config, v string) error { c.Run.ThinkDist = v; return nil }},
 	{Flag: "stages", Usage: "ramp: DURATION:TARGET,... (rate in open loop, workers in closed loop)", Set: func(c *Config, v string) error {
 		st, err := ParseStages(v)

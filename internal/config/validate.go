@@ -282,6 +282,13 @@ func (c *Config) validateRun(add adder) {
 		add(Invalid, 0, "run.interval", "the reporting interval must be at least 10ms, not %s", r.Interval)
 	}
 	c.validateLoadModel(add)
+	for i, f := range r.Faults {
+		if fa, err := ParseFault(f); err != nil {
+			add(Invalid, 0, fmt.Sprintf("run.faults[%d]", i), "%v", err)
+		} else if r.Duration > 0 && fa.At >= r.Duration.D() {
+			add(Invalid, 0, fmt.Sprintf("run.faults[%d]", i), "fault %q comes at or after the end of the %s run: give it an earlier time or a longer --duration", f, r.Duration)
+		}
+	}
 	if r.Repeat < 0 || r.PassQuorum < 0 || (r.Repeat > 0 && r.PassQuorum > r.Repeat) {
 		add(Invalid, 0, "run.passQuorum", "passQuorum %d must be between 0 and repeat %d", r.PassQuorum, r.Repeat)
 	}

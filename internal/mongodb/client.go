@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -35,6 +36,8 @@ type Client struct {
 	notices []string
 	// Hosts is what was tried, for messages (no credentials).
 	Hosts string
+	// unresponsive: the server stopped answering (see Unresponsive).
+	unresponsive atomic.Bool
 }
 
 // ErrUnreachable means no server answered within the configured timeout.
@@ -244,9 +247,18 @@ func (cl *Client) Notices() []string {
 	return n
 }
 
-// Close disconnects, waiting at most a few seconds for in-flight work.
+// Unresponsive says the server stopped answering (a run abandoned its
+// operations): Close then gives the goodbye (endSessions) a moment only.
+func (cl *Client) Unresponsive() { cl.unresponsive.Store(true) }
+
+// Close disconnects, waiting at most a few seconds for in-flight work, or
+// half a second if the server was Unresponsive.
 func (cl *Client) Close() {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	wait := 5 * time.Second
+	if cl.unresponsive.Load() {
+		wait = 500 * time.Millisecond
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	_ = cl.c.Disconnect(ctx)
 }

@@ -2,9 +2,12 @@ package mongodb
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/mongo/readpref"
 )
@@ -42,3 +45,25 @@ func (cl *Client) Inspector(ctx context.Context) (*Client, error) {
 	}
 	return m, nil
 }
+
+// StepDown asks the replica set's primary to step down for d
+// (replSetStepDown), on the primary whatever the read preference. A primary
+// closes its connections as it steps down, so a network error after the
+// command was sent also means it did; ErrStepDownRefused wraps the
+// server's answer when it refused.
+func (cl *Client) StepDown(ctx context.Context, d time.Duration) error {
+	cmd := bson.D{{Key: "replSetStepDown", Value: int64(d / time.Second)}, {Key: "secondaryCatchUpPeriodSecs", Value: int64(min(d/time.Second, 10))}}
+	opts := options.RunCmd().SetReadPreference(readpref.Primary())
+	err := cl.c.Database("admin").RunCommand(ctx, cmd, opts).Err()
+	switch {
+	case err == nil, mongo.IsNetworkError(err):
+		return nil
+	case ctx.Err() != nil:
+		return err
+	}
+	return fmt.Errorf("%w: %s", ErrStepDownRefused, Classify(err)+": "+err.Error())
+}
+
+// ErrStepDownRefused: the server would not step down (not a replica set,
+// no electable secondary, the command unknown, not authorized).
+var ErrStepDownRefused = errors.New("the server refused to step down")

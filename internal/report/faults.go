@@ -26,6 +26,20 @@ type Faults struct {
 	Lost int64 `json:"lost"`
 	// Timeline is the errors per class, per interval with errors.
 	Timeline []FaultInterval `json:"timeline,omitempty"`
+	// Injected are the actions of the fault schedule (--fault) and what
+	// came of each.
+	Injected []InjectedFault `json:"injected,omitempty"`
+}
+
+// InjectedFault is one action of the fault schedule.
+type InjectedFault struct {
+	Planned string  `json:"planned"`      // as ParseFault reads it: "at 30s: stepdown 10s"
+	At      float64 `json:"at,omitempty"` // seconds since the measured phase began, when it was taken
+	Action  string  `json:"action"`
+	// Outcome is "done", "refused" (the server would not: Error says why),
+	// "failed", or "not reached: the run ended first".
+	Outcome string `json:"outcome"`
+	Error   string `json:"error,omitempty"`
 }
 
 // FaultGap is one availability gap, in seconds since the measured phase
@@ -61,11 +75,11 @@ const Recovered = 0.9
 // BuildFaults sets res.Faults from the engine's gaps and abandoned count
 // and the result's interval series; it leaves it nil when there was no
 // gap and nothing was abandoned.
-func BuildFaults(res *Result, gaps []Span, abandoned int64) {
-	if len(gaps) == 0 && abandoned == 0 {
+func BuildFaults(res *Result, gaps []Span, abandoned int64, injected []InjectedFault) {
+	if len(gaps) == 0 && abandoned == 0 && len(injected) == 0 {
 		return
 	}
-	f := &Faults{Abandoned: abandoned, Lost: res.Totals.Errors + abandoned}
+	f := &Faults{Abandoned: abandoned, Lost: res.Totals.Errors + abandoned, Injected: injected}
 	for _, iv := range res.Intervals {
 		byClass := map[string]int64{}
 		for _, o := range iv.Ops {
@@ -140,6 +154,16 @@ func writeFaults(w *errWriter, res *Result) {
 			line += ", throughput back to 90% of before " + secs(*g.RecoverySeconds) + " after"
 		default:
 			line += ", throughput never back to 90% of before"
+		}
+		w.printf("%s\n", line)
+	}
+	for _, in := range f.Injected {
+		line := "  fault " + in.Planned + ": " + in.Outcome
+		if in.Outcome == "done" {
+			line += " at " + secs(in.At)
+		}
+		if in.Error != "" {
+			line += " (" + in.Error + ")"
 		}
 		w.printf("%s\n", line)
 	}

@@ -1,0 +1,67 @@
+package testserver
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// Server is a test server a test owns and may break: stop, kill, pause,
+// resume and restart it on the same port with its data (scripts/testserver).
+type Server struct {
+	t      testing.TB
+	script string
+	Name   string
+	URI    string
+}
+
+// OwnServer starts a server for t alone; it is stopped, and its data
+// removed, when t ends.
+func OwnServer(t testing.TB) *Server {
+	t.Helper()
+	URI(t) // honours MONGOLOAD_SKIP_INTEGRATION
+	script, err := Script()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{t: t, script: script,
+		Name: fmt.Sprintf("fault-%d-%s", os.Getpid(), strings.NewReplacer("/", "_", " ", "_").Replace(t.Name()))}
+	s.URI = s.do("start")
+	t.Cleanup(func() { _ = exec.Command(script, "stop", s.Name).Run() })
+	return s
+}
+
+// do runs the script's command on this server and returns its last line.
+func (s *Server) do(args ...string) string {
+	s.t.Helper()
+	cmd := exec.Command(s.script, append([]string{args[0], s.Name}, args[1:]...)...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		s.t.Fatalf("testserver %s %s: %v\n%s", args[0], s.Name, err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	return lines[len(lines)-1]
+}
+
+// Kill kills the server (SIGKILL); its data and port are kept for Start.
+func (s *Server) Kill() { s.t.Helper(); s.do("kill") }
+
+// Stop stops the server cleanly; its data and port are kept for Start.
+func (s *Server) Stop() { s.t.Helper(); s.do("stop", "--keep-data") }
+
+// Start starts a stopped or killed server again, on its port and data; it
+// fails the test if the server comes back elsewhere.
+func (s *Server) Start() {
+	s.t.Helper()
+	if uri := s.do("start"); uri != s.URI {
+		s.t.Fatalf("server came back at %s, not %s", uri, s.URI)
+	}
+}
+
+// Pause freezes the server (SIGSTOP); Resume lets it run again.
+func (s *Server) Pause()  { s.t.Helper(); s.do("pause") }
+func (s *Server) Resume() { s.t.Helper(); s.do("resume") }
