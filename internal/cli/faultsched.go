@@ -62,7 +62,7 @@ func (f *faultSchedule) fire(fa config.Fault) {
 	ctx, cancel := context.WithTimeout(f.ctx, 30*time.Second)
 	err := f.client.StepDown(ctx, fa.For)
 	cancel()
-	inj := report.InjectedFault{Planned: fa.String(), At: math.Round(at.Seconds()*1000)/1000, Action: fa.Action, Outcome: "done"}
+	inj := report.InjectedFault{Planned: fa.String(), At: math.Round(at.Seconds()*1000) / 1000, Action: fa.Action, Outcome: "done"}
 	switch {
 	case err == nil:
 		fmt.Fprintf(f.o.Stderr, "fault at %s: the primary was asked to step down for %s\n", shortDuration(at), fa.For)

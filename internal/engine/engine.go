@@ -69,7 +69,7 @@ type Options struct {
 	// Stages ramp the rate (open loop) or the workers (closed loop).
 	Stages []Stage
 
-	Duration   time.Duration // 0: until Operations are done (or the stages end)
+	Duration time.Duration // 0: until Operations are done (or the stages end)
 	// Grace is how long operations still in flight when the duration ends
 	// may take to finish; then they are abandoned and counted as such, so
 	// a hanging server cannot stretch the run (0: DefaultGrace).
@@ -77,8 +77,8 @@ type Options struct {
 	// OnGrace, if set, is told (on the collecting goroutine) when the
 	// duration ended with operations still in flight, and when those
 	// left at the end of the grace period were abandoned.
-	OnGrace func(inFlight int64, grace time.Duration, abandoned bool)
-	Operations int64         // 0: until Duration is over
+	OnGrace    func(inFlight int64, grace time.Duration, abandoned bool)
+	Operations int64 // 0: until Duration is over
 	Warmup     time.Duration
 	Interval   time.Duration
 	RandomSeed uint64
@@ -134,10 +134,10 @@ type Result struct {
 	// Gaps are the spans during which operations failed and none
 	// succeeded: from the first failure to the first success after it
 	// (an open gap, with no success after, ends at the run's end).
-	Gaps []Gap
-	Start   time.Time // start of the measured phase
-	End     time.Time
-	Totals  *metrics.Totals
+	Gaps   []Gap
+	Start  time.Time // start of the measured phase
+	End    time.Time
+	Totals *metrics.Totals
 	// Lost is the error that showed the server was gone, if it was.
 	Lost error
 
