@@ -292,7 +292,18 @@ func (op *operator) finish(ctx context.Context, interrupted bool, res *report.Re
 			}
 			res.Collections = append(res.Collections, cs)
 		}
-		op.notes = append(op.notes, lostWrites(op.plan, res)...)
+		exact := map[string]int64{}
+		if res.Server != nil && res.Server.Restarts > 0 {
+			// The restarted server's statistics may miscount: count.
+			cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			for _, col := range op.plan.Collections {
+				if n, err := op.inspect.CountExact(cctx, col.Database, col.Name); err == nil {
+					exact[col.Namespace()] = n
+				}
+			}
+			cancel()
+		}
+		op.notes = append(op.notes, lostWrites(op.plan, res, exact)...)
 	}
 	res.Notes = append(res.Notes, op.notes...)
 }

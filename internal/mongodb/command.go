@@ -67,3 +67,10 @@ func (cl *Client) StepDown(ctx context.Context, d time.Duration) error {
 // ErrStepDownRefused: the server would not step down (not a replica set,
 // no electable secondary, the command unknown, not authorized).
 var ErrStepDownRefused = errors.New("the server refused to step down")
+
+// CountExact counts the documents of db.coll one by one (countDocuments),
+// not from the collection's metadata, which a server that restarted after
+// an unclean shutdown may have wrong.
+func (cl *Client) CountExact(ctx context.Context, db, coll string) (int64, error) {
+	return cl.c.Database(db).Collection(coll).CountDocuments(ctx, bson.D{})
+}

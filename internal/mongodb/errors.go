@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"strconv"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
@@ -16,7 +17,11 @@ const (
 	ClassNetwork   = "network"
 	ClassSelection = "server-selection"
 	ClassCanceled  = "canceled"
-	ClassOther     = "other"
+	// ClassPoolCleared: the driver dropped its connections to the server
+	// because another operation failed on the network, and failed this
+	// one without sending it.
+	ClassPoolCleared = "pool-cleared"
+	ClassOther       = "other"
 )
 
 // Classify names an operation error for counting: the server's code name and
@@ -36,6 +41,9 @@ func Classify(err error) string {
 	var sse topology.ServerSelectionError
 	if errors.As(err, &sse) {
 		return ClassSelection
+	}
+	if msg := err.Error(); strings.Contains(msg, "connection pool for ") && strings.Contains(msg, " was cleared") {
+		return ClassPoolCleared // the driver's poolClearedError is not exported
 	}
 	if name, code, ok := serverCode(err); ok {
 		if name == "" {
@@ -103,7 +111,7 @@ func codeName(code int) string {
 // at all, as opposed to refusing one operation.
 func IsConnectionLoss(err error) bool {
 	switch Classify(err) {
-	case ClassNetwork, ClassSelection:
+	case ClassNetwork, ClassSelection, ClassPoolCleared:
 		return true
 	}
 	return false
@@ -126,7 +134,7 @@ var unavailableCodes = map[int]bool{
 // gap in the report.
 func IsUnavailable(err error) bool {
 	switch Classify(err) {
-	case ClassNetwork, ClassSelection, ClassTimeout:
+	case ClassNetwork, ClassSelection, ClassTimeout, ClassPoolCleared:
 		return true
 	case "", ClassCanceled:
 		return false

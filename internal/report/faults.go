@@ -50,6 +50,9 @@ type FaultGap struct {
 	Seconds float64 `json:"seconds"`
 	// Open: no operation succeeded after the gap began; End is the run's end.
 	Open bool `json:"open,omitempty"`
+	// Flaps counts the brief successes within the gap: spans of failures
+	// less than GapMerge apart are one outage, reported as one gap.
+	Flaps int `json:"flaps,omitempty"`
 	// RecoverySeconds is from the end of the gap to the end of the first
 	// interval whose throughput was back to 90% of the median of the
 	// intervals before the gap; nil if that never happened or there was
@@ -68,6 +71,10 @@ type Span struct {
 	Start, End time.Time
 	Open       bool
 }
+
+// GapMerge: failure spans closer than this are one outage (a recovering
+// server often answers a few operations before it fails more).
+const GapMerge = time.Second
 
 // Recovered is the share of the earlier throughput that counts as recovered.
 const Recovered = 0.9
@@ -91,10 +98,20 @@ func BuildFaults(res *Result, gaps []Span, abandoned int64, injected []InjectedF
 			f.Timeline = append(f.Timeline, FaultInterval{T: iv.T, ErrorsByClass: byClass})
 		}
 	}
+	var merged []Span
+	var flaps []int
 	for _, g := range gaps {
+		if n := len(merged); n > 0 && g.Start.Sub(merged[n-1].End) < GapMerge {
+			merged[n-1].End, merged[n-1].Open = g.End, g.Open
+			flaps[n-1]++
+			continue
+		}
+		merged, flaps = append(merged, g), append(flaps, 0)
+	}
+	for i, g := range merged {
 		fg := FaultGap{
 			Start: round3(g.Start.Sub(res.StartedAt).Seconds()), End: round3(g.End.Sub(res.StartedAt).Seconds()),
-			Seconds: round3(g.End.Sub(g.Start).Seconds()), Open: g.Open,
+			Seconds: round3(g.End.Sub(g.Start).Seconds()), Open: g.Open, Flaps: flaps[i],
 		}
 		if !g.Open {
 			fg.RecoverySeconds = recovery(res.Intervals, fg.Start, fg.End)
@@ -147,6 +164,9 @@ func writeFaults(w *errWriter, res *Result) {
 		thousands(f.Lost), thousands(f.Lost-f.Abandoned), thousands(f.Abandoned))
 	for i, g := range f.Gaps {
 		line := "  gap " + strconv.Itoa(i+1) + ": no operation succeeded from " + secs(g.Start) + " to " + secs(g.End) + " (" + secs(g.Seconds) + ")"
+		if g.Flaps > 0 {
+			line = "  gap " + strconv.Itoa(i+1) + ": operations failed from " + secs(g.Start) + " to " + secs(g.End) + " (" + secs(g.Seconds) + ", " + strconv.Itoa(g.Flaps) + " brief recoveries)"
+		}
 		switch {
 		case g.Open:
 			line += ", still failing when the run ended"
