@@ -23,7 +23,7 @@ test: vet ## run every test (integration tests against a local test server) with
 	@[ "$$MONGOLOAD_SKIP_BROWSER" = 1 ] || command -v chromium >/dev/null || scripts/install-browser
 	scripts/with-testserver test bash -c 'go test -race -count=1 ./... && \
 	  echo "timing tests (pacing, a paused server), without the race detector, one package at a time:" && \
-	  go test -count=1 -p 1 -run "$(TIMING_TESTS)" ./internal/engine ./internal/cli' 
+	  go test -count=1 -p 1 -run "$(TIMING_TESTS)" ./internal/engine ./internal/cli ./cmd/mongoload' 
 
 test-short: ## unit tests only (skips tests that need the server)
 	MONGOLOAD_SKIP_INTEGRATION=1 go test -race -count=1 ./...

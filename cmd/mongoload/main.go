@@ -29,7 +29,7 @@ func main() {
 		<-sigs
 		cancel()
 		<-sigs
-		os.Stderr.WriteString("mongoload: interrupted again: stopped without writing the results\n")
+		os.Stderr.WriteString("mongoload: interrupted again: stopped without writing the results (a results file written before the post-run steps stays)\n")
 		os.Exit(cli.ExitAbandoned)
 	}()
 	code := cli.Run(ctx, os.Args[1:], cli.IO{Stdout: os.Stdout, Stderr: os.Stderr})

@@ -267,3 +267,35 @@ func countOn(t *testing.T, uri, db, coll string) int64 {
 	}
 	return n
 }
+
+// TestFaultStepDownRefused: the fault schedule's stepdown against a server
+// that cannot step down (SecantusDB's one-member replica set: no electable
+// secondary) says so in one line and in the report, and the run goes on.
+func TestFaultStepDownRefused(t *testing.T) {
+	uri := testserver.URI(t)
+	out := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, stderr := run(t, context.Background(), nil, "run", writeFile(t, "w.yaml", faultWorkload), "--uri", uri,
+		"--out", out, "--quiet", "--duration", "2s", "--fault", "at 500ms: stepdown 2s")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var lines []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(l, "fault at ") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 1 || !strings.Contains(lines[0], "the server refused to step down") {
+		t.Fatalf("want one line saying the stepdown was refused; stderr:\n%s", stderr)
+	}
+	res, err := report.ReadJSON(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Faults == nil || len(res.Faults.Injected) != 1 || res.Faults.Injected[0].Outcome != "refused" || res.Outcome != report.Completed {
+		t.Fatalf("faults %+v, outcome %s", res.Faults, res.Outcome)
+	}
+	if !strings.Contains(stdout, "fault at 500ms: stepdown 2s: refused") {
+		t.Errorf("the report does not show the refused stepdown:\n%s", stdout)
+	}
+}

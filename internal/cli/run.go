@@ -233,7 +233,6 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	} else {
 		defer context.AfterFunc(ctx, sayFinishing)()
 	}
-	stopObs(post) // the final server sample, before the result is built
 	info.EndedAt = time.Now()
 	info.Client = clientUsage(u0, procstat.Read())
 	info.Outcome, info.Reason = report.Outcome(res.Outcome), res.Reason
@@ -246,13 +245,15 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 		fmt.Fprintln(o.Stderr, "notice: "+n)
 		result.Notes = append(result.Notes, n)
 	}
-	finishObs(result) // the server series and the cross-check, before the file is written
 	if cfg.Run.Out != "" {
-		// Written now, before the optional steps that need the server
-		// (context, collection statistics, explain), and again after them:
-		// a second Ctrl-C or a hanging server cannot cost the results.
+		// Written now, before the steps that need the server (its final
+		// sample, context, collection statistics, explain), and again
+		// after them: a second Ctrl-C or a hanging server cannot cost
+		// what mongoload measured.
 		_ = report.WriteJSON(cfg.Run.Out, result)
 	}
+	stopObs(post)     // the server's final sample
+	finishObs(result) // the server series and the cross-check, before the file is written
 	op.finish(post, ctx.Err() != nil, result) // context, collection stats, slow shapes explained
 	step := &stepResult{Result: result, Outcome: res.Outcome, Reason: res.Reason}
 	step.writeErr = fan.Close(result)

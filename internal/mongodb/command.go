@@ -52,7 +52,7 @@ func (cl *Client) Inspector(ctx context.Context) (*Client, error) {
 // command was sent also means it did; ErrStepDownRefused wraps the
 // server's answer when it refused.
 func (cl *Client) StepDown(ctx context.Context, d time.Duration) error {
-	cmd := bson.D{{Key: "replSetStepDown", Value: int64(d / time.Second)}, {Key: "secondaryCatchUpPeriodSecs", Value: int64(min(d/time.Second, 10))}}
+	cmd := bson.D{{Key: "replSetStepDown", Value: int64(d / time.Second)}, {Key: "secondaryCatchUpPeriodSecs", Value: int64(min(d/time.Second/2, 10))}}
 	opts := options.RunCmd().SetReadPreference(readpref.Primary())
 	err := cl.c.Database("admin").RunCommand(ctx, cmd, opts).Err()
 	switch {

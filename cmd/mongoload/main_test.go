@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/testserver"
+)
+
+// The test binary runs main itself when asked, so that signals reach the
+// real signal handling.
+func TestMain(m *testing.M) {
+	if os.Getenv("MONGOLOAD_RUN_MAIN") == "1" {
+		os.Args = append([]string{"mongoload"}, strings.Fields(os.Getenv("MONGOLOAD_ARGS"))...)
+		main()
+		return
+	}
+	testserver.Main(m)
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// interruptFrozen runs mongoload against a server it freezes a second into
+// the measured phase, sends Ctrl-C a second later (and again after second,
+// if not zero), and returns the exit code, stderr, the results file and how
+// long the process took after the first Ctrl-C.
+func interruptFrozen(t *testing.T, second time.Duration) (code int, stderr, out string, took time.Duration) {
+	t.Helper()
+	srv := testserver.OwnServer(t)
+	out = filepath.Join(t.TempDir(), "r.json")
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "MONGOLOAD_RUN_MAIN=1",
+		"MONGOLOAD_ARGS=run --uri "+srv.URI+" --seed 200 --duration 60s --concurrency 4 --quiet --out "+out)
+	var errb syncBuffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(errb.String(), "running "); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the run did not start:\n%s", errb.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(time.Second)
+	srv.Pause()
+	time.Sleep(time.Second)
+	start := time.Now()
+	_ = cmd.Process.Signal(os.Interrupt)
+	if second > 0 {
+		time.Sleep(second)
+		_ = cmd.Process.Signal(os.Interrupt)
+	}
+	err := cmd.Wait()
+	took = time.Since(start)
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			code = 128 + int(ws.Signal())
+		}
+	}
+	srv.Resume()
+	return code, errb.String(), out, took
+}
+
+// TestFaultInterruptFrozenServer: Ctrl-C on a frozen server says it is
+// finishing, bounds every step after the phase, writes the results and
+// exits 20 within seconds (it waited ~19 s, silently, before).
+func TestFaultInterruptFrozenServer(t *testing.T) {
+	testserver.Timing(t)
+	code, stderr, out, took := interruptFrozen(t, 0)
+	t.Logf("exit %d after %s\n%s", code, took, stderr)
+	if code != 20 {
+		t.Errorf("exit %d, want 20", code)
+	}
+	if !strings.Contains(stderr, "finishing: writing results; Ctrl-C again to stop without them") {
+		t.Error("no finishing line")
+	}
+	// Post-run budget 3s, closing 0.5s, and the process's own start and end.
+	if took > 6*time.Second {
+		t.Errorf("took %s after Ctrl-C", took)
+	}
+	res, err := report.ReadJSON(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != report.Interrupted || res.Totals.Operations == 0 {
+		t.Errorf("outcome %s, %d operations", res.Outcome, res.Totals.Operations)
+	}
+	if res.Faults == nil || res.Faults.Abandoned != 4 {
+		t.Errorf("faults %+v: want the 4 workers' operations abandoned in flight", res.Faults)
+	}
+}
+
+// TestFaultSecondInterrupt: a second Ctrl-C while finishing exits 130 at
+// once, and the results were written before the steps that need the server.
+func TestFaultSecondInterrupt(t *testing.T) {
+	testserver.Timing(t)
+	code, stderr, out, took := interruptFrozen(t, 700*time.Millisecond)
+	t.Logf("exit %d after %s\n%s", code, took, stderr)
+	if code != 130 || !strings.Contains(stderr, "interrupted again: stopped without writing the results") {
+		t.Errorf("exit %d; want 130 and the line saying so", code)
+	}
+	if took > 2*time.Second {
+		t.Errorf("took %s after the first Ctrl-C", took)
+	}
+	res, err := report.ReadJSON(out)
+	if err != nil {
+		t.Fatalf("no results written before the post-run steps: %v", err)
+	}
+	if res.Outcome != report.Interrupted || res.Totals.Operations == 0 {
+		t.Errorf("outcome %s, %d operations", res.Outcome, res.Totals.Operations)
+	}
+}
