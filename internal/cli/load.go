@@ -288,13 +288,14 @@ func loadCollection(ctx context.Context, o IO, cfg *config.Config, la loadArgs, 
 	case errors.Is(err, loader.ErrConflict):
 		return withCode(ExitSetup, err)
 	case ctx.Err() != nil:
-		resume := "--resume"
-		if la.part.Count > 1 {
-			resume += fmt.Sprintf(" --partition %d/%d", la.part.Index, la.part.Count)
-		}
 		fmt.Fprintln(o.Stdout, resultText(res, cpu))
 		return withCode(ExitInterrupted, fmt.Errorf("load of %s interrupted with %s of its %s documents written: run the same command with %s to continue it",
-			col.Namespace(), commas(res.Done()), commas(res.Total), resume))
+			col.Namespace(), commas(res.Done()), commas(res.Total), la.resumeFlags()))
+	case res.Total > 0:
+		// The server failed or went away: what it acknowledged is recorded,
+		// and --resume redoes the rest (tested with a server killed mid-load).
+		return withCode(ExitServerFailure, fmt.Errorf("%w; %s of %s documents were written: once the server is back, run the same command with %s to continue the load",
+			err, commas(res.Done()), commas(res.Total), la.resumeFlags()))
 	default:
 		return withCode(ExitServerFailure, err)
 	}
@@ -334,4 +335,12 @@ func buildIndexes(ctx context.Context, o IO, client *mongodb.Client, col *worklo
 	_, wall := procstat.Read().Since(u0)
 	fmt.Fprintf(o.Stdout, "built the indexes of %s in %s\n", col.Namespace(), shortDuration(wall))
 	return nil
+}
+
+// resumeFlags are the flags that continue this load.
+func (la *loadArgs) resumeFlags() string {
+	if la.part.Count > 1 {
+		return fmt.Sprintf("--resume --partition %d/%d", la.part.Index, la.part.Count)
+	}
+	return "--resume"
 }

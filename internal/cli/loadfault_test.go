@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/testserver"
+)
+
+// TestFaultLoadResumeAfterKill: the server is killed in the middle of a
+// load and restarted on its data; `load --resume` then finishes it. The
+// oracle is the server: as many documents as asked, their keys unique (the
+// index) and contiguous from the first to the last: no gap, no duplicate.
+func TestFaultLoadResumeAfterKill(t *testing.T) {
+	testserver.Timing(t)
+	srv := testserver.OwnServer(t)
+	db := "ml_loadkill_" + strconv.FormatInt(time.Now().UnixNano()%1e6, 10)
+	w := writeFile(t, "w.yaml", strings.ReplaceAll(keyed, "database: mltest", "database: "+db))
+	const n = 60_000
+	time.AfterFunc(time.Second, srv.Kill)
+	code, stdout, stderr := run(t, context.Background(), nil, "load", w, "--uri", srv.URI, "--documents", strconv.Itoa(n),
+		"--workers", "2", "--batch-size", "100", "--server-selection-timeout", "2s")
+	t.Logf("load during the kill: exit %d\n%s\n%s", code, stdout, stderr)
+	if code == 0 {
+		t.Fatal("the load finished although the server was killed")
+	}
+	if !strings.Contains(stderr, "--resume") {
+		t.Errorf("the failed load does not say how to go on:\n%s", stderr)
+	}
+	srv.Start()
+	code, stdout, stderr = run(t, context.Background(), nil, "load", w, "--uri", srv.URI, "--resume")
+	t.Logf("resume: exit %d\n%s\n%s", code, stdout, stderr)
+	if code != 0 {
+		t.Fatalf("resume: exit %d", code)
+	}
+	cl, err := mongodb.Connect(context.Background(), config.Connection{URI: srv.URI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	raw, err := cl.Command(context.Background(), db, bson.D{{Key: "aggregate", Value: "items"}, {Key: "cursor", Value: bson.D{}},
+		{Key: "pipeline", Value: bson.A{bson.D{{Key: "$group", Value: bson.D{{Key: "_id", Value: nil},
+			{Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}}, {Key: "min", Value: bson.D{{Key: "$min", Value: "$k"}}}, {Key: "max", Value: bson.D{{Key: "$max", Value: "$k"}}}}}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Cursor struct {
+			FirstBatch []struct{ N, Min, Max int64 } `bson:"firstBatch"`
+		} `bson:"cursor"`
+	}
+	if err := bson.Unmarshal(raw, &out); err != nil || len(out.Cursor.FirstBatch) != 1 {
+		t.Fatalf("%v: %s", err, raw)
+	}
+	g := out.Cursor.FirstBatch[0]
+	t.Logf("server: %d documents, keys %d..%d", g.N, g.Min, g.Max)
+	if g.N != n || g.Max-g.Min != n-1 {
+		t.Errorf("%d documents with keys %d..%d; want %d contiguous keys (no gap, no duplicate)", g.N, g.Min, g.Max, n)
+	}
+}
