@@ -252,8 +252,8 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 		// what mongoload measured.
 		_ = report.WriteJSON(cfg.Run.Out, result)
 	}
-	stopObs(post)     // the server's final sample
-	finishObs(result) // the server series and the cross-check, before the file is written
+	stopObs(post)                             // the server's final sample
+	finishObs(result)                         // the server series and the cross-check, before the file is written
 	op.finish(post, ctx.Err() != nil, result) // context, collection stats, slow shapes explained
 	step := &stepResult{Result: result, Outcome: res.Outcome, Reason: res.Reason}
 	step.writeErr = fan.Close(result)
