@@ -34,12 +34,12 @@ func TestLostWrites(t *testing.T) {
 	i := func(v int64) *int64 { return &v }
 	insDel := "  - {name: ins, type: insertOne, collection: c, weight: 1}\n  - {name: del, type: deleteOne, collection: c, weight: 1, filter: {k: 1}}\n"
 	for _, tc := range []struct {
-		name       string
-		ops        string
-		counts     map[string]int64
-		after      int64
-		exact      map[string]int64
-		restarts   int
+		name        string
+		ops         string
+		counts      map[string]int64
+		after       int64
+		exact       map[string]int64
+		restarts    int
 		want, blame string
 	}{
 		{"none lost", insDel, map[string]int64{"ins": 50, "del": 10}, 140, nil, 1, "", ""},
