@@ -74,6 +74,11 @@ func battery(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 	if n > 1 && len(objectives) > 0 {
 		writeBattery(o.Stdout, objectives, runs, quorum)
 	}
+	if last.Outcome == engine.DurationReached && len(objectives) > 0 && last.writeErr == nil {
+		// Operations abandoned in flight have no latency: the percentiles
+		// leave them out, so no objective can be said to be met.
+		return withCode(ExitSLA, fmt.Errorf("the SLO is not met: %s", last.Reason))
+	}
 	if last.Outcome != engine.Completed || last.writeErr != nil {
 		return last.exitError()
 	}
