@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
@@ -224,15 +223,16 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	defer endPost()
 	// The first Ctrl-C ends the phase and the report is still written;
 	// the second one (cmd/mongoload) exits 130 at once, without it.
-	var finishing sync.Once
+	// Said on this goroutine, at the next step after the Ctrl-C (each
+	// step is bounded once it came), so that it never races the report.
+	said := false
 	sayFinishing := func() {
-		finishing.Do(func() { fmt.Fprintln(o.Stderr, "finishing: writing results; Ctrl-C again to stop without them") })
+		if ctx.Err() != nil && !said {
+			said = true
+			fmt.Fprintln(o.Stderr, "finishing: writing results; Ctrl-C again to stop without them")
+		}
 	}
-	if ctx.Err() != nil {
-		sayFinishing()
-	} else {
-		defer context.AfterFunc(ctx, sayFinishing)()
-	}
+	sayFinishing()
 	info.EndedAt = time.Now()
 	info.Client = clientUsage(u0, procstat.Read())
 	info.Outcome, info.Reason = report.Outcome(res.Outcome), res.Reason
@@ -255,6 +255,7 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	stopObs(post)                             // the server's final sample
 	finishObs(result)                         // the server series and the cross-check, before the file is written
 	op.finish(post, ctx.Err() != nil, result) // context, collection stats, slow shapes explained
+	sayFinishing()
 	step := &stepResult{Result: result, Outcome: res.Outcome, Reason: res.Reason}
 	step.writeErr = fan.Close(result)
 	if err := out.final(o.Stdout, result); err != nil {
