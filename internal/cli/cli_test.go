@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -17,7 +16,9 @@ func TestMain(m *testing.M) { testserver.Main(m) }
 // run executes a command line in-process with env as the only environment.
 func run(t *testing.T, ctx context.Context, env map[string]string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
+	// Safe for concurrent writes, as os.Stdout and os.Stderr are: the live
+	// sink and the run's own lines may write at the same time.
+	var out, errb lockedBuffer
 	code = Run(ctx, args, IO{Stdout: &out, Stderr: &errb, Getenv: func(k string) (string, bool) {
 		v, ok := env[k]
 		return v, ok

@@ -95,7 +95,9 @@ func TestFaultScenarios(t *testing.T) {
 	}{
 		// The outages outlast the 2s server-selection timeout, so that
 		// operations fail rather than wait; shorter ones cost latency only.
-		{"killed and restarted", []string{"network", "server-selection", "timeout", "pool-cleared"}, nil,
+		// A restart takes seconds on a busy machine: a longer selection
+		// timeout keeps the run from giving the server up for lost.
+		{"killed and restarted", []string{"network", "server-selection", "timeout", "pool-cleared"}, []string{"--server-selection-timeout", "5s"},
 			func(t *testing.T, s *testserver.Server, _ *testserver.Proxy) time.Time {
 				s.Kill()
 				time.Sleep(time.Second)
@@ -103,10 +105,10 @@ func TestFaultScenarios(t *testing.T) {
 				s.Start()
 				return back
 			}},
-		{"paused", []string{"timeout", "network", "pool-cleared"}, []string{"--op-timeout", "500ms"},
+		{"paused", []string{"timeout", "network", "pool-cleared"}, []string{"--op-timeout", "1s"},
 			func(t *testing.T, s *testserver.Server, _ *testserver.Proxy) time.Time {
 				s.Pause()
-				time.Sleep(1500 * time.Millisecond)
+				time.Sleep(2500 * time.Millisecond)
 				back := time.Now()
 				s.Resume()
 				return back
