@@ -36,6 +36,7 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err := checkOperatorFlags(cfg); err != nil {
 		return err
 	}
+	out.ycsbHeader(o, "run", args)
 	if out.view, err = startDashboard(o, cfg, "run"); err != nil {
 		return err
 	}
