@@ -2,6 +2,7 @@ package generate
 
 import (
 	"encoding/binary"
+	"math/rand/v2"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
@@ -38,7 +39,7 @@ func (g *binaryGen) Append(dst []byte, st *State) (bson.Type, []byte) {
 	dst = appendInt32(dst, int32(n))
 	dst = append(dst, bson.TypeBinaryGeneric)
 	if g.ycsb {
-		return bson.TypeBinary, appendYCSBBytes(dst, n, st.Rand.Uint64)
+		return bson.TypeBinary, appendYCSBBytes(dst, n, st.Rand)
 	}
 	for ; n >= 8; n -= 8 {
 		dst = binary.LittleEndian.AppendUint64(dst, st.Rand.Uint64())
@@ -65,17 +66,28 @@ var ycsbByteMasks = [6]uint64{31, 63, 95, 31, 63, 95}
 // field, the last group cut short with each byte keeping its position's
 // mask. One 64-bit draw serves two groups, its halves standing for YCSB's
 // two ints.
-func appendYCSBBytes(dst []byte, n int64, draw func() uint64) []byte {
-	var bits uint64
-	for i := int64(0); i < n; i++ {
-		j := i % 6
-		switch {
-		case i%12 == 0:
-			bits = draw()
-		case i%12 == 6:
-			bits >>= 32
+func appendYCSBBytes(dst []byte, n int64, r *rand.Rand) []byte {
+	start := len(dst)
+	dst = append(dst, make([]byte, n)...) // grows once, no allocation when it fits
+	b := dst[start:]
+	for len(b) >= 12 {
+		x := r.Uint64()
+		lo, hi := x, x>>32
+		b[0], b[1], b[2] = byte(' '+lo&31), byte(' '+lo>>5&63), byte(' '+lo>>10&95)
+		b[3], b[4], b[5] = byte(' '+lo>>15&31), byte(' '+lo>>20&63), byte(' '+lo>>25&95)
+		b[6], b[7], b[8] = byte(' '+hi&31), byte(' '+hi>>5&63), byte(' '+hi>>10&95)
+		b[9], b[10], b[11] = byte(' '+hi>>15&31), byte(' '+hi>>20&63), byte(' '+hi>>25&95)
+		b = b[12:]
+	}
+	if len(b) > 0 {
+		x := r.Uint64()
+		for i := range b {
+			if i == 6 {
+				x >>= 32
+			}
+			j := i % 6
+			b[i] = byte(' ' + x>>(5*j)&ycsbByteMasks[j])
 		}
-		dst = append(dst, byte(' '+(bits>>(5*j))&ycsbByteMasks[j]))
 	}
 	return dst
 }

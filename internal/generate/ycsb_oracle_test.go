@@ -218,7 +218,7 @@ func ycsbBytePositions() [6][128]bool {
 func TestYCSBFieldBytes(t *testing.T) {
 	can := ycsbBytePositions()
 	st := NewState(1, 1)
-	for _, length := range []int{1, 5, 6, 7, 100, 1001} {
+	for _, length := range []int{1, 5, 6, 7, 11, 12, 23, 100, 1001} {
 		g := compile(t, fmt.Sprintf(`{$gen: binary, length: %d, bytes: ycsb}`, length), nil)
 		var seen [6][128]bool
 		for range 3000 {
