@@ -64,6 +64,8 @@ func cases() []*fidelityCase {
 	cs := []*fidelityCase{
 		{name: "zipfian-scrambled", label: "request zipfian (scrambled), 10,000 records", kind: "keys", draws: 1_000_000,
 			props: base("requestdistribution=zipfian"), compare: compareKeys(topK)},
+		{name: "zipfian-inserting", label: "request zipfian while inserting (5% inserts, room for 2 × the inserts expected)", kind: "mixkeys", draws: 200_000,
+			props: base("requestdistribution=zipfian", "operationcount=200000", "readproportion=0.95", "insertproportion=0.05"), compare: compareKeys(topK)},
 		{name: "zipfian-plain", label: "zipfian, plain (ZipfianGenerator), 10,000 items", kind: "zipfian", draws: 1_000_000,
 			props: base(), compare: compareKeys(topK)},
 		{name: "latest", label: "request latest while inserting (workload D's mix), recency of the keys read", kind: "latest", draws: 200_000,
