@@ -2,7 +2,9 @@ package main
 
 import (
 	"math"
+	"os"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +35,26 @@ func TestTwoSampleChi2(t *testing.T) {
 	}
 	if _, _, p := twoSampleChi2(hist(1, 0), hist(2, 1)); p >= pMin {
 		t.Errorf("a shifted sample accepted: p %g", p)
+	}
+}
+
+// TestDocsTableCurrent checks that docs/ycsb.md carries the table make
+// ycsb-fidelity writes, for every case checked today: a case added or
+// renamed without rerunning it leaves the docs behind.
+func TestDocsTableCurrent(t *testing.T) {
+	data, err := os.ReadFile("../../../docs/ycsb.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	i, j := strings.Index(s, beginMarker), strings.Index(s, endMarker)
+	if i < 0 || j < i {
+		t.Fatal("docs/ycsb.md has no fidelity table markers")
+	}
+	table := s[i:j]
+	for _, c := range cases() {
+		if !strings.Contains(table, "| "+c.label) {
+			t.Errorf("docs/ycsb.md's fidelity table has no row for %q: run make ycsb-fidelity", c.label)
+		}
 	}
 }
