@@ -105,6 +105,7 @@ func prepare(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 	create := cfg.Run.Setup == nil || *cfg.Run.Setup
 	notices, err := client.Prepare(ctx, plan, mongodb.SetupOptions{
 		Create: create, Drop: cfg.Run.Drop, AllowExisting: cfg.Run.AllowExisting, Workload: cfg.Name,
+		Fill: seedFill(cfg),
 	})
 	for _, n := range notices {
 		fmt.Fprintln(o.Stderr, "notice: "+n)

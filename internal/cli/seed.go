@@ -60,6 +60,22 @@ func seedTarget(cfg *config.Config, i int) int64 {
 	return n
 }
 
+// seedFill tells setup which collections seeding will insert into: those
+// holding fewer documents than their seed count. Seeding is a write, under
+// the same ownership rule as the operations' writes.
+func seedFill(cfg *config.Config) func(*workload.Collection, int64) string {
+	targets := map[string]int64{}
+	for i := range cfg.Collections {
+		targets[cfg.Collections[i].Namespace()] = seedTarget(cfg, i)
+	}
+	return func(col *workload.Collection, holds int64) string {
+		if t := targets[col.Namespace()]; t > holds {
+			return fmt.Sprintf("seeding it to %d documents would insert into it", t)
+		}
+		return ""
+	}
+}
+
 // seeds reports whether any collection is to be seeded.
 func seeds(cfg *config.Config) bool {
 	for i := range cfg.Collections {

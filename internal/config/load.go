@@ -61,6 +61,7 @@ func Parse(data []byte, name string) (*Config, error) {
 
 var (
 	yamlLine    = regexp.MustCompile(`line (\d+)`)
+	wholeDigits = regexp.MustCompile("^`[-+]?[0-9_]+(\\.\\.\\.)?`$") // too big: YAML reads it as a float, and clips it
 	yamlTypeErr = regexp.MustCompile("cannot unmarshal !!(\\w+) (`.*`) into (.+)")
 	yamlTags    = map[string]string{"str": "string", "int": "number", "float": "number", "bool": "boolean",
 		"seq": "list", "map": "mapping", "null": "null", "timestamp": "timestamp"}
@@ -120,6 +121,10 @@ func decodeError(err error) error {
 		}
 		if m := yamlTypeErr.FindStringSubmatch(e.Msg); m != nil {
 			e.Msg = fmt.Sprintf("wrong type: %s is a %s, where %s is expected", m[2], yamlTags[m[1]], goTypeName(m[3]))
+			if (m[1] == "int" || m[1] == "float") && strings.Contains(m[3], "int") && wholeDigits.MatchString(m[2]) {
+				// A whole number where one is expected: too big for it, not the wrong type.
+				e.Msg = fmt.Sprintf("%s is out of range for %s", m[2], intRange(m[3]))
+			}
 		}
 		es = append(es, e)
 	}
@@ -237,4 +242,18 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// intRange names the values a Go integer type of the configuration holds.
+func intRange(t string) string {
+	bits := 64
+	for _, b := range []string{"8", "16", "32"} {
+		if strings.HasSuffix(t, b) {
+			bits, _ = strconv.Atoi(b)
+		}
+	}
+	if strings.HasPrefix(t, "uint") {
+		return fmt.Sprintf("a whole number from 0 to %d", uint64(1)<<bits-1)
+	}
+	return fmt.Sprintf("a whole number from %d to %d", -(int64(1) << (bits - 1)), int64(1)<<(bits-1)-1)
 }

@@ -33,6 +33,8 @@ type Client struct {
 	// with a fallback), reported once at the end.
 	mu      sync.Mutex
 	notices []string
+	// owned: namespace -> the run may write into it (ownership.go).
+	owned map[string]bool
 	// Hosts is what was tried, for messages (no credentials).
 	Hosts string
 }
