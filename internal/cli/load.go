@@ -349,7 +349,7 @@ func buildIndexes(ctx context.Context, o IO, client *mongodb.Client, col *worklo
 		if ctx.Err() != nil {
 			return withCode(ExitInterrupted, fmt.Errorf("interrupted while building the indexes of %s: run the same command with --resume to build them", col.Namespace()))
 		}
-		return withCode(ExitSetup, err)
+		return withCode(ExitServerFailure, err) // as in setup: the server refused an index
 	}
 	_, wall := procstat.Read().Since(u0)
 	fmt.Fprintf(o.Stdout, "built the indexes of %s in %s\n", col.Namespace(), shortDuration(wall))

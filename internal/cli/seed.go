@@ -16,10 +16,7 @@ import (
 // before a run. Seeding is a load that resumes by itself: a run whose
 // seeding was interrupted continues it the next time with the same --seed.
 func seed(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client) error {
-	workers := cfg.Run.SeedWorkers
-	if workers == 0 {
-		workers = min(cfg.Run.Concurrency, loader.DefaultWorkers())
-	}
+	workers := seedWorkers(cfg)
 	part, _ := config.ParsePartition(cfg.Run.Partition) // validated already
 	for i, col := range plan.Collections {
 		target := seedTarget(cfg, i)
@@ -45,6 +42,16 @@ func seed(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, cl
 		}
 	}
 	return nil
+}
+
+// seedWorkers is --seed-workers, or by default the smaller of
+// --concurrency and the loader's default (2 per core, 4 to 32), as its
+// help says.
+func seedWorkers(cfg *config.Config) int {
+	if cfg.Run.SeedWorkers > 0 {
+		return cfg.Run.SeedWorkers
+	}
+	return min(cfg.Run.Concurrency, loader.DefaultWorkers())
 }
 
 // seedTarget is how many documents collection i holds before a run: its own

@@ -56,7 +56,7 @@ var Settings = []Setting{
 		return nil
 	}},
 	{Flag: "seed-batch-size", Usage: "documents per insertMany while seeding", Set: intSetter(func(c *Config) *int { return &c.Run.SeedBatchSize })},
-	{Flag: "seed-workers", Usage: "parallel inserters while seeding (0: concurrency)", Set: intSetter(func(c *Config) *int { return &c.Run.SeedWorkers })},
+	{Flag: "seed-workers", Usage: "parallel inserters while seeding (default 0: the smaller of --concurrency and 2 per core, 4 to 32)", Set: intSetter(func(c *Config) *int { return &c.Run.SeedWorkers })},
 	{Flag: "setup", Bool: true, Usage: "create collections and indexes before the run (default true)", Set: func(c *Config, v string) error {
 		b, err := parseBool(v)
 		c.Run.Setup = &b
@@ -133,7 +133,7 @@ var Settings = []Setting{
 		return err
 	}},
 	{Flag: "slow", Usage: "group operations at least this slow by shape (collection, type, filter), such as 200ms (0: off)", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Slow })},
-	{Flag: "explain", Usage: "after the run, explain the N slowest shapes of --slow (default threshold 100ms) and flag collection scans", Set: intSetter(func(c *Config) *int { return &c.Run.Explain })},
+	{Flag: "explain", Usage: "after the run, explain the N slowest shapes of --slow and flag collection scans (without --slow: operations of 100ms or more of client-side latency, sending to reply, queueing and network included; not the server's slowms)", Set: intSetter(func(c *Config) *int { return &c.Run.Explain })},
 }
 
 // durationSetterValue parses a duration that cannot be negative.
