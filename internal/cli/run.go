@@ -41,7 +41,7 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 	}
 	defer func() { out.view.end(ctx, o, cfg, nil, err) }() // the final report stays up for --dashboard-linger
 	if cfg.Run.Out != "" {
-		if err := report.CheckWritable(cfg.Run.Out); err != nil {
+		if err := report.CheckWritable(cfg.Run.Out, rf.inputs(fs.Arg(0), fs)...); err != nil {
 			return withCode(ExitOutput, err)
 		}
 	}

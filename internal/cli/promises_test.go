@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestOutNeverOverwritesInput: an output file that is also an input of the
+// command (the workload, a -P file, a file being merged) is refused before
+// anything runs, with one line, and the input is left byte for byte.
+func TestOutNeverOverwritesInput(t *testing.T) {
+	w := writeFile(t, "w.yaml", minimal)
+	p := writeFile(t, "workloada", "recordcount=10\noperationcount=10\nreadproportion=1\n")
+	m := writeFile(t, "a.json", `{"schema": "mongoload/results"}`)
+	link := w + ".link"
+	if err := os.Symlink(w, link); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		args  []string
+		input string
+	}{
+		{"run workload", []string{"run", w, "--out", w}, w},
+		{"run through a symlink", []string{"run", w, "--out", link}, w},
+		{"run -P", []string{"run", "-P", p, "--out", p}, p},
+		{"sweep workload", []string{"sweep", w, "--concurrency", "1,2", "--out", w}, w},
+		{"sweep html", []string{"sweep", w, "--concurrency", "1,2", "--html", w}, w},
+		{"merge input", []string{"merge", m, "--out", m}, m},
+		{"report html", []string{"report", m, "--html", m}, m},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before, _ := os.ReadFile(tt.input)
+			args := tt.args
+			if args[0] != "merge" && args[0] != "report" {
+				args = append(args, "--uri", "mongodb://127.0.0.1:1", "--server-selection-timeout", "1s")
+			}
+			code, _, stderr := run(t, context.Background(), nil, args...)
+			if code != ExitOutput || !strings.Contains(stderr, "is also an input of this command") {
+				t.Fatalf("exit %d, stderr %q; want %d and a line saying it is an input", code, stderr, ExitOutput)
+			}
+			if n := strings.Count(strings.TrimSpace(stderr), "\n"); n > 0 {
+				t.Errorf("more than one line: %q", stderr)
+			}
+			if after, _ := os.ReadFile(tt.input); string(after) != string(before) {
+				t.Errorf("the input was changed")
+			}
+		})
+	}
+}
+
+// TestOutInAnUnwritableDirectory: --out /proc/version names the directory
+// that refuses new files, rather than calling it missing.
+func TestOutInAnUnwritableDirectory(t *testing.T) {
+	if _, err := os.Stat("/proc/version"); err != nil {
+		t.Skip("no /proc")
+	}
+	code, _, stderr := run(t, context.Background(), nil, "run", writeFile(t, "w.yaml", minimal), "--out", "/proc/version", "--uri", "mongodb://127.0.0.1:1")
+	if code != ExitOutput || !strings.Contains(stderr, `directory "/proc", which does not accept one`) {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}
