@@ -16,7 +16,7 @@ import (
 
 // Load reads a workload file (YAML or JSON) over the defaults.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path)
 	if err != nil {
 		return nil, &Error{Kind: Unreadable, File: path, Msg: fmt.Sprintf("cannot read workload file: %v", unwrapPathError(err))}
 	}
@@ -32,6 +32,9 @@ func Load(path string) (*Config, error) {
 func Parse(data []byte, name string) (*Config, error) {
 	cfg := Default()
 	cfg.Source = name
+	if err := checkSize(data, name); err != nil {
+		return nil, err
+	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
@@ -39,6 +42,9 @@ func Parse(data []byte, name string) (*Config, error) {
 			return nil, &Error{Kind: Syntax, File: name, Msg: "the workload file is empty"}
 		}
 		return nil, syntaxError(err, name)
+	}
+	if err := checkExpansion(&doc, name); err != nil {
+		return nil, err
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
@@ -256,4 +262,16 @@ func intRange(t string) string {
 		return fmt.Sprintf("a whole number from 0 to %d", uint64(1)<<bits-1)
 	}
 	return fmt.Sprintf("a whole number from %d to %d", -(int64(1) << (bits - 1)), int64(1)<<(bits-1)-1)
+}
+
+// readBounded reads a workload file, at most one byte past
+// MaxWorkloadBytes: enough for Parse to refuse a file too big, without
+// reading all of it.
+func readBounded(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, MaxWorkloadBytes+1))
 }
