@@ -136,8 +136,8 @@ operations:
 		args []string
 		a, b int64
 	}{
-		{[]string{"--seed", "20"}, 20, 20},                       // the file said 300 and 200
-		{[]string{"--seed", "b=7"}, 300, 7},                      // only b
+		{[]string{"--seed", "20"}, 20, 20},                      // the file said 300 and 200
+		{[]string{"--seed", "b=7"}, 300, 7},                     // only b
 		{[]string{"--seed", "10", "--seed-scale", "0.5"}, 5, 5}, // the scale multiplies the flag's count
 	}
 	for _, tt := range tests {
