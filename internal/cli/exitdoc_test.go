@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -9,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mongoload/mongoload/internal/testserver"
 )
 
 var exitRow = regexp.MustCompile(`(?m)^\| *(\d+) *\| *(.+?) *\|$`)
@@ -86,4 +90,41 @@ func docSays(t *testing.T, code int, words ...string) {
 			t.Errorf("exit %d happened for %q, but docs/exit-codes.md says: %s", code, w, row)
 		}
 	}
+}
+
+// TestIndexFailureExitCode: an index the server cannot build (unique over
+// documents that repeat the key) exits with the same code in run's setup
+// and in load --indexes after, and docs/exit-codes.md says that code is
+// for an index. The doc said 19 where run gave 22, and load gave 19.
+func TestIndexFailureExitCode(t *testing.T) {
+	uri := testserver.URI(t)
+	name := uniqueName(t)
+	plain := fmt.Sprintf(`
+collections:
+  - database: %s
+    name: c
+    template: {a: 1, k: {$gen: key}}
+operations:
+  - {name: g, type: findOne, weight: 1, filter: {k: {$gen: key}}}
+`, name)
+	unique := strings.Replace(plain, "template:", "indexes: [{keys: {a: 1}, unique: true}]\n    template:", 1)
+	// Two documents with the same a, then a run that wants a unique index on a.
+	if code, _, stderr := run(t, context.Background(), nil, "run", writeFile(t, "plain.yaml", plain), "--uri", uri, "--seed", "2", "--operations", "1", "--duration", "0", "--quiet"); code != 0 {
+		t.Fatalf("seeding: exit %d: %s", code, stderr)
+	}
+	u := writeFile(t, "unique.yaml", unique)
+	codeRun, _, stderr := run(t, context.Background(), nil, "run", u, "--uri", uri, "--operations", "1", "--duration", "0", "--quiet")
+	if !strings.Contains(stderr, "index") {
+		t.Fatalf("run: exit %d without naming the index: %s", codeRun, stderr)
+	}
+	// The same through a load that builds its indexes after the data.
+	u2 := writeFile(t, "unique2.yaml", strings.Replace(unique, "name: c", "name: d", 1))
+	codeLoad, _, stderr := run(t, context.Background(), nil, "load", u2, "--uri", uri, "--documents", "2", "--indexes", "after")
+	if !strings.Contains(stderr, "index") {
+		t.Fatalf("load: exit %d without naming the index: %s", codeLoad, stderr)
+	}
+	if codeRun != codeLoad || codeRun != ExitServerFailure {
+		t.Errorf("an index failure exits %d in run and %d in load; want %d in both", codeRun, codeLoad, ExitServerFailure)
+	}
+	docSays(t, codeRun, "index")
 }

@@ -2,9 +2,13 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/mongoload/mongoload/internal/testserver"
 )
 
 // TestOutNeverOverwritesInput: an output file that is also an input of the
@@ -62,4 +66,31 @@ func TestOutInAnUnwritableDirectory(t *testing.T) {
 	if code != ExitOutput || !strings.Contains(stderr, `directory "/proc", which does not accept one`) {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
+}
+
+// TestNoCredentialsIsAnAuthFailure: against a server that requires
+// authentication, a run without credentials used to exit 22 with a raw
+// "(Unauthorized)" at setup; it exits 17, the authentication code, with
+// one line saying what to set, and the doc says the same of 17.
+func TestNoCredentialsIsAnAuthFailure(t *testing.T) {
+	testserver.URI(t)
+	script, err := testserver.Script()
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("cliauth-%d", os.Getpid())
+	cmd := exec.Command(script, "start", name)
+	cmd.Env = append(os.Environ(), "TESTSERVER_ARGS=--auth")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s start %s: %v", script, name, err)
+	}
+	t.Cleanup(func() { _ = exec.Command(script, "stop", name).Run() })
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	uri := lines[len(lines)-1]
+	code, _, stderr := run(t, context.Background(), nil, "run", writeFile(t, "w.yaml", minimal), "--uri", uri, "--duration", "1s")
+	if code != ExitAuth || !strings.Contains(stderr, "MONGOLOAD_USERNAME and MONGOLOAD_PASSWORD") || strings.Contains(stderr, "Unauthorized") {
+		t.Fatalf("exit %d, stderr %q; want %d naming MONGOLOAD_USERNAME and MONGOLOAD_PASSWORD", code, stderr, ExitAuth)
+	}
+	docSays(t, ExitAuth, "MONGOLOAD_USERNAME", "none were given")
 }

@@ -91,12 +91,33 @@ func Connect(ctx context.Context, conn config.Connection, co ...ConnectOptions) 
 		_ = c.Disconnect(context.Background())
 		return nil, cl.connectError(err, wait)
 	}
+	if opts.Auth == nil {
+		// ping needs no login, so a server that requires one would only
+		// say so at the first real command, as a setup failure. Ask now.
+		if err := cl.needsLogin(pingCtx); err != nil {
+			_ = c.Disconnect(context.Background())
+			return nil, err
+		}
+	}
 	return cl, nil
+}
+
+// needsLogin tells a server that requires authentication from one that
+// does not, when no credentials were given: listDatabases (names only) is
+// refused with Unauthorized by the former. Any other answer lets the
+// connection go on (a server may not know the command).
+func (cl *Client) needsLogin(ctx context.Context) error {
+	cmd := bson.D{{Key: "listDatabases", Value: 1}, {Key: "nameOnly", Value: true}, {Key: "authorizedDatabases", Value: true}}
+	err := cl.c.Database("admin").RunCommand(ctx, cmd).Err()
+	if hasCode(err, codeUnauthorized) {
+		return fmt.Errorf("%w: the server at %s requires authentication and no credentials were given: set MONGOLOAD_USERNAME and MONGOLOAD_PASSWORD (or put the user in the URI), and --auth-source if the user is not defined in admin", ErrAuth, cl.Hosts)
+	}
+	return nil
 }
 
 func (cl *Client) connectError(err error, wait time.Duration) error {
 	var ce mongo.CommandError
-	if errors.As(err, &ce) && (ce.Code == 18 || ce.Name == "AuthenticationFailed") || strings.Contains(err.Error(), "auth error") {
+	if errors.As(err, &ce) && (ce.Code == codeAuthFailed || ce.Name == "AuthenticationFailed") || strings.Contains(err.Error(), "auth error") {
 		return fmt.Errorf("%w at %s: check the user name and password (MONGOLOAD_USERNAME/MONGOLOAD_PASSWORD or the URI) and authSource", ErrAuth, cl.Hosts)
 	}
 	if errors.Is(err, context.Canceled) {
