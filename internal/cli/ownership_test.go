@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -148,5 +150,48 @@ operations:
 		if a, b := d.count(name, "a"), d.count(name, "b"); a != tt.a || b != tt.b {
 			t.Errorf("%v: a holds %d, b %d; want %d and %d", tt.args, a, b, tt.a, tt.b)
 		}
+	}
+}
+
+var backticked = regexp.MustCompile("`(mongoload [^`]+)`")
+
+// TestSeedHintsWork: the commands mongoload names after an interrupted
+// seed, and after a run whose --seed conflicts with the unfinished one,
+// are run as printed (with the connection flag) and finish the seeding:
+// the collection then holds the interrupted target. Before, the hint told
+// run to use --documents ... --resume, which run rejects.
+func TestSeedHintsWork(t *testing.T) {
+	uri := testserver.URI(t)
+	d := openDB(t, uri)
+	name := uniqueName(t)
+	w := writeFile(t, "w.yaml", fmt.Sprintf(`
+collections:
+  - {database: %s, name: c, template: {k: {$gen: key}, pad: {$gen: string, min: 200, max: 200}}}
+operations:
+  - {name: look, type: findOne, weight: 1, filter: {k: {$gen: key}}}
+`, name))
+	const target = 100_000 // seconds of seeding with one worker in small batches
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(800*time.Millisecond, cancel)
+	code, _, stderr := run(t, ctx, nil, "run", w, "--uri", uri, "--seed", strconv.Itoa(target), "--seed-workers", "1", "--seed-batch-size", "100", "--duration", "1s")
+	m := backticked.FindStringSubmatch(stderr)
+	if code != ExitInterrupted || m == nil {
+		t.Fatalf("interrupted seed: exit %d, no command in %q", code, stderr)
+	}
+	// Another --seed conflicts with the unfinished one: its hint must work too.
+	code, _, stderr = run(t, context.Background(), nil, "run", w, "--uri", uri, "--seed", "10", "--duration", "1s")
+	m2 := backticked.FindStringSubmatch(stderr)
+	if code != ExitSetup || m2 == nil || strings.Contains(stderr, "--documents") {
+		t.Fatalf("conflicting seed: exit %d, stderr %q", code, stderr)
+	}
+	if m2[1] != m[1] {
+		t.Logf("two hints: %q and %q", m[1], m2[1])
+	}
+	args := append(strings.Fields(m2[1])[1:], "--uri", uri)
+	if code, stdout, stderr := run(t, context.Background(), nil, args...); code != 0 {
+		t.Fatalf("the hint %q: exit %d\n%s\n%s", m2[1], code, stdout, stderr)
+	}
+	if n := d.count(name, "c"); n != target {
+		t.Errorf("after the hint: %d documents, want %d", n, target)
 	}
 }

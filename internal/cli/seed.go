@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
@@ -23,6 +24,7 @@ func seed(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, cl
 		if target == 0 {
 			continue
 		}
+		var unfinished *loader.UnfinishedError
 		res, err := loader.Load(ctx, client.LoadWriter(nil), client.LoadStore(), col, loader.Options{
 			Target: target, Part: part.Index, Parts: part.Count, BatchSize: cfg.Run.SeedBatchSize, Workers: workers,
 			Resume: true, RandomSeed: cfg.Run.RandomSeed, Retryable: mongodb.IsRetryableLoadError,
@@ -33,15 +35,31 @@ func seed(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, cl
 		case err == nil && res.Nothing:
 			fmt.Fprintf(o.Stderr, "seed %s: already holds %d documents\n", col.Namespace(), res.Target)
 		case err == nil:
+		case errors.As(err, &unfinished):
+			// The loader words its fix in load's flags; say it in commands that work.
+			return withCode(ExitSetup, fmt.Errorf("seeding %s: an unfinished seed or load to %s documents holds %s of them: finish it with `%s` (and the same connection flags), or start over with --drop",
+				col.Namespace(), commas(unfinished.Target), commas(unfinished.Holds), finishCommand(cfg, col, unfinished.Partitions)))
 		case errors.Is(err, loader.ErrConflict):
 			return withCode(ExitSetup, err)
 		case ctx.Err() != nil || errors.Is(err, context.Canceled):
-			return withCode(ExitInterrupted, fmt.Errorf("seeding %s interrupted after %d documents: a run with the same --seed continues it", col.Namespace(), res.Done()))
+			return withCode(ExitInterrupted, fmt.Errorf("seeding %s interrupted after %s of %s documents: run the same command again to continue it, or finish the seeding alone with `%s` (and the same connection flags)",
+				col.Namespace(), commas(res.Done()), commas(res.Total), finishCommand(cfg, col, part.Count)))
 		default:
 			return withCode(ExitServerFailure, fmt.Errorf("seeding %s: %w", col.Namespace(), err))
 		}
 	}
 	return nil
+}
+
+// finishCommand is a command that finishes an interrupted seed or load of
+// col: mongoload load resumes whatever target the load was started with.
+func finishCommand(cfg *config.Config, col *workload.Collection, parts int) string {
+	src := strings.TrimPrefix(cfg.Source, "builtin:")
+	cmd := fmt.Sprintf("mongoload load %s --collection %s --resume", src, col.Namespace())
+	if parts > 1 {
+		cmd += fmt.Sprintf(" --partition i/%d (each i from 0 to %d)", parts, parts-1)
+	}
+	return cmd
 }
 
 // seedWorkers is --seed-workers, or by default the smaller of
