@@ -115,8 +115,26 @@ func seeds(cfg *config.Config) bool {
 func seedLine(p loader.Progress) string {
 	pct := 100 * p.Fraction()
 	line := fmt.Sprintf("seed %s%s: %d/%d documents (%.0f%%) %.0f docs/s %.1f MB/s", p.Collection, partLabel(p.Part, p.Parts), p.Done(), p.Total, pct, p.Rate(), p.MBps())
-	if p.Final {
+	switch {
+	case p.Unfinished():
+		return line + fmt.Sprintf(" stopped after %s, unfinished", p.Elapsed.Round(time.Millisecond))
+	case p.Final:
 		return line + fmt.Sprintf(" in %s", p.Elapsed.Round(time.Millisecond))
+	case p.ETAUnbounded():
+		return line + " ETA over 100 years"
 	}
 	return line + fmt.Sprintf(" ETA %s", p.ETA().Round(time.Second))
+}
+
+// etaText is the estimated time left of a load: "ETA -" when unknown,
+// "ETA over 100 years" past what it can tell.
+func etaText(p loader.Progress) string {
+	switch d := p.ETA(); {
+	case d <= 0:
+		return "ETA -"
+	case p.ETAUnbounded():
+		return "ETA over 100 years"
+	default:
+		return "ETA " + shortDuration(d)
+	}
 }

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/loader"
@@ -28,6 +30,31 @@ func TestSeedWorkersAsDocumented(t *testing.T) {
 	for _, s := range config.Settings {
 		if s.Flag == "seed-workers" && !strings.Contains(s.Usage, "smaller of --concurrency and 2 per core, 4 to 32") {
 			t.Errorf("--seed-workers help does not state the default: %q", s.Usage)
+		}
+	}
+}
+
+// TestSeedLines: the progress line of a huge seed gives a bounded ETA (it
+// overflowed to -2562047h47m16s), and the last line of an interrupted seed
+// says it is unfinished rather than read like a finished one.
+func TestSeedLines(t *testing.T) {
+	tests := []struct {
+		name      string
+		p         loader.Progress
+		want, not string
+	}{
+		{"huge seed", loader.Progress{Collection: "d.c", Total: math.MaxInt64, Written: 10, Elapsed: time.Second}, "ETA over 100 years", "-"},
+		{"ordinary", loader.Progress{Collection: "d.c", Total: 1000, Written: 250, Elapsed: time.Second}, "ETA 3s", "unfinished"},
+		{"finished", loader.Progress{Collection: "d.c", Total: 1000, Written: 1000, Elapsed: 2 * time.Second, Final: true}, "1000/1000 documents (100%) 500 docs/s 0.0 MB/s in 2s", "unfinished"},
+		{"interrupted", loader.Progress{Collection: "d.c", Total: 1000, Written: 370, Elapsed: 2 * time.Second, Final: true}, "370/1000 documents (37%) 185 docs/s 0.0 MB/s stopped after 2s, unfinished", " in 2s"},
+	}
+	for _, tt := range tests {
+		got := seedLine(tt.p)
+		if !strings.Contains(got, tt.want) || strings.Contains(got, tt.not) {
+			t.Errorf("%s: %q; want %q and not %q", tt.name, got, tt.want, tt.not)
+		}
+		if bar := progressText(tt.p); tt.name == "huge seed" && !strings.Contains(bar, "ETA over 100 years") {
+			t.Errorf("load's progress bar: %q", bar)
 		}
 	}
 }
