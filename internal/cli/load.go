@@ -194,7 +194,7 @@ func loadCommand(ctx context.Context, args []string, o IO) (err error) {
 	la.dash = view.dash
 	defer func() { view.end(ctx, o, cfg, nil, err) }()
 	startPprof(o)
-	client, err := connect(ctx, cfg)
+	client, err := connect(ctx, o, cfg)
 	if err != nil {
 		return err
 	}

@@ -3,10 +3,12 @@ package cli
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mongoload/mongoload/internal/testserver"
 )
@@ -93,4 +95,43 @@ func TestNoCredentialsIsAnAuthFailure(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q; want %d naming MONGOLOAD_USERNAME and MONGOLOAD_PASSWORD", code, stderr, ExitAuth)
 	}
 	docSays(t, ExitAuth, "MONGOLOAD_USERNAME", "none were given")
+}
+
+// TestUnreachableServer: nothing listening at the address is reported at
+// once, as such, not after the whole server-selection timeout (10 s by
+// default); a server that accepts connections but does not answer gets a
+// line saying what mongoload waits for, while it waits.
+func TestUnreachableServer(t *testing.T) {
+	w := writeFile(t, "w.yaml", minimal)
+	start := time.Now()
+	code, _, stderr := run(t, context.Background(), nil, "run", w, "--uri", "mongodb://127.0.0.1:1/?directConnection=true", "--duration", "1s")
+	took := time.Since(start)
+	if code != ExitUnreachable || !strings.Contains(stderr, "nothing listens at 127.0.0.1:1 (connection refused)") {
+		t.Fatalf("refused: exit %d, stderr %q", code, stderr)
+	}
+	if !testserver.Race && took > 6*time.Second {
+		t.Errorf("a refused connection took %s to report (the server-selection timeout is 10s)", took)
+	}
+	docSays(t, ExitUnreachable, "no server answered")
+
+	// A listener that never answers: the handshake waits.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	addr := ln.Addr().String()
+	code, _, stderr = run(t, context.Background(), nil, "run", w, "--uri", "mongodb://"+addr+"/?directConnection=true", "--server-selection-timeout", "3s", "--duration", "1s")
+	if code != ExitUnreachable || !strings.Contains(stderr, "no answer yet from "+addr+": waiting up to 1s more") {
+		t.Fatalf("silent server: exit %d, stderr %q", code, stderr)
+	}
 }
