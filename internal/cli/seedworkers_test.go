@@ -58,3 +58,19 @@ func TestSeedLines(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainHelpSaysClientSide: --explain's default threshold is
+// compared with client-side latency, and its help says so rather than
+// pass it off as the server's slowms; the threshold is the one the code uses.
+func TestExplainHelpSaysClientSide(t *testing.T) {
+	cfg := config.Default()
+	cfg.Run.Explain = 3
+	if got := slowThreshold(cfg); got != 100*time.Millisecond {
+		t.Fatalf("--explain alone: threshold %s", got)
+	}
+	for _, s := range config.Settings {
+		if s.Flag == "explain" && (!strings.Contains(s.Usage, "100ms or more of client-side latency") || !strings.Contains(s.Usage, "not the server's slowms")) {
+			t.Errorf("--explain help: %q", s.Usage)
+		}
+	}
+}
