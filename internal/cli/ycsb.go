@@ -29,6 +29,23 @@ func addRunFlags(fs *pflag.FlagSet) *runFlags {
 	}
 }
 
+// inputs are the files a run or sweep reads (its workload file, -P and
+// plgm files): an output must not overwrite one of them.
+func (f *runFlags) inputs(ref string, fs *pflag.FlagSet) []string {
+	var in []string
+	if ref != "" {
+		in = append(in, ref)
+	}
+	in = append(in, *f.ycsb...)
+	paths, _ := plgmPaths(fs)
+	for _, p := range paths {
+		if p != "" {
+			in = append(in, p)
+		}
+	}
+	return in
+}
+
 // output is how a run reports: the live sink and the final report.
 type output struct {
 	format string
