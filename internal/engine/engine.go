@@ -124,6 +124,10 @@ const DefaultGrace = 5 * time.Second
 // it neither succeeded nor failed, and its latency is unknown.
 const Abandoned = "abandoned in flight"
 
+// ReasonSignal is the reason of an Interrupted run: it completes the
+// outcome ("interrupted: Ctrl-C or a signal") rather than repeat it.
+const ReasonSignal = "Ctrl-C or a signal"
+
 // Result is what the engine measured.
 type Result struct {
 	Outcome Outcome

@@ -107,7 +107,7 @@ func TestInterruptCountsAbandoned(t *testing.T) {
 		cancel()
 	}()
 	res, _ := runWith(t, ctx, ex, Options{Concurrency: 4, Duration: time.Minute})
-	if res.Outcome != Interrupted || res.Abandoned != 4 || res.Reason != "interrupted; 4 operation(s) abandoned in flight" {
+	if res.Outcome != Interrupted || res.Abandoned != 4 || res.Reason != ReasonSignal+"; 4 operation(s) abandoned in flight" {
 		t.Fatalf("outcome %s (%s), %d abandoned", res.Outcome, res.Reason, res.Abandoned)
 	}
 }
