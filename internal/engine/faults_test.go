@@ -181,7 +181,7 @@ func TestGapsFromFirstFailureToFirstSuccess(t *testing.T) {
 // ending with the run.
 func TestOpenGapAtTheEnd(t *testing.T) {
 	ex := &flakyExec{failFrom: 50, failTo: 1 << 40, err: errDown}
-	res, _ := runWith(t, context.Background(), ex, Options{Concurrency: 2, Operations: 200})
+	res, _ := runWith(t, context.Background(), ex, Options{Concurrency: 1, Operations: 200})
 	if len(res.Gaps) != 1 || !res.Gaps[0].Open || !res.Gaps[0].End.Equal(res.End) {
 		t.Fatalf("gaps %+v, run end %s", res.Gaps, res.End)
 	}
