@@ -164,14 +164,15 @@ func splitComma(v string) []string {
 // --size bytes) each, resumably, with the run's setup rules (create,
 // --drop, --allow-existing).
 func loadCommand(ctx context.Context, args []string, o IO) (err error) {
-	fs := newFlags("load", "[WORKLOAD] --documents N | --size SIZE [flags]", o)
+	fs := newFlags("load", "[WORKLOAD | -P YCSB-PROPERTIES] [--documents N | --size SIZE] [flags]", o)
 	addSettings(fs)
 	addLoadFlags(fs)
 	addPlgmFlags(fs)
+	yf := addYCSBFlags(fs, "load")
 	if err := parse(fs, args, 1); err != nil {
 		return err
 	}
-	cfg, plan, err := resolveWorkload(fs.Arg(0), fs, o)
+	cfg, plan, _, err := yf.resolve(fs.Arg(0), fs, o)
 	if err != nil {
 		return err
 	}
