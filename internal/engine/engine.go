@@ -28,7 +28,9 @@ import (
 
 // Executor runs one built request against the server.
 type Executor interface {
-	Do(ctx context.Context, r *workload.Request) (int64, error)
+	// Do returns what the server did with documents (returned, matched,
+	// inserted, ...), which the engine records with the latency.
+	Do(ctx context.Context, r *workload.Request) (metrics.Docs, error)
 }
 
 // Sink receives one snapshot per interval of the measured phase.
@@ -234,7 +236,7 @@ func (r *run) exec(ctx context.Context, clock *sendclock.Clock, w *worker, shard
 	}
 	r.rec.InFlight(1)
 	start := time.Now()
-	_, err := r.execs[i].Do(ctx, &w.req)
+	docs, err := r.execs[i].Do(ctx, &w.req)
 	end := time.Now()
 	r.rec.InFlight(-1)
 	if r.o.OnSlow != nil && measured && r.opCtx.Err() == nil {
@@ -272,9 +274,9 @@ func (r *run) exec(ctx context.Context, clock *sendclock.Clock, w *worker, shard
 		if !ok {
 			sent = start
 		}
-		shard.RecordService(i, end.Sub(intended), end.Sub(sent))
+		shard.RecordServiceDocs(i, end.Sub(intended), end.Sub(sent), docs)
 	default:
-		shard.Record(i, end.Sub(intended))
+		shard.RecordDocs(i, end.Sub(intended), docs)
 	}
 	if err != nil && r.o.IsLoss(err) {
 		r.lastLoss.Store(&lossNote{at: end, err: err})
@@ -291,7 +293,7 @@ func (r *run) recordSteps(shard *metrics.Shard, req *workload.Request) {
 	for _, sr := range req.StepRuns {
 		switch {
 		case sr.Err == nil:
-			shard.Record(sr.Op.Index, sr.Latency)
+			shard.RecordDocs(sr.Op.Index, sr.Latency, sr.Docs)
 		case r.opCtx.Err() == nil:
 			shard.RecordOutcome(sr.Op.Index, "failed attempt: "+r.o.Classify(sr.Err), 1)
 		}
