@@ -273,7 +273,40 @@ func runInfo(cfg *config.Config, plan *workload.Plan) report.RunInfo {
 		OpTypes:    types,
 		OpParents:  parents,
 		Warmup:     cfg.Run.Warmup.D(),
+
+		EmptyThreshold: cfg.Run.EmptyThreshold,
+		MissCauses:     missCauses(cfg, plan),
 	}
+}
+
+// missCauses says, for each operation whose filter cannot reach its
+// collection's documents, why (workload.MissCause): the report flags the
+// operation only if its results were mostly empty.
+func missCauses(cfg *config.Config, plan *workload.Plan) map[string]string {
+	filters := map[string]config.Value{}
+	var walk func(ops []config.Operation)
+	walk = func(ops []config.Operation) {
+		for _, o := range ops {
+			filters[o.Name] = o.Filter
+			walk(o.Steps)
+		}
+	}
+	walk(cfg.Operations)
+	out := map[string]string{}
+	for _, op := range plan.AllOps() {
+		if op.Collection == nil {
+			continue
+		}
+		for i := range cfg.Collections {
+			if cfg.Collections[i].Namespace() != op.Collection.Namespace() {
+				continue
+			}
+			if c := workload.MissCause(filters[op.Name], cfg.Collections[i].Template, seedTarget(cfg, i)); c != "" {
+				out[op.Name] = c
+			}
+		}
+	}
+	return out
 }
 
 func configLine(c *config.Config) string {
