@@ -212,4 +212,6 @@ func TestMaxInFlight(t *testing.T) {
 
 type execFunc func(ctx context.Context, r *workload.Request) (metrics.Docs, error)
 
-func (f execFunc) Do(ctx context.Context, r *workload.Request) (metrics.Docs, error) { return f(ctx, r) }
+func (f execFunc) Do(ctx context.Context, r *workload.Request) (metrics.Docs, error) {
+	return f(ctx, r)
+}

@@ -14,8 +14,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/mongo/readconcern"
 
-	"github.com/mongoload/mongoload/internal/sendclock"
 	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/sendclock"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
