@@ -31,7 +31,7 @@ func parse(fs *pflag.FlagSet, args []string, maxArgs int) error {
 		if errors.Is(err, pflag.ErrHelp) {
 			return errHelp
 		}
-		return withCode(ExitUsage, err)
+		return withCode(ExitUsage, unknownSetting(fs, err))
 	}
 	if fs.NArg() > maxArgs {
 		return withCode(ExitUsage, fmt.Errorf("too many arguments: %s", strings.Join(fs.Args(), " ")))
@@ -96,4 +96,19 @@ func printConfig(o IO, cfg *config.Config) error {
 		return err
 	}
 	return enc.Close()
+}
+
+// unknownSetting explains a setting flag this command does not take ("load
+// has no --rate: ..."); other errors are returned as they are.
+func unknownSetting(fs *pflag.FlagSet, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return err
+	}
+	for _, s := range config.Settings {
+		if s.Flag == name && !s.NoFlag {
+			return fmt.Errorf("%s has no --%s: it is a setting %s does not read (mongoload %s --help lists those it does)", fs.Name(), name, fs.Name(), fs.Name())
+		}
+	}
+	return err
 }
