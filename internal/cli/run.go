@@ -224,6 +224,13 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	if err := out.final(o.Stdout, result); err != nil {
 		return nil, err
 	}
+	if out.format == "ycsb" {
+		// YCSB's report has no place for notes: they go to stderr, so that
+		// a run whose reads find nothing is flagged there too.
+		for _, n := range result.Notes {
+			fmt.Fprintln(o.Stderr, "note: "+n)
+		}
+	}
 	if res.Outcome != engine.ServerLost {
 		saveCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		if err := client.SaveKeys(saveCtx, plan); err != nil {
