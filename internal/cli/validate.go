@@ -98,8 +98,9 @@ func printConfig(o IO, cfg *config.Config) error {
 	return enc.Close()
 }
 
-// unknownSetting explains a setting flag this command does not take ("load
-// has no --rate: ..."); other errors are returned as they are.
+// unknownSetting explains a setting flag this command does not take
+// ("unknown flag: --rate: load does not read that setting ..."); other
+// errors are returned as they are.
 func unknownSetting(fs *pflag.FlagSet, err error) error {
 	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
 	if !ok {
@@ -107,7 +108,7 @@ func unknownSetting(fs *pflag.FlagSet, err error) error {
 	}
 	for _, s := range config.Settings {
 		if s.Flag == name && !s.NoFlag {
-			return fmt.Errorf("%s has no --%s: it is a setting %s does not read (mongoload %s --help lists those it does)", fs.Name(), name, fs.Name(), fs.Name())
+			return fmt.Errorf("%w: %s does not read that setting (mongoload %s --help lists those it does)", err, fs.Name(), fs.Name())
 		}
 	}
 	return err

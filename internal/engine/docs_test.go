@@ -49,3 +49,25 @@ func TestDocsRecorded(t *testing.T) {
 		t.Fatalf("ok %d, docs %+v; want 800 ok, returned %d, empty %d, shaped 800", ok, d, wantRet, wantEmpty)
 	}
 }
+
+// TestNoWarmupMeasuresEveryOperation: without a warm-up, every operation
+// sent is measured: none runs before the measured phase starts, unrecorded
+// (the oracle is the executor's own count of calls, and what the server
+// would hold: every call's documents).
+func TestNoWarmupMeasuresEveryOperation(t *testing.T) {
+	for range 5 {
+		var calls atomic.Int64
+		ex := execFunc(func(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
+			calls.Add(1)
+			return metrics.Docs{Inserted: 1}, nil
+		})
+		res, _ := runWith(t, context.Background(), ex, Options{Concurrency: 8, Operations: 500})
+		var d metrics.Docs
+		for i := range res.Totals.Len() {
+			d.Add(res.Totals.Op(i).Docs)
+		}
+		if ops, _ := total(res); ops != 500 || calls.Load() != 500 || d.Inserted != 500 {
+			t.Fatalf("%d calls, %d measured, %d documents recorded; want 500 of each", calls.Load(), ops, d.Inserted)
+		}
+	}
+}

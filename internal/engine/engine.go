@@ -126,6 +126,9 @@ func Service(o Options) bool { return o.Model == Open || o.Model == Sessions }
 func Run(ctx context.Context, plan *workload.Plan, execs []Executor, rec *metrics.Recorder, sink Sink, o Options) *Result {
 	r := newRun(ctx, plan, execs, rec, sink, o)
 	defer r.cancel()
+	if r.o.Warmup <= 0 {
+		r.startMeasuring() // before the workers: their first operations are measured
+	}
 	var wg sync.WaitGroup
 	switch r.o.Model {
 	case Open:
@@ -141,22 +144,23 @@ func Run(ctx context.Context, plan *workload.Plan, execs []Executor, rec *metric
 }
 
 type run struct {
-	ctx, opCtx context.Context
-	cancel     context.CancelFunc
-	plan       *workload.Plan
-	execs      []Executor
-	rec        *metrics.Recorder
-	sink       Sink
-	o          Options
-	service    bool
-	stop       atomic.Bool
-	stopC      chan struct{} // closed with stop set
-	measuring  atomic.Bool
-	measured   chan struct{} // closed when the measured phase starts
-	remaining  atomic.Int64
-	lastLoss   atomic.Pointer[lossNote]
-	schedule   *Schedule // the measured phase's stages (rate or workers)
-	closed     closedLoop
+	ctx, opCtx   context.Context
+	cancel       context.CancelFunc
+	plan         *workload.Plan
+	execs        []Executor
+	rec          *metrics.Recorder
+	sink         Sink
+	o            Options
+	service      bool
+	stop         atomic.Bool
+	stopC        chan struct{} // closed with stop set
+	measuring    atomic.Bool
+	measured     chan struct{} // closed when the measured phase starts
+	measureStart time.Time     // when it started
+	remaining    atomic.Int64
+	lastLoss     atomic.Pointer[lossNote]
+	schedule     *Schedule // the measured phase's stages (rate or workers)
+	closed       closedLoop
 }
 
 type lossNote struct {
