@@ -75,6 +75,7 @@ func importCommand(_ context.Context, args []string, o IO) error {
 	if err != nil {
 		return err
 	}
+	res.Warnings = append(res.Warnings, missWarnings(res)...)
 	for _, w := range res.Warnings {
 		fmt.Fprintln(o.Stderr, "warning: plgm: "+w.String())
 	}
@@ -99,4 +100,30 @@ func importCommand(_ context.Context, args []string, o IO) error {
 	}
 	_, err = o.Stdout.Write(buf.Bytes())
 	return err
+}
+
+// missWarnings warn of converted operations whose filter cannot reach the
+// collection's documents (workload.MissCause, the rule a run's report
+// uses), but for those the conversion warned of already.
+func missWarnings(res *plgm.Result) []plgm.Warning {
+	warned := map[string]bool{}
+	for _, w := range res.Warnings {
+		warned[w.Field] = true
+	}
+	cfg := res.Config
+	var out []plgm.Warning
+	for _, op := range cfg.Operations {
+		if warned[op.Name] {
+			continue
+		}
+		for i, col := range cfg.Collections {
+			if col.Name != op.Collection && col.Namespace() != op.Collection {
+				continue
+			}
+			if c := workload.MissCause(op.Filter, col.Template, seedTarget(cfg, i)); c != "" {
+				out = append(out, plgm.Warning{Field: op.Name, Msg: "its filter can find nothing, as in plgm: " + c})
+			}
+		}
+	}
+	return out
 }

@@ -198,3 +198,22 @@ func TestPlgmFixMisses(t *testing.T) {
 		})
 	}
 }
+
+// TestImportWarnsOfFiltersThatCannotMatch: a plgm query whose placeholder
+// draws numbers for a string field is warned of at import, with the rule a
+// run's report uses, on stderr and in the workload's header.
+func TestImportWarnsOfFiltersThatCannotMatch(t *testing.T) {
+	q := writeFile(t, "q.json", `[{"database": "plgm_airline", "collection": "flights", "operation": "find", "filter": {"gate": "<int>"}},
+  {"database": "plgm_airline", "collection": "flights", "operation": "find", "filter": {"flight_id": "<int>"}}]`)
+	code, yaml, stderr := run(t, context.Background(), nil, "import", "plgm", "--collections", "../plgm/testdata/collections/default.json", "--queries", q)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := "its filter can find nothing, as in plgm: the filter's gate values are numbers while the documents' gate values are strings"
+	if !strings.Contains(stderr, want) || !strings.Contains(yaml, want) {
+		t.Errorf("no warning %q:\n%s", want, stderr)
+	}
+	if strings.Count(stderr, "can find nothing") != 1 {
+		t.Errorf("the flight_id query, which draws existing keys, is warned of too:\n%s", stderr)
+	}
+}
