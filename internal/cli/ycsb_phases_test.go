@@ -188,3 +188,40 @@ func TestYCSBWorkloadsBothPhases(t *testing.T) {
 		})
 	}
 }
+
+// TestYCSBLoadOrderedZeroPadded: with insertorder=ordered and zeropadding,
+// load -P writes YCSB's keys: "user" and the record number, padded with
+// zeros to zeropadding digits (CoreWorkload.buildKeyName).
+func TestYCSBLoadOrderedZeroPadded(t *testing.T) {
+	uri := testserver.URI(t)
+	db := fmt.Sprintf("ml_ycsb_ordered_%d", time.Now().UnixNano()%1e6)
+	url := "mongodb.url=" + strings.Replace(uri, "/?", "/"+db+"?", 1)
+	file := filepath.Join("..", "ycsb", "testdata", "workloada")
+	code, stdout, stderr := run(t, context.Background(), nil, "load", "-P", file, "-p", url, "-p", "recordcount=50", "-p", "insertorder=ordered", "-p", "zeropadding=6")
+	if code != 0 {
+		t.Fatalf("load: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	cl, err := mongodb.Connect(context.Background(), config.Connection{URI: uri})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	raw, err := cl.Command(context.Background(), db, bson.D{{Key: "find", Value: "usertable"}, {Key: "batchSize", Value: 100}, {Key: "projection", Value: bson.D{{Key: "_id", Value: 1}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, _ := raw.Lookup("cursor", "firstBatch").Array().Values()
+	got := map[string]bool{}
+	for _, d := range docs {
+		got[d.Document().Lookup("_id").StringValue()] = true
+	}
+	for k := range 50 {
+		want := "user" + strings.Repeat("0", max(0, 6-len(strconv.Itoa(k)))) + strconv.Itoa(k)
+		if !got[want] {
+			t.Errorf("record %d: YCSB's key %s is not in the collection (%d records)", k, want, len(got))
+		}
+	}
+	if len(got) != 50 {
+		t.Errorf("%d records; recordcount is 50", len(got))
+	}
+}
