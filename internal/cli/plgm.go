@@ -38,7 +38,9 @@ func plgmPaths(fs *pflag.FlagSet) (paths [3]string, ok bool) {
 func resolveWorkload(ref string, fs *pflag.FlagSet, o IO) (*config.Config, *workload.Plan, error) {
 	paths, ok := plgmPaths(fs)
 	if !ok {
-		return resolve(ref, fs, o.Getenv)
+		cfg, plan, err := resolve(ref, fs, o.Getenv)
+		warnDeprecated(o, cfg)
+		return cfg, plan, err
 	}
 	if ref != "" {
 		return nil, nil, withCode(ExitUsage, fmt.Errorf("give a workload (%s) or plgm definitions (--plgm-collections), not both", ref))

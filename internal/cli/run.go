@@ -36,12 +36,13 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err := checkOperatorFlags(cfg); err != nil {
 		return err
 	}
+	out.ycsbHeader(o, "run", args)
 	if out.view, err = startDashboard(o, cfg, "run"); err != nil {
 		return err
 	}
 	defer func() { out.view.end(ctx, o, cfg, nil, err) }() // the final report stays up for --dashboard-linger
 	if cfg.Run.Out != "" {
-		if err := report.CheckWritable(cfg.Run.Out); err != nil {
+		if err := report.CheckWritable(cfg.Run.Out, rf.inputs(fs.Arg(0), fs)...); err != nil {
 			return withCode(ExitOutput, err)
 		}
 	}
@@ -61,7 +62,7 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 // process's share of the keys: what every command that measures does first.
 // trackSends asks the driver to mark sends (open loop and sessions).
 func connectPrepared(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, trackSends bool) (*mongodb.Client, error) {
-	client, err := connect(ctx, cfg, mongodb.ConnectOptions{TrackSends: trackSends})
+	client, err := connect(ctx, o, cfg, mongodb.ConnectOptions{TrackSends: trackSends})
 	if err != nil {
 		return nil, err
 	}
@@ -82,8 +83,15 @@ func partitionKeys(cfg *config.Config, plan *workload.Plan) {
 	}
 }
 
-func connect(ctx context.Context, cfg *config.Config, co ...mongodb.ConnectOptions) (*mongodb.Client, error) {
-	client, err := mongodb.Connect(ctx, cfg.Connection, co...)
+// connect connects; if the server does not answer at once, a line on
+// stderr says what it waits for.
+func connect(ctx context.Context, o IO, cfg *config.Config, co ...mongodb.ConnectOptions) (*mongodb.Client, error) {
+	opts := mongodb.ConnectOptions{}
+	if len(co) > 0 {
+		opts = co[0]
+	}
+	opts.OnWait = func(s string) { fmt.Fprintln(o.Stderr, s) }
+	client, err := mongodb.Connect(ctx, cfg.Connection, opts)
 	switch {
 	case err == nil:
 		return client, nil
@@ -105,6 +113,7 @@ func prepare(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 	create := cfg.Run.Setup == nil || *cfg.Run.Setup
 	notices, err := client.Prepare(ctx, plan, mongodb.SetupOptions{
 		Create: create, Drop: cfg.Run.Drop, AllowExisting: cfg.Run.AllowExisting, Workload: cfg.Name,
+		Fill: seedFill(cfg),
 	})
 	for _, n := range notices {
 		fmt.Fprintln(o.Stderr, "notice: "+n)

@@ -49,6 +49,7 @@ func validateCommand(_ context.Context, args []string, o IO) error {
 	if err != nil {
 		return err
 	}
+	warnDeprecated(o, cfg)
 	fmt.Fprintf(o.Stdout, "%s: valid: %d collection(s), %d operation(s)\n", cfg.Source, len(plan.Collections), len(plan.Ops))
 	return nil
 }
@@ -112,4 +113,14 @@ func unknownSetting(fs *pflag.FlagSet, err error) error {
 		}
 	}
 	return err
+}
+
+// warnDeprecated prints a warning per setting used under an old name.
+func warnDeprecated(o IO, cfg *config.Config) {
+	if cfg == nil {
+		return
+	}
+	for _, d := range cfg.Deprecations() {
+		fmt.Fprintln(o.Stderr, "warning: "+d)
+	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -40,6 +41,23 @@ func addRunFlags(fs *pflag.FlagSet) *runFlags {
 		ycsbFlags: addYCSBFlags(fs, "run"),
 		format:    fs.String("format", "console", "report format: console, or ycsb for YCSB's status lines and [OVERALL]/[READ]... summary"),
 	}
+}
+
+// inputs are the files a run or sweep reads (its workload file, -P and
+// plgm files): an output must not overwrite one of them.
+func (f *runFlags) inputs(ref string, fs *pflag.FlagSet) []string {
+	var in []string
+	if ref != "" {
+		in = append(in, ref)
+	}
+	in = append(in, *f.ycsb...)
+	paths, _ := plgmPaths(fs)
+	for _, p := range paths {
+		if p != "" {
+			in = append(in, p)
+		}
+	}
+	return in
 }
 
 // output is how a run reports: the live sink and the final report.
@@ -120,4 +138,34 @@ func (out output) final(w io.Writer, res *report.Result) error {
 		return report.WriteYCSB(w, res, out.ycsb)
 	}
 	return report.WriteConsole(w, res)
+}
+
+// ycsbHeader writes YCSB's header lines (report.WriteYCSBHeader) on stderr
+// when the format is YCSB's, before anything is measured: the command
+// line, with URIs and passwords redacted, and the client.
+func (out output) ycsbHeader(o IO, command string, args []string) {
+	if out.format != "ycsb" {
+		return
+	}
+	_ = report.WriteYCSBHeader(o.Stderr, redactArgs(append([]string{command}, args...)), Version)
+}
+
+// redactArgs returns args with the password of every connection string
+// (--uri, -p mongodb.url=...) and the value of --password hidden.
+func redactArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		switch {
+		case i > 0 && args[i-1] == "--password":
+			a = config.Redacted
+		case strings.HasPrefix(a, "--password="):
+			a = "--password=" + config.Redacted
+		default:
+			if at := strings.Index(a, "mongodb"); at >= 0 && strings.Contains(a[at:], "://") {
+				a = a[:at] + config.RedactURI(a[at:])
+			}
+		}
+		out[i] = a
+	}
+	return out
 }

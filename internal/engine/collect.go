@@ -65,7 +65,7 @@ func (r *run) collect(done <-chan struct{}) *Result {
 			return res
 		case <-interrupt:
 			interrupt = nil // once: the channel stays closed
-			r.halt(res, Interrupted, "interrupted")
+			r.halt(res, Interrupted, ReasonSignal)
 		case <-deadline:
 			r.requestStop()
 		case now := <-tick.C:
@@ -120,7 +120,7 @@ func (r *run) wait(done <-chan struct{}, d time.Duration, res *Result) bool {
 		return true
 	case <-done:
 	case <-r.ctx.Done():
-		res.Outcome, res.Reason = Interrupted, "interrupted during warm-up"
+		res.Outcome, res.Reason = Interrupted, ReasonSignal+", during the warm-up"
 		r.requestStop()
 		r.cancel()
 		<-done

@@ -103,6 +103,10 @@ const (
 	ServerLost  Outcome = "server-lost"
 )
 
+// ReasonSignal is the reason of an Interrupted run: it completes the
+// outcome ("interrupted: Ctrl-C or a signal") rather than repeat it.
+const ReasonSignal = "Ctrl-C or a signal"
+
 // Result is what the engine measured.
 type Result struct {
 	Outcome Outcome

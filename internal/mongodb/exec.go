@@ -20,7 +20,8 @@ import (
 type Executor struct {
 	op   *workload.Op
 	coll *mongo.Collection
-	// wtimeout bounds writes with a client deadline (driver v2 sends none).
+	// wtimeout bounds writes with the write concern's client-side deadline
+	// (clientTimeout); the server is not told of it.
 	wtimeout time.Duration
 	find     *options.FindOptionsBuilder
 	findOne  *options.FindOneOptionsBuilder
@@ -61,7 +62,7 @@ func (cl *Client) Executors(plan *workload.Plan) ([]*Executor, error) {
 		}
 		e := &Executor{op: op, coll: cl.c.Database(op.Collection.Database).Collection(op.Collection.Name, co)}
 		if wc != nil && op.Kind.Writes() {
-			e.wtimeout = wc.WTimeout.D()
+			e.wtimeout = wc.Deadline()
 		}
 		e.buildOptions()
 		out[i] = e

@@ -97,11 +97,7 @@ func writeHeader(w *errWriter, res *Result) {
 	} else {
 		w.printf("measured: nothing (the run lasted from %s to %s)\n", from, to)
 	}
-	outcome := string(res.Outcome)
-	if res.Reason != "" {
-		outcome += ": " + res.Reason
-	}
-	w.printf("outcome:  %s\n", outcome)
+	w.printf("outcome:  %s\n", OutcomeText(res.Outcome, res.Reason))
 	if res.Load.Type == Open {
 		w.printf("latency:  ms, from each operation's scheduled start to its reply (queueing included)\n")
 	} else {
@@ -221,4 +217,16 @@ func writeErrors(w *errWriter, res *Result) {
 		}
 	}
 	t.write(w, "  ")
+}
+
+// OutcomeText is how a run ended, in words: the outcome and its reason,
+// without saying the outcome twice (older results give "interrupted" as the
+// reason of an interrupted run).
+func OutcomeText(o Outcome, reason string) string {
+	reason = strings.TrimSpace(strings.TrimPrefix(reason, string(o)))
+	reason = strings.TrimLeft(reason, ":, ")
+	if reason == "" {
+		return string(o)
+	}
+	return string(o) + ": " + reason
 }
