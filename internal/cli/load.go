@@ -34,6 +34,17 @@ var loadFlags = []struct {
 	{"collection", "", "load only these collections (name or database.name, comma separated)", false},
 }
 
+// loadSettings are the common settings load reads: the connection, the
+// seed counts it loads to by default, the data's random seed, who owns the
+// collections, the partition, and the dashboard. The run's own (rate,
+// duration, SLOs, ...) are not load's flags; their environment variables
+// are ignored by it.
+var loadSettings = []string{
+	"uri", "username", "auth-source", "app-name", "read-preference", "read-concern", "write-concern",
+	"max-pool-size", "min-pool-size", "compressors", "connect-timeout", "server-selection-timeout", "op-timeout",
+	"seed", "seed-scale", "random-seed", "drop", "allow-existing", "partition", "label", "dashboard", "dashboard-linger",
+}
+
 // loadArgs are the load flags, read from the command line or the environment.
 type loadArgs struct {
 	documents    int64
@@ -168,14 +179,15 @@ func splitComma(v string) []string {
 // --size bytes) each, resumably, with the run's setup rules (create,
 // --drop, --allow-existing).
 func loadCommand(ctx context.Context, args []string, o IO) (err error) {
-	fs := newFlags("load", "[WORKLOAD] --documents N | --size SIZE [flags]", o)
-	addSettings(fs)
+	fs := newFlags("load", "[WORKLOAD | -P YCSB-PROPERTIES] [--documents N | --size SIZE] [flags]", o)
+	addSettingsOf(fs, loadSettings)
 	addLoadFlags(fs)
 	addPlgmFlags(fs)
+	yf := addYCSBFlags(fs, "load")
 	if err := parse(fs, args, 1); err != nil {
 		return err
 	}
-	cfg, plan, err := resolveWorkload(fs.Arg(0), fs, o)
+	cfg, plan, _, err := yf.resolve(fs.Arg(0), fs, o)
 	if err != nil {
 		return err
 	}

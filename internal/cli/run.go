@@ -270,6 +270,13 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	if err := out.final(o.Stdout, result); err != nil {
 		return nil, err
 	}
+	if out.format == "ycsb" {
+		// YCSB's report has no place for notes: they go to stderr, so that
+		// a run whose reads find nothing is flagged there too.
+		for _, n := range result.Notes {
+			fmt.Fprintln(o.Stderr, "note: "+n)
+		}
+	}
 	if res.Outcome != engine.ServerLost {
 		saveCtx, cancel := context.WithTimeout(post, 5*time.Second)
 		if err := client.SaveKeys(saveCtx, plan); err != nil {
@@ -346,7 +353,40 @@ func runInfo(cfg *config.Config, plan *workload.Plan) report.RunInfo {
 		OpTypes:    types,
 		OpParents:  parents,
 		Warmup:     cfg.Run.Warmup.D(),
+
+		EmptyThreshold: cfg.Run.EmptyThreshold,
+		MissCauses:     missCauses(cfg, plan),
 	}
+}
+
+// missCauses says, for each operation whose filter cannot reach its
+// collection's documents, why (workload.MissCause): the report flags the
+// operation only if its results were mostly empty.
+func missCauses(cfg *config.Config, plan *workload.Plan) map[string]string {
+	filters := map[string]config.Value{}
+	var walk func(ops []config.Operation)
+	walk = func(ops []config.Operation) {
+		for _, o := range ops {
+			filters[o.Name] = o.Filter
+			walk(o.Steps)
+		}
+	}
+	walk(cfg.Operations)
+	out := map[string]string{}
+	for _, op := range plan.AllOps() {
+		if op.Collection == nil {
+			continue
+		}
+		for i := range cfg.Collections {
+			if cfg.Collections[i].Namespace() != op.Collection.Namespace() {
+				continue
+			}
+			if c := workload.MissCause(filters[op.Name], cfg.Collections[i].Template, seedTarget(cfg, i)); c != "" {
+				out[op.Name] = c
+			}
+		}
+	}
+	return out
 }
 
 func configLine(c *config.Config) string {

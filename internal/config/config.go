@@ -211,4 +211,8 @@ type Run struct {
 	DashboardLinger *Duration `yaml:"dashboardLinger,omitempty" json:"dashboardLinger,omitempty"`
 	Slow            Duration  `yaml:"slow,omitempty" json:"slow,omitempty"`
 	Explain         int       `yaml:"explain,omitempty" json:"explain,omitempty"`
+	// EmptyThreshold flags an operation whose share of empty results (reads
+	// returning nothing, updates matching nothing, deletes deleting
+	// nothing) is above it, 0..1 (0: the default, 50%).
+	EmptyThreshold float64 `yaml:"emptyThreshold,omitempty" json:"emptyThreshold,omitempty"`
 }

@@ -140,6 +140,7 @@ var Settings = []Setting{
 		c.Run.DashboardLinger = &d
 		return err
 	}},
+	{Flag: "empty-threshold", Usage: "flag an operation when more than this share of its reads, updates or deletes find no document, such as 50% or 0.9 (default 50%; 100% never flags)", Set: setEmptyThreshold},
 	{Flag: "slow", Usage: "group operations at least this slow by shape (collection, type, filter), such as 200ms (0: off)", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Slow })},
 	{Flag: "explain", Usage: "after the run, explain the N slowest shapes of --slow and flag collection scans (without --slow: operations of 100ms or more of client-side latency, sending to reply, queueing and network included; not the server's slowms)", Set: intSetter(func(c *Config) *int { return &c.Run.Explain })},
 }
@@ -302,4 +303,20 @@ func durationSetter(field func(*Config) *Duration) func(*Config, string) error {
 		*field(c) = d
 		return nil
 	}
+}
+
+// setEmptyThreshold reads a share as a percentage ("50%") or a fraction
+// ("0.5"), from 0 (exclusive) to 100%.
+func setEmptyThreshold(c *Config, v string) error {
+	t := strings.TrimSpace(v)
+	pct := strings.HasSuffix(t, "%")
+	f, err := strconv.ParseFloat(strings.TrimSuffix(t, "%"), 64)
+	if pct {
+		f /= 100
+	}
+	if err != nil || f <= 0 || f > 1 {
+		return fmt.Errorf("%q is not a share above 0 and at most 100%% (such as 50%% or 0.9)", v)
+	}
+	c.Run.EmptyThreshold = f
+	return nil
 }

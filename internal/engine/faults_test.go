@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -19,16 +20,16 @@ type hangExec struct {
 	after int64 // set hang on this call
 }
 
-func (h *hangExec) Do(ctx context.Context, _ *workload.Request) (int64, error) {
+func (h *hangExec) Do(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
 	if h.calls.Add(1) == h.after {
 		h.hang.Store(true)
 	}
 	if !h.hang.Load() {
 		time.Sleep(100 * time.Microsecond)
-		return 1, nil
+		return metrics.Docs{Returned: 1}, nil
 	}
 	<-ctx.Done()
-	return 0, ctx.Err()
+	return metrics.Docs{}, ctx.Err()
 }
 
 // TestGraceAbandonsHungOperations: when the duration ends with operations
@@ -128,7 +129,7 @@ type flakyExec struct {
 
 var errDown = errors.New("server down")
 
-func (f *flakyExec) Do(ctx context.Context, _ *workload.Request) (int64, error) {
+func (f *flakyExec) Do(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
 	n := f.calls.Add(1)
 	time.Sleep(200 * time.Microsecond)
 	f.mu.Lock()
@@ -137,12 +138,12 @@ func (f *flakyExec) Do(ctx context.Context, _ *workload.Request) (int64, error) 
 		if f.firstFail.IsZero() {
 			f.firstFail = time.Now()
 		}
-		return 0, f.err
+		return metrics.Docs{}, f.err
 	}
 	if !f.firstFail.IsZero() && f.backAt.IsZero() {
 		f.backAt = time.Now()
 	}
-	return 1, nil
+	return metrics.Docs{Returned: 1}, nil
 }
 
 // TestGapsFromFirstFailureToFirstSuccess: the availability gap runs from the

@@ -160,8 +160,8 @@ func TestExecutorsAndClassify(t *testing.T) {
 		t.Fatalf("duplicate insert classified %q (%v)", got, err)
 	}
 	req.Build(p.Ops[1], st)
-	if n, err := execs[1].Do(ctx, &req); err != nil || n != 1 {
-		t.Fatalf("findOne of the inserted key: n=%d err=%v", n, err)
+	if d, err := execs[1].Do(ctx, &req); err != nil || d.Returned != 1 || d.Empty != 0 {
+		t.Fatalf("findOne of the inserted key: %+v err=%v", d, err)
 	}
 }
 

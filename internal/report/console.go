@@ -26,6 +26,15 @@ func WriteConsole(w io.Writer, res *Result) error {
 		ew.printf("\nservice time (ms), from the actual send:\n")
 		latencyTable(res, true).write(ew, "")
 	}
+	if rows := DocsRows(res); rows != nil {
+		ew.printf("\ndocuments (what the server did with them; empty: reads, updates, deletes that found none):\n")
+		t := &table{}
+		t.add(DocsHead...)
+		for _, r := range rows {
+			t.add(r...)
+		}
+		t.write(ew, "")
+	}
 	writeErrors(ew, res)
 	writeOutcomes(ew, res)
 	writeFaults(ew, res)

@@ -34,6 +34,15 @@ func WriteResultMarkdown(w io.Writer, res *Result) error {
 	l := res.Totals.Latency
 	t.add("**TOTAL**", thousands(res.Totals.Operations), rate(res.Totals.Throughput), msFixed(l.Avg), msFixed(l.P50), msFixed(l.P95), msFixed(l.P99), msFixed(l.P999), msFixed(l.Max), thousands(res.Totals.Errors))
 	t.markdown(ew)
+	if rows := DocsRows(res); rows != nil {
+		ew.printf("\nDocuments (what the server did with them; empty: reads, updates, deletes that found none).\n\n")
+		dt := &table{left: 1}
+		dt.add(DocsHead...)
+		for _, r := range rows {
+			dt.add(r...)
+		}
+		dt.markdown(ew)
+	}
 	if len(res.Notes) > 0 {
 		ew.printf("\nNotes:\n\n")
 		for _, n := range res.Notes {

@@ -123,6 +123,17 @@ func resultView(res *report.Result) *view {
 	t.Rows = append(t.Rows, []cell{{Text: "TOTAL", Left: true}, {Text: "", Left: true}, {Text: report.Thousands(res.Totals.Operations)}, {Text: fixed1(res.Totals.Throughput)},
 		{Text: ms3(tl.Avg)}, {Text: ms3(tl.P50)}, {Text: ms3(tl.P95)}, {Text: ms3(tl.P99)}, {Text: ms3(tl.P999)}, {Text: ms3(tl.Max)}, {Text: report.Thousands(res.Totals.Errors)}})
 	v.Sections = append(v.Sections, section{Title: "Operations", Intro: "Latencies in milliseconds, from HDR histograms over the measured phase.", Table: t})
+	if rows := report.DocsRows(res); rows != nil {
+		dt := &table{Head: report.DocsHead}
+		for _, r := range rows {
+			cells := []cell{{Text: r[0], Left: true}}
+			for _, c := range r[1:] {
+				cells = append(cells, cell{Text: c})
+			}
+			dt.Rows = append(dt.Rows, cells)
+		}
+		v.Sections = append(v.Sections, section{Title: "Documents", Intro: "What the server did with documents; empty is the share of reads, updates and deletes that found none.", Table: dt})
+	}
 	timeSections(v, res, "", 0)
 	operatorSections(v, res) // context, slow shapes, collections (operator.go)
 	return v
