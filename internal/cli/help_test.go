@@ -34,7 +34,7 @@ func helpFlags(t *testing.T, cmd ...string) []string {
 // configuration and seeing which field changed.
 func settingField(t *testing.T, s config.Setting) string {
 	t.Helper()
-	for _, v := range []string{"3", "true", "2s", "0.5", "majority", "1/2", "10s:5", "2030-01-02T03:04:05Z", "x"} {
+	for _, v := range []string{"3", "true", "2s", "0.5", "majority", "1/2", "10s:5", "2030-01-02T03:04:05Z", "at 1s: stepdown", "x"} {
 		var c config.Config
 		if s.Set(&c, v) != nil {
 			continue
