@@ -44,7 +44,7 @@ func ClassFigures(res *report.Result, class string) (*report.Class, error) {
 	c := &report.Class{}
 	for i := range res.Operations {
 		op := &res.Operations[i]
-		if ClassOf(op.Type) != class {
+		if !op.InMix() || ClassOf(op.Type) != class { // steps are parts of their transaction, a write
 			continue
 		}
 		oh, err := op.LatencyHistogram()

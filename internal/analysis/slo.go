@@ -197,13 +197,15 @@ func check(res *report.Result, o Objective) (Verdict, error) {
 	return v, nil
 }
 
-// scoped returns the operations an objective's scope names: all, one by
-// name, or every operation of a type.
+// scoped returns the operations an objective's scope names: all the mix's
+// operations, one operation by name (a transaction's step too, named
+// "transaction/step"), or the mix's operations of a type. Steps are parts
+// of their transaction, never operations of the mix (report.Operation.InMix).
 func scoped(res *report.Result, scope string) []*report.Operation {
 	var out []*report.Operation
 	for i := range res.Operations {
 		op := &res.Operations[i]
-		if scope == "" || op.Name == scope || op.Type == scope {
+		if op.Name == scope || (op.InMix() && (scope == "" || op.Type == scope)) {
 			out = append(out, op)
 		}
 	}

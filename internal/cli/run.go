@@ -189,7 +189,7 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	defer stopObs() // idempotent: closes the telemetry connection on every path
 	sinks = append(sinks, extra...)
 	fan := report.NewFanout(sinks...) // Close closes the HDR log and stops the endpoint
-	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{Service: engine.Service(opts)})
+	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{Service: engine.Service(opts), Parents: plan.OpParents()})
 	if err := waitStartAt(ctx, o, cfg); err != nil {
 		_ = fan.Close(nil)
 		return nil, err

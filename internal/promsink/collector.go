@@ -128,7 +128,9 @@ func (c *collector) add(iv *metrics.Interval, elapsed time.Duration) {
 		for class, e := range o.Errors {
 			s.errors[class] += uint64(e)
 		}
-		done += n + o.ErrorCount()
+		if o.InMix() { // a transaction's step is a part of one operation
+			done += n + o.ErrorCount()
+		}
 		s.lat.add(o.Latency)
 		if o.Service != nil {
 			if s.svc == nil {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -100,9 +101,9 @@ func (res *Result) addOperations(totals *metrics.Totals, types, parents map[stri
 	for i := range totals.Len() {
 		o := totals.Op(i)
 		op := res.operation(o, types[o.Name], secs)
-		op.Parent = parents[o.Name]
+		op.Parent = cmp.Or(o.Parent, parents[o.Name])
 		res.Operations = append(res.Operations, op)
-		if op.Parent != "" {
+		if !op.InMix() {
 			continue // a transaction's step: its transaction counts once in the totals
 		}
 		all.Merge(o.Latency)
@@ -144,7 +145,9 @@ func (res *Result) operation(o *metrics.OpTotal, typ string, secs float64) Opera
 		Overflow:      o.Overflow,
 		Histogram:     res.encode(o.Name, o.Latency),
 	}
-	if o.Service != nil {
+	// A step's latency is already measured from its own send; it has no
+	// service time of its own, and an empty one would print as zeros.
+	if o.Service != nil && o.InMix() {
 		s := latencyOf(o.Service)
 		op.Service = &s
 		op.ServiceHistogram = res.encode(o.Name, o.Service)

@@ -22,6 +22,9 @@ func WriteConsole(w io.Writer, res *Result) error {
 	writeMerged(ew, res)
 	ew.printf("\n")
 	latencyTable(res, false).write(ew, "")
+	if len(res.StepOperations()) > 0 {
+		ew.printf("%s\n", StepLegend)
+	}
 	if res.Totals.Service != nil {
 		ew.printf("\nservice time (ms), from the actual send:\n")
 		latencyTable(res, true).write(ew, "")
@@ -149,8 +152,8 @@ func latencyTable(res *Result, service bool) *table {
 		}
 		t.add(cells...)
 	}
-	for i := range res.Operations {
-		o := &res.Operations[i]
+	mix, steps := res.MixOperations(), res.StepOperations()
+	for _, o := range mix {
 		l := &o.Latency
 		if service {
 			l = o.Service
@@ -162,8 +165,20 @@ func latencyTable(res *Result, service bool) *table {
 		tl = res.Totals.Service
 	}
 	row("TOTAL", res.Totals.Operations, res.Totals.Errors, res.Totals.Throughput, tl)
+	if !service { // steps have no service time of their own
+		for _, o := range steps {
+			row(StepLabel(o.Name), o.Count, o.Errors, o.Throughput, &o.Latency)
+		}
+	}
 	return t
 }
+
+// StepLabel is how a transaction's step is named in a table, after TOTAL:
+// marked as a part of its transaction, not an operation of the mix.
+func StepLabel(name string) string { return "  ↳ " + name }
+
+// StepLegend explains StepLabel's rows under a table that has them.
+const StepLegend = "↳ a step of a transaction: one part of the transaction's operation, not counted in TOTAL; its latency is from the step's own send to its reply"
 
 // latencyCells formats avg, min, p50, p95, p99, p99.9 and max; dashes when
 // nothing was recorded, since 0.000 would claim a measurement.

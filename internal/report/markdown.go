@@ -2,6 +2,7 @@ package report
 
 import (
 	"io"
+	"strings"
 	"time"
 )
 
@@ -27,13 +28,23 @@ func WriteResultMarkdown(w io.Writer, res *Result) error {
 	ew.printf("\nLatencies in ms.\n\n")
 	t := &table{left: 1}
 	t.add("operation", "count", "ops/s", "avg", "p50", "p95", "p99", "p99.9", "max", "errors")
-	for _, op := range res.Operations {
+	opRow := func(name string, op *Operation) {
 		l := op.Latency
-		t.add(op.Name, thousands(op.Count), rate(op.Throughput), msFixed(l.Avg), msFixed(l.P50), msFixed(l.P95), msFixed(l.P99), msFixed(l.P999), msFixed(l.Max), thousands(op.Errors))
+		t.add(name, thousands(op.Count), rate(op.Throughput), msFixed(l.Avg), msFixed(l.P50), msFixed(l.P95), msFixed(l.P99), msFixed(l.P999), msFixed(l.Max), thousands(op.Errors))
+	}
+	for _, op := range res.MixOperations() {
+		opRow(op.Name, op)
 	}
 	l := res.Totals.Latency
 	t.add("**TOTAL**", thousands(res.Totals.Operations), rate(res.Totals.Throughput), msFixed(l.Avg), msFixed(l.P50), msFixed(l.P95), msFixed(l.P99), msFixed(l.P999), msFixed(l.Max), thousands(res.Totals.Errors))
+	steps := res.StepOperations()
+	for _, op := range steps {
+		opRow(strings.TrimSpace(StepLabel(op.Name)), op)
+	}
 	t.markdown(ew)
+	if len(steps) > 0 {
+		ew.printf("\n%s\n", mdEscape(StepLegend))
+	}
 	if len(res.Notes) > 0 {
 		ew.printf("\nNotes:\n\n")
 		for _, n := range res.Notes {

@@ -149,8 +149,9 @@ type Totals struct {
 type Operation struct {
 	Name string `json:"name"`
 	Type string `json:"type,omitempty"` // find, insertOne, ...
-	// Parent names the transaction this operation is a step of; steps are
-	// not added into the totals (their transaction is).
+	// Parent names the transaction this operation is a step of. A step is
+	// a part of its transaction, not an operation of the mix: it is never
+	// added into totals, throughput, objectives or verdicts (InMix).
 	Parent        string           `json:"parent,omitempty"`
 	Count         int64            `json:"count"`  // successful operations
 	Errors        int64            `json:"errors"` // failed operations
@@ -170,6 +171,34 @@ type Operation struct {
 	// encoded: add these to merge the results of several processes.
 	Histogram        string `json:"histogram"`
 	ServiceHistogram string `json:"serviceHistogram,omitempty"`
+}
+
+// InMix reports whether the operation is one of the mix's operations, the
+// ones Totals, throughput, objectives and verdicts count (metrics.InMix).
+func (o *Operation) InMix() bool { return metrics.InMix(o.Parent) }
+
+// MixOperations returns the mix's operations, their parts (transaction
+// steps) left out: what every total is made of.
+func (r *Result) MixOperations() []*Operation {
+	out := make([]*Operation, 0, len(r.Operations))
+	for i := range r.Operations {
+		if r.Operations[i].InMix() {
+			out = append(out, &r.Operations[i])
+		}
+	}
+	return out
+}
+
+// StepOperations returns the operations that are parts of another (a
+// transaction's steps), the complement of MixOperations.
+func (r *Result) StepOperations() []*Operation {
+	var out []*Operation
+	for i := range r.Operations {
+		if !r.Operations[i].InMix() {
+			out = append(out, &r.Operations[i])
+		}
+	}
+	return out
 }
 
 // LatencyHistogram decodes the operation's latency histogram.

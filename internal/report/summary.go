@@ -33,7 +33,9 @@ type IntervalLoad struct {
 
 // OpSummary is one operation during one interval; latencies in ms.
 type OpSummary struct {
-	Name          string           `json:"name"`
+	Name string `json:"name"`
+	// Parent names the transaction a step belongs to; not in totals (InMix).
+	Parent        string           `json:"parent,omitempty"`
 	Count         int64            `json:"count"`
 	Rate          float64          `json:"rate"` // Count per second of the interval
 	P50           float64          `json:"p50"`
@@ -65,6 +67,7 @@ func Summarize(iv *metrics.Interval, elapsed time.Duration) IntervalSummary {
 		q := o.Latency.ValueAtPercentilesSlice([]float64{50, 95, 99})
 		s.Ops[i] = OpSummary{
 			Name:          o.Name,
+			Parent:        o.Parent,
 			Count:         o.Count(),
 			Rate:          perSecond(o.Count(), dt),
 			P50:           ms(q[0]),
@@ -77,6 +80,9 @@ func Summarize(iv *metrics.Interval, elapsed time.Duration) IntervalSummary {
 	}
 	return s
 }
+
+// InMix reports whether the operation is one of the mix's (metrics.InMix).
+func (o *OpSummary) InMix() bool { return metrics.InMix(o.Parent) }
 
 // latencyOf summarizes h, which holds microseconds.
 func latencyOf(h *hdrhistogram.Histogram) Latency {

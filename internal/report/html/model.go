@@ -114,15 +114,25 @@ func resultView(res *report.Result) *view {
 	v := &view{Title: "mongoload results: " + res.Workload.Name, Notes: res.Notes}
 	v.Facts = resultFacts(res)
 	t := &table{Head: []string{"operation", "type", "count", "ops/s", "avg", "p50", "p95", "p99", "p99.9", "max", "errors"}}
-	for _, op := range res.Operations {
+	opRow := func(name string, op *report.Operation) {
 		l := op.Latency
-		t.Rows = append(t.Rows, []cell{{Text: op.Name, Left: true}, {Text: op.Type, Left: true}, {Text: report.Thousands(op.Count)}, {Text: fixed1(op.Throughput)},
+		t.Rows = append(t.Rows, []cell{{Text: name, Left: true}, {Text: op.Type, Left: true}, {Text: report.Thousands(op.Count)}, {Text: fixed1(op.Throughput)},
 			{Text: ms3(l.Avg)}, {Text: ms3(l.P50)}, {Text: ms3(l.P95)}, {Text: ms3(l.P99)}, {Text: ms3(l.P999)}, {Text: ms3(l.Max)}, {Text: report.Thousands(op.Errors)}})
+	}
+	for _, op := range res.MixOperations() {
+		opRow(op.Name, op)
 	}
 	tl := res.Totals.Latency
 	t.Rows = append(t.Rows, []cell{{Text: "TOTAL", Left: true}, {Text: "", Left: true}, {Text: report.Thousands(res.Totals.Operations)}, {Text: fixed1(res.Totals.Throughput)},
 		{Text: ms3(tl.Avg)}, {Text: ms3(tl.P50)}, {Text: ms3(tl.P95)}, {Text: ms3(tl.P99)}, {Text: ms3(tl.P999)}, {Text: ms3(tl.Max)}, {Text: report.Thousands(res.Totals.Errors)}})
-	v.Sections = append(v.Sections, section{Title: "Operations", Intro: "Latencies in milliseconds, from HDR histograms over the measured phase.", Table: t})
+	intro := "Latencies in milliseconds, from HDR histograms over the measured phase."
+	if steps := res.StepOperations(); len(steps) > 0 {
+		for _, op := range steps {
+			opRow(report.StepLabel(op.Name), op)
+		}
+		intro += " " + report.StepLegend + "."
+	}
+	v.Sections = append(v.Sections, section{Title: "Operations", Intro: intro, Table: t})
 	timeSections(v, res, "", 0)
 	operatorSections(v, res) // context, slow shapes, collections (operator.go)
 	return v
@@ -320,7 +330,9 @@ func clientRateAt(res *report.Result, t float64) *float64 {
 		if t <= iv.T+1e-9 && t > iv.T-iv.Dt-1e-9 {
 			var sum float64
 			for _, op := range iv.Ops {
-				sum += op.Rate
+				if op.InMix() { // a step is a part of its transaction's operation
+					sum += op.Rate
+				}
 			}
 			return f64(math.Round(sum*10) / 10)
 		}
@@ -472,6 +484,9 @@ func timeline(v *view, sw *report.Sweep) {
 			}
 			var sum, worst float64
 			for _, op := range iv.Ops {
+				if !op.InMix() {
+					continue // a step is a part of its transaction's operation
+				}
 				sum += op.Rate
 				if op.Count > 0 {
 					worst = max(worst, op.P99)
