@@ -80,3 +80,21 @@ func (iv *Interval) MixTotal() (latency *hdrhistogram.Histogram, errs int64) {
 	}
 	return latency, errs
 }
+
+// Where a latency starts (every latency ends at the reply), by load model:
+// the values of report.LoadModel.LatencyFrom, set from engine.Clock.
+const (
+	// FromSend: closed loop with a runner per worker, from just before the
+	// driver is called.
+	FromSend = "send"
+	// FromReady: closed loop whose workers outnumber the in-flight limit,
+	// from when the worker was ready to send, its wait for an in-flight
+	// place included.
+	FromReady = "ready"
+	// FromDue: sessions, from when the session's operation was due after
+	// its think time, its wait for an in-flight place included.
+	FromDue = "due"
+	// FromScheduled: open loop, from the operation's scheduled start (the
+	// response time, queueing included).
+	FromScheduled = "scheduled"
+)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -76,6 +77,7 @@ func Build(info RunInfo, totals *metrics.Totals, series []IntervalSummary) *Resu
 			TargetRate:   round3(float64(l.Scheduled) / res.DurationSeconds),
 			AchievedRate: round3(float64(res.Totals.Operations+res.Totals.Errors) / res.DurationSeconds),
 			Scheduled:    l.Scheduled, Dropped: l.Dropped, Late: l.Late,
+			DroppedShare: math.Round(float64(l.Dropped)/float64(l.Scheduled)*1e6) / 1e6,
 		}
 		if l.Dropped > 0 {
 			res.Notes = append(res.Notes, fmt.Sprintf("%d scheduled operations were dropped: every in-flight place was taken (raise --max-in-flight, or the server cannot keep this rate)", l.Dropped))

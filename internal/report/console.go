@@ -25,6 +25,9 @@ func WriteConsole(w io.Writer, res *Result) error {
 	if len(res.StepOperations()) > 0 {
 		ew.printf("%s\n", StepLegend)
 	}
+	if d := res.Schedule; d != nil && d.Dropped > 0 {
+		ew.printf("dropped: %s\n", DropText(d))
+	}
 	if res.Totals.Service != nil {
 		ew.printf("\nservice time (ms), from the actual send:\n")
 		latencyTable(res, true).write(ew, "")
@@ -96,11 +99,7 @@ func writeHeader(w *errWriter, res *Result) {
 		outcome += ": " + res.Reason
 	}
 	w.printf("outcome:  %s\n", outcome)
-	if res.Load.Type == Open {
-		w.printf("latency:  ms, from each operation's scheduled start to its reply (queueing included)\n")
-	} else {
-		w.printf("latency:  ms, from sending each operation to its reply\n")
-	}
+	w.printf("latency:  ms, %s\n", res.Load.ClockText())
 }
 
 // describeLoad says in words how load was applied.

@@ -19,6 +19,10 @@ func WriteResultMarkdown(w io.Writer, res *Result) error {
 	ew.printf("- **measured**: %s to %s (%s, after a %s warm-up)\n", res.StartedAt.Format(time.RFC3339), res.EndedAt.Format(time.RFC3339),
 		seconds(res.DurationSeconds), seconds(res.WarmupSeconds))
 	ew.printf("- **outcome**: %s\n", res.Outcome)
+	ew.printf("- **latency**: %s\n", mdEscape(res.Load.ClockText()))
+	if d := res.Schedule; d != nil && d.Dropped > 0 {
+		ew.printf("- **dropped**: %s\n", mdEscape(DropText(d)))
+	}
 	if c := res.Client; c != nil {
 		ew.printf("- **client**: %.0f%% of %d cores, %.1f µs CPU per operation\n", 100*c.Utilization, c.Cores, c.CPUPerOpMicros)
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -105,6 +106,47 @@ type LoadModel struct {
 	ThinkTime   string  `json:"thinkTime,omitempty"` // as configured, such as "2s" or "exp(2s)"
 	Stages      string  `json:"stages,omitempty"`    // a ramp, as DURATION:TARGET,...
 	Partition   string  `json:"partition,omitempty"` // i/N when this process ran a share
+	// MaxInFlight is the most operations in flight at once: the in-flight
+	// limit of an open loop, the connection pool of the others.
+	MaxInFlight int `json:"maxInFlight,omitempty"`
+	// LatencyFrom says where every latency of the run starts (each ends at
+	// the reply): "send", "ready", "due" or "scheduled" (metrics.FromSend
+	// ...); ServiceTimeFrom is "send" where service times were recorded.
+	// ClockText says it in words. Files written before these fields
+	// existed are read by their load type (LatencyClock).
+	LatencyFrom     string `json:"latencyFrom,omitempty"`
+	ServiceTimeFrom string `json:"serviceTimeFrom,omitempty"`
+}
+
+// LatencyClock is where l's latencies start: LatencyFrom, or for an older
+// file what its load type measured.
+func (l LoadModel) LatencyClock() string {
+	switch {
+	case l.LatencyFrom != "":
+		return l.LatencyFrom
+	case l.Type == Open:
+		return metrics.FromScheduled
+	case l.Type == Sessions:
+		return metrics.FromDue
+	}
+	return metrics.FromSend
+}
+
+// ClockText says in words what l's latencies measure, for report headers.
+func (l LoadModel) ClockText() string {
+	wait := "waiting for an in-flight place included"
+	if l.MaxInFlight > 0 {
+		wait = "waiting for one of the " + Thousands(int64(l.MaxInFlight)) + " in-flight places included"
+	}
+	switch l.LatencyClock() {
+	case metrics.FromScheduled:
+		return "from each operation's scheduled start to its reply (queueing included); service time from the actual send"
+	case metrics.FromDue:
+		return "from when each session's operation was due (after its think time) to its reply, " + wait + "; service time from the actual send"
+	case metrics.FromReady:
+		return "from when each worker was ready to send to its reply, " + wait + ": the workers outnumber the in-flight places"
+	}
+	return "from sending each operation to its reply"
 }
 
 // Schedule is how well an open-loop run kept its schedule: operations the
@@ -117,6 +159,17 @@ type Schedule struct {
 	Scheduled    int64   `json:"scheduled"`
 	Dropped      int64   `json:"dropped"`
 	Late         int64   `json:"late"`
+	// DroppedShare is Dropped over Scheduled, 0..1: operations that were
+	// due and never sent, so never answered; they are not in any latency
+	// percentile, and a latency objective counts each as an infinite
+	// latency (analysis.Check).
+	DroppedShare float64 `json:"droppedShare,omitempty"`
+}
+
+// DropText states an open loop's drops beside its percentiles.
+func DropText(s *Schedule) string {
+	return fmt.Sprintf("%s of %s scheduled operations (%.3f%%) were never sent: the percentiles leave them out; --slo counts each as an infinite latency",
+		Thousands(s.Dropped), Thousands(s.Scheduled), 100*s.DroppedShare)
 }
 
 // Outcome is how a run ended.

@@ -146,6 +146,10 @@ func resultFacts(res *report.Result) [][2]string {
 	f = append(f, [2]string{"load", loadText(res.Load)})
 	f = append(f, [2]string{"measured", fmt.Sprintf("%s to %s (%.1fs, after a %.1fs warm-up)", res.StartedAt.Format(time.RFC3339), res.EndedAt.Format(time.RFC3339), res.DurationSeconds, res.WarmupSeconds)})
 	f = append(f, [2]string{"outcome", string(res.Outcome)})
+	f = append(f, [2]string{"latency", res.Load.ClockText()})
+	if d := res.Schedule; d != nil && d.Dropped > 0 {
+		f = append(f, [2]string{"dropped", report.DropText(d)})
+	}
 	if c := res.Client; c != nil {
 		f = append(f, [2]string{"client", fmt.Sprintf("%.0f%% of %d cores, %.1f µs CPU per operation", 100*c.Utilization, c.Cores, c.CPUPerOpMicros)})
 	}
