@@ -26,7 +26,10 @@ func TestHeaderSaysWhichClock(t *testing.T) {
 	}{
 		{"closed within the pool", func(r *config.Run, _ *config.Connection) { r.Concurrency = 8 }, metrics.FromSend, false, "from sending each operation"},
 		{"closed beyond the pool", func(r *config.Run, c *config.Connection) { r.Concurrency = 16; c.MaxPoolSize = 2 }, metrics.FromReady, false, "from when each worker was ready to send"},
-		{"sessions", func(r *config.Run, _ *config.Connection) { r.Sessions = 50; r.ThinkTime = config.Duration(50 * time.Millisecond) }, metrics.FromDue, true, "from when each session's operation was due"},
+		{"sessions", func(r *config.Run, _ *config.Connection) {
+			r.Sessions = 50
+			r.ThinkTime = config.Duration(50 * time.Millisecond)
+		}, metrics.FromDue, true, "from when each session's operation was due"},
 		{"open loop", func(r *config.Run, _ *config.Connection) { r.Rate = 100 }, metrics.FromScheduled, true, "from each operation's scheduled start"},
 	}
 	for _, tt := range tests {
