@@ -142,6 +142,15 @@ func limitOf(sw *report.Sweep, a *report.SweepAnalysis, o SweepOptions) report.L
 			return report.Limit{Kind: "client", Text: text}
 		}
 	}
+	// Then the client's in-flight limit: past it, more workers only queue
+	// inside mongoload, and the server's load stops growing.
+	if a.Saturation != nil && a.Steps[*a.Saturation].AboveInFlightLimit {
+		f := a.Steps[*a.Saturation]
+		n := f.InFlightLimit
+		text := fmt.Sprintf("the client's connection pool: it allows %d operations in flight, so above %s the extra workers only waited inside mongoload and the server never had more than %d operations at once; raise --max-pool-size (or --max-in-flight) to at least the highest level, or sweep no higher than %s",
+			n, desc(float64(n)), n, desc(float64(n)))
+		return report.Limit{Kind: "client-pool", Text: text}
+	}
 	if a.Saturation == nil {
 		top := a.Steps[from]
 		return report.Limit{Kind: "none", Text: fmt.Sprintf("nothing yet: throughput still grew at the highest step (%s); sweep higher to find the limit", desc(top.Level))}
@@ -284,6 +293,15 @@ func summarize(sw *report.Sweep, a *report.SweepAnalysis, o SweepOptions) []stri
 		out = append(out, fmt.Sprintf("Max throughput: %s ops/s at %s (%s).", whole(f.Throughput), desc(f.Level), lat(f)))
 	}
 	out = append(out, "Limit: "+a.Limit.Text+".")
+	var above []string
+	for _, f := range a.Steps {
+		if f.AboveInFlightLimit {
+			above = append(above, desc(f.Level))
+		}
+	}
+	if len(above) > 0 && a.Limit.Kind != "client-pool" {
+		out = append(out, fmt.Sprintf("Above the client's in-flight limit: %s (workers beyond the limit only queue inside mongoload; those steps add no load on the server).", strings.Join(above, ", ")))
+	}
 	var errSteps []string
 	for _, f := range a.Steps {
 		if f.Errors > 0 {

@@ -104,7 +104,9 @@ type SweepAnalysis struct {
 	Saturation *int `json:"saturation,omitempty"`
 	Plateau    *int `json:"plateau,omitempty"`
 	Best       *int `json:"best,omitempty"`
-	// Limit is what limited the run, Kind one of "client", "server",
+	// Limit is what limited the run, Kind one of "client", "client-pool"
+	// (levels above the client's in-flight limit), "client-scheduler" (the
+	// load model's one scheduling goroutine fell behind), "server",
 	// "server-cpu", "server-cache", "server-tickets", "server-connections",
 	// "none" (no saturation) or "unknown" (too few steps).
 	Limit Limit `json:"limit"`
@@ -154,8 +156,15 @@ type StepFigures struct {
 	CPUPerOpMicros *float64 `json:"cpuPerOpMicros,omitempty"`
 	// Dropped counts open-loop operations dropped for want of an in-flight
 	// place: the server could not keep the rate.
-	Dropped int64          `json:"dropped,omitempty"`
-	Server  *ServerFigures `json:"server,omitempty"`
+	Dropped int64 `json:"dropped,omitempty"`
+	// InFlightLimit is the most operations the client had in flight at
+	// once (closed loop: its connection pool or --max-in-flight), and
+	// AboveInFlightLimit flags a closed-loop step with more workers than
+	// that: the extra workers only queued inside mongoload, so the server
+	// saw no more load than at the limit.
+	InFlightLimit      int            `json:"inFlightLimit,omitempty"`
+	AboveInFlightLimit bool           `json:"aboveInFlightLimit,omitempty"`
+	Server             *ServerFigures `json:"server,omitempty"`
 	// Gain is the throughput gain over the previous step as a share of the
 	// proportional gain (1 = linear); nil for the first step.
 	Gain *float64 `json:"gain,omitempty"`
