@@ -98,7 +98,8 @@ func StepFiguresOf(level float64, complete bool, res *report.Result) (report.Ste
 	}
 	if c := res.Client; c != nil {
 		u, per := c.Utilization, c.CPUPerOpMicros
-		f.ClientCPU, f.ClientCores, f.CPUPerOpMicros = &u, c.Cores, &per
+		f.ClientCPU, f.ClientCores, f.CPUPerOpMicros, f.ClientCPUAvailable = &u, c.Cores, &per, c.AvailableCPU
+		f.SchedulerBusy = c.SchedulerBusy
 	}
 	if res.Schedule != nil {
 		f.Dropped = res.Schedule.Dropped

@@ -45,3 +45,26 @@ func TestSweepBlamesTheClientPool(t *testing.T) {
 		t.Errorf("the sweep report must flag the steps and name the pool:\n%s", b.String())
 	}
 }
+
+// TestSweepBlamesABusyScheduler: when the open-loop scheduler, one
+// goroutine, was busy all the time at the saturation point, the verdict
+// names it, although the client's CPU share (of 2 cores) stayed at half.
+func TestSweepBlamesABusyScheduler(t *testing.T) {
+	var steps []rt.Step
+	for _, r := range []float64{1000, 2000, 4000, 8000} {
+		steps = append(steps, rt.Step{Level: r, Throughput: min(r, 2000), LatencyMs: 1, ClientCPU: 0.5})
+	}
+	sw := rt.Sweep("rate", "scheduler", steps)
+	for i := range sw.Steps {
+		if sw.Steps[i].Level >= 2000 {
+			sw.Steps[i].Result.Client.SchedulerBusy = 0.97
+		}
+	}
+	a, err := AnalyseSweep(sw, DefaultSweepOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Limit.Kind != "client-scheduler" || !strings.Contains(a.Limit.Text, "busy 97%") {
+		t.Errorf("limit %+v: want the scheduler", a.Limit)
+	}
+}

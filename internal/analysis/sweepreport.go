@@ -137,9 +137,19 @@ func limitOf(sw *report.Sweep, a *report.SweepAnalysis, o SweepOptions) report.L
 	for i := from; i < len(a.Steps); i++ {
 		f := a.Steps[i]
 		if f.Complete && f.ClientCPU != nil && *f.ClientCPU >= o.ClientCPU {
-			text := fmt.Sprintf("the load generator itself: mongoload used %.0f%% of the client machine's %d cores at %s, so the server's own limit was not reached; run mongoload on a bigger machine or split the load over several with --partition",
-				100**f.ClientCPU, f.ClientCores, desc(f.Level))
+			c := report.ClientUsage{Utilization: *f.ClientCPU, Cores: f.ClientCores, AvailableCPU: f.ClientCPUAvailable}
+			text := fmt.Sprintf("the load generator itself: mongoload used %s at %s, so the server's own limit was not reached; give mongoload more CPU (GOMAXPROCS, its cgroup's quota, a bigger machine) or split the load over several with --partition",
+				c.CPUText(), desc(f.Level))
 			return report.Limit{Kind: "client", Text: text}
+		}
+		if f.Complete && f.SchedulerBusy >= report.Saturated {
+			what := "operations"
+			if sw.Load.Type == report.Sessions {
+				what = "sessions"
+			}
+			text := fmt.Sprintf("the load generator's scheduler: the one goroutine that schedules the %s was busy %.0f%% of its busiest interval at %s, so it, not the server, set the pace; split the load over several processes with --partition",
+				what, 100*f.SchedulerBusy, desc(f.Level))
+			return report.Limit{Kind: "client-scheduler", Text: text}
 		}
 	}
 	// Then the client's in-flight limit: past it, more workers only queue

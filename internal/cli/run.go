@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"time"
 
@@ -200,14 +201,24 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	}
 	info.StartedAt = time.Now()
 	u0 := procstat.Read()
-	opts.OnPhase = func(string) { u0 = procstat.Read(); startObs() } // on this goroutine, before measuring
-	op.engine(&opts)                                                 // slow operations, client CPU per interval
-	// The interval series also goes into the step's result.
-	series := &seriesSink{next: op.wrap(fan)}
+	series := &seriesSink{} // the interval series also goes into the step's result
+	var setupPeak int64
+	opts.OnPhase = func(string) { // on the collecting goroutine, before measuring
+		u0 = procstat.Read()
+		setupPeak, _ = procstat.PeakRSS() // connecting, seeding, loading, warm-up
+		series.peak = procstat.StartPeak()
+		startObs()
+	}
+	op.engine(&opts) // slow operations, client CPU per interval
+	series.next = op.wrap(fan)
 	res := engine.Run(ctx, plan, runners, rec, series, opts)
 	stopObs() // the final server sample, before the result is built
 	info.EndedAt = time.Now()
 	info.Client = clientUsage(u0, procstat.Read())
+	info.Client.SetupPeakRSSBytes = setupPeak
+	if series.peak != nil {
+		info.Client.MeasuredPeakRSSBytes, info.Client.MeasuredPeakRSSExact = series.peak.Peak()
+	}
 	info.Outcome, info.Reason = report.Outcome(res.Outcome), res.Reason
 	result := report.Build(info, res.Totals, series.summaries)
 	if cfg.Run.MonthlyCost > 0 {
@@ -250,7 +261,8 @@ func lostAfter(cfg *config.Config) time.Duration {
 
 func clientUsage(u0, u procstat.Usage) *report.ClientUsage {
 	cpu, _ := u.Since(u0)
-	return &report.ClientUsage{CPUSeconds: cpu.Seconds(), Utilization: u.Utilization(u0), Cores: runtime.NumCPU(), MaxRSSBytes: u.MaxRSS}
+	return &report.ClientUsage{CPUSeconds: cpu.Seconds(), Utilization: u.Utilization(u0), Cores: runtime.NumCPU(),
+		AvailableCPU: math.Round(procstat.AvailableCPU()*1000) / 1000, MaxRSSBytes: u.MaxRSS}
 }
 
 func runInfo(cfg *config.Config, plan *workload.Plan) report.RunInfo {
@@ -324,9 +336,13 @@ func configLine(c *config.Config) string {
 type seriesSink struct {
 	next      engine.Sink
 	summaries []report.IntervalSummary
+	peak      *procstat.PeakSampler // the measured phase's memory
 }
 
 func (s *seriesSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
+	if s.peak != nil {
+		s.peak.Sample()
+	}
 	s.summaries = append(s.summaries, report.Summarize(iv, elapsed))
 	s.next.Interval(iv, elapsed)
 }

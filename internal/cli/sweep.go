@@ -378,7 +378,7 @@ func stepLine(i, n int, load report.SweepLoad, level float64, res *report.Result
 	t := res.Totals
 	line := fmt.Sprintf("step %d/%d: %s: %.1f ops/s, avg %.3f ms, p99 %.3f ms, %d errors", i, n, load.Describe(level), t.Throughput, t.Latency.Avg, t.Latency.P99, t.Errors)
 	if c := res.Client; c != nil {
-		line += fmt.Sprintf(", client CPU %.0f%% of %d cores", 100*c.Utilization, c.Cores)
+		line += ", client CPU " + c.CPUText()
 	}
 	return line
 }

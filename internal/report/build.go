@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -83,8 +84,14 @@ func Build(info RunInfo, totals *metrics.Totals, series []IntervalSummary) *Resu
 			res.Notes = append(res.Notes, fmt.Sprintf("%d scheduled operations were dropped: every in-flight place was taken (raise --max-in-flight, or the server cannot keep this rate)", l.Dropped))
 		}
 	}
+	busy, lag := schedulerFigures(res.Intervals)
+	if busy >= Saturated {
+		res.Notes = append(res.Notes, fmt.Sprintf("the load model's scheduling goroutine (%s) was busy %.0f%% of its busiest interval and fell up to %s ms behind: one goroutine of mongoload was the limit, not the server; split the load over processes with --partition",
+			schedulerName(info.Load.Type), 100*busy, strconv.FormatFloat(lag, 'f', -1, 64)))
+	}
 	if info.Client != nil {
 		c := *info.Client
+		c.SchedulerBusy, c.SchedulerLagMs = busy, lag
 		if res.Totals.Operations > 0 {
 			c.CPUPerOpMicros = round3(c.CPUSeconds * 1e6 / float64(res.Totals.Operations))
 		}
@@ -170,4 +177,22 @@ func (res *Result) encode(name string, h *hdrhistogram.Histogram) string {
 		res.Notes = append(res.Notes, fmt.Sprintf("%s: histogram not saved: %v", name, err))
 	}
 	return s
+}
+
+// schedulerFigures are the busiest interval's scheduler share and the
+// largest scheduler lag of a series (measured intervals of 200ms or more).
+func schedulerFigures(series []IntervalSummary) (busy, lagMs float64) {
+	for _, iv := range series {
+		if l := iv.Load; l != nil && iv.Dt >= 0.2 {
+			busy, lagMs = max(busy, l.SchedulerBusy), max(lagMs, l.SchedulerLagMs)
+		}
+	}
+	return busy, lagMs
+}
+
+func schedulerName(load string) string {
+	if load == Sessions {
+		return "the sessions dispatcher"
+	}
+	return "the open-loop scheduler"
 }

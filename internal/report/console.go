@@ -46,8 +46,8 @@ func WriteConsole(w io.Writer, res *Result) error {
 	}
 	ew.printf("\n")
 	if c := res.Client; c != nil {
-		ew.printf("client:   %.2f CPU-s, %.1f µs CPU per operation, %.0f%% of %d cores, peak RSS %.1f MB\n",
-			c.CPUSeconds, c.CPUPerOpMicros, 100*c.Utilization, c.Cores, float64(c.MaxRSSBytes)/(1<<20))
+		ew.printf("client:   %.2f CPU-s, %.1f µs CPU per operation, %s, %s\n",
+			c.CPUSeconds, c.CPUPerOpMicros, c.CPUText(), c.MemoryText())
 	}
 	writeCPU(ew, res)
 	if res.ConfigLine != "" {

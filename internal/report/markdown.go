@@ -24,7 +24,7 @@ func WriteResultMarkdown(w io.Writer, res *Result) error {
 		ew.printf("- **dropped**: %s\n", mdEscape(DropText(d)))
 	}
 	if c := res.Client; c != nil {
-		ew.printf("- **client**: %.0f%% of %d cores, %.1f µs CPU per operation\n", 100*c.Utilization, c.Cores, c.CPUPerOpMicros)
+		ew.printf("- **client**: %s, %.1f µs CPU per operation, %s\n", c.CPUText(), c.CPUPerOpMicros, c.MemoryText())
 	}
 	if cost := CostOf(res); cost != nil {
 		ew.printf("- **cost**: %s %s/month\n", costText(cost.Monthly), cost.Currency)

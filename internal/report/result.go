@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -67,14 +68,36 @@ type Result struct {
 type ClientUsage struct {
 	CPUSeconds     float64 `json:"cpuSeconds"`     // user + system during the measured phase
 	CPUPerOpMicros float64 `json:"cpuPerOpMicros"` // CPUSeconds per successful operation, in µs
-	Utilization    float64 `json:"utilization"`    // share of all the machine's cores, 0..1
-	Cores          int     `json:"cores"`
-	MaxRSSBytes    int64   `json:"maxRSSBytes"` // peak resident memory of the whole process
+	// Utilization is the share of AvailableCPU used, 0..1: at 1 the
+	// client itself was the limit, however many cores the host has.
+	Utilization float64 `json:"utilization"`
+	Cores       int     `json:"cores"` // the host's CPUs this process may run on
+	// AvailableCPU is the CPU this process may use, in cores: the least
+	// of GOMAXPROCS and its cgroup's CPU quota (cpu.max), maybe fractional.
+	AvailableCPU float64 `json:"availableCpu,omitempty"`
+	// MaxRSSBytes is the peak resident memory of the whole process's
+	// lifetime, seeding and loading included. MeasuredPeakRSSBytes is the
+	// measured phase's own peak (exact on Linux, where the kernel's peak is
+	// reset at its start: MeasuredPeakRSSExact; elsewhere the largest
+	// per-interval sample), and SetupPeakRSSBytes the peak before it:
+	// connecting, seeding, loading, warm-up.
+	MaxRSSBytes          int64 `json:"maxRSSBytes"`
+	MeasuredPeakRSSBytes int64 `json:"measuredPeakRSSBytes,omitempty"`
+	MeasuredPeakRSSExact bool  `json:"measuredPeakRSSExact,omitempty"`
+	SetupPeakRSSBytes    int64 `json:"setupPeakRSSBytes,omitempty"`
 	// PeakUtilization is the busiest interval's share of the cores, and
 	// SaturatedIntervals the intervals at 90% or more: mongoload itself was
 	// then the limit (intervals[].client has each interval's).
 	PeakUtilization    float64 `json:"peakUtilization,omitempty"`
 	SaturatedIntervals int     `json:"saturatedIntervals,omitempty"`
+	// SchedulerBusy is the busiest interval's share of time the load
+	// model's one scheduling goroutine (open-loop scheduler, sessions
+	// dispatcher) was working, and SchedulerLagMs the furthest the
+	// open-loop scheduler fell behind its schedule: at Saturated or more
+	// busy, that one goroutine was the client's limit, however idle the
+	// other cores.
+	SchedulerBusy  float64 `json:"schedulerBusy,omitempty"`
+	SchedulerLagMs float64 `json:"schedulerLagMs,omitempty"`
 }
 
 // Tool names the program that wrote the file.
@@ -280,4 +303,36 @@ type Latency struct {
 	P999   float64 `json:"p999"`
 	Max    float64 `json:"max"`
 	StdDev float64 `json:"stddev"`
+}
+
+// CPUText says how much of the CPU it may use the client used: "85% of
+// 1.5 cores (GOMAXPROCS/cgroup quota; the host has 8)".
+func (c *ClientUsage) CPUText() string {
+	return fmt.Sprintf("%.0f%% of %s", 100*c.Utilization, c.CoresText())
+}
+
+// CoresText is the CPU the client may use, in words.
+func (c *ClientUsage) CoresText() string {
+	avail := c.AvailableCPU
+	if avail <= 0 || avail == float64(c.Cores) {
+		return fmt.Sprintf("%d cores", c.Cores)
+	}
+	return fmt.Sprintf("the %s cores it may use (GOMAXPROCS and cgroup quota; the host has %d)", strconv.FormatFloat(avail, 'f', -1, 64), c.Cores)
+}
+
+// MemoryText states the measured phase's peak memory apart from the whole
+// process's, whose peak includes seeding and loading.
+func (c *ClientUsage) MemoryText() string {
+	mb := func(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/(1<<20)) }
+	if c.MeasuredPeakRSSBytes <= 0 {
+		return "peak RSS " + mb(c.MaxRSSBytes) + " (whole process)"
+	}
+	s := "peak RSS " + mb(c.MeasuredPeakRSSBytes) + " measured phase"
+	if !c.MeasuredPeakRSSExact {
+		s += " (sampled)"
+	}
+	if c.SetupPeakRSSBytes > 0 {
+		s += ", " + mb(c.SetupPeakRSSBytes) + " before it (connecting, seeding, warm-up)"
+	}
+	return s + ", " + mb(c.MaxRSSBytes) + " whole process"
 }

@@ -151,9 +151,15 @@ type StepFigures struct {
 	// ClientCPU is the share of the client machine's cores mongoload used
 	// (0..1), CPUPerOpMicros its CPU per operation; absent in results that
 	// do not say.
-	ClientCPU      *float64 `json:"clientCpu,omitempty"`
-	ClientCores    int      `json:"clientCores,omitempty"`
-	CPUPerOpMicros *float64 `json:"cpuPerOpMicros,omitempty"`
+	ClientCPU   *float64 `json:"clientCpu,omitempty"`
+	ClientCores int      `json:"clientCores,omitempty"`
+	// SchedulerBusy is the busiest interval's share of time the load
+	// model's one scheduling goroutine was working (ClientUsage).
+	SchedulerBusy float64 `json:"schedulerBusy,omitempty"`
+	// ClientCPUAvailable is the CPU the client process could use (cores,
+	// GOMAXPROCS and cgroup quota), which ClientCPU is a share of.
+	ClientCPUAvailable float64  `json:"clientCpuAvailable,omitempty"`
+	CPUPerOpMicros     *float64 `json:"cpuPerOpMicros,omitempty"`
 	// Dropped counts open-loop operations dropped for want of an in-flight
 	// place: the server could not keep the rate.
 	Dropped int64 `json:"dropped,omitempty"`

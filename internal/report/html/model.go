@@ -151,7 +151,7 @@ func resultFacts(res *report.Result) [][2]string {
 		f = append(f, [2]string{"dropped", report.DropText(d)})
 	}
 	if c := res.Client; c != nil {
-		f = append(f, [2]string{"client", fmt.Sprintf("%.0f%% of %d cores, %.1f µs CPU per operation", 100*c.Utilization, c.Cores, c.CPUPerOpMicros)})
+		f = append(f, [2]string{"client", fmt.Sprintf("%s, %.1f µs CPU per operation, %s", c.CPUText(), c.CPUPerOpMicros, c.MemoryText())})
 	}
 	if res.ConfigLine != "" {
 		f = append(f, [2]string{"config", res.ConfigLine})
