@@ -190,8 +190,16 @@ func timeSections(v *view, res *report.Result, prefix string, offset float64) {
 	}
 	names := opNames(res)
 	tput := chart{ID: prefix + "throughput", Title: "Throughput per operation (ops/s)", Kind: "time", XLabel: "seconds", YLabel: "ops/s", X: x}
+	steps := map[string]bool{}
+	for _, op := range res.StepOperations() {
+		steps[op.Name] = true
+	}
 	for k, name := range names {
-		s := series{Label: name, Color: color(k), Values: make([]*float64, len(x))}
+		label := name
+		if steps[name] {
+			label = strings.TrimSpace(report.StepLabel(name)) + " (a step: part of its transaction)"
+		}
+		s := series{Label: label, Color: color(k), Values: make([]*float64, len(x))}
 		for i, iv := range res.Intervals {
 			if op := opIn(iv, name); op != nil {
 				s.Values[i] = f64(op.Rate)
