@@ -219,6 +219,8 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	if series.peak != nil {
 		info.Client.MeasuredPeakRSSBytes, info.Client.MeasuredPeakRSSExact = series.peak.Peak()
 	}
+	// Read a moment apart: the lifetime peak is never below the phases'.
+	info.Client.MaxRSSBytes = max(info.Client.MaxRSSBytes, info.Client.MeasuredPeakRSSBytes, setupPeak)
 	info.Outcome, info.Reason = report.Outcome(res.Outcome), res.Reason
 	result := report.Build(info, res.Totals, series.summaries)
 	if cfg.Run.MonthlyCost > 0 {
