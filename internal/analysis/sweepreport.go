@@ -15,7 +15,7 @@ type SweepOptions struct {
 	Rules SweepRules
 	// Latency is the latency the verdicts use: avg (default), p50, p95, p99.
 	Latency string
-	// ClientCPU is the share of the client machine's cores (0..1) at which
+	// ClientCPU is the share of the CPU the client may use (0..1) at which
 	// the load generator itself is named as the limit.
 	ClientCPU float64
 }

@@ -125,7 +125,7 @@ type SweepThresholds struct {
 	Oversaturated float64 `json:"oversaturated"`
 	// Latency is the latency the rules use: avg, p50, p95 or p99.
 	Latency string `json:"latency"`
-	// ClientCPU is the share of the client machine's cores above which the
+	// ClientCPU is the share of the CPU the client may use above which the
 	// load generator itself is named as the limit.
 	ClientCPU float64 `json:"clientCpu"`
 }
@@ -148,7 +148,7 @@ type StepFigures struct {
 	Latency    Latency `json:"latency"`
 	Read       *Class  `json:"read,omitempty"`
 	Write      *Class  `json:"write,omitempty"`
-	// ClientCPU is the share of the client machine's cores mongoload used
+	// ClientCPU is the share of the CPU it may use (ClientCPUAvailable) mongoload used
 	// (0..1), CPUPerOpMicros its CPU per operation; absent in results that
 	// do not say.
 	ClientCPU   *float64 `json:"clientCpu,omitempty"`
