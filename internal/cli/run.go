@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
@@ -123,6 +124,11 @@ func prepare(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 		if err := seed(ctx, o, cfg, plan, client); err != nil {
 			return err
 		}
+		// Hand the seeding's batches back to the system before the run:
+		// they are garbage now, and the measured phase's resident memory
+		// (client.measuredPeakRSSBytes) is then the run's own, not what
+		// the Go heap kept from seeding.
+		debug.FreeOSMemory()
 	}
 	return nil
 }
