@@ -185,6 +185,10 @@ func mergeLoad(rs []*report.Result) report.LoadModel {
 		l.Concurrency += r.Load.Concurrency
 		l.Rate += r.Load.Rate
 		l.Sessions += r.Load.Sessions
+		l.MaxInFlight += r.Load.MaxInFlight // each process had its own
+		if r.Load.LatencyClock() == metrics.FromReady {
+			l.LatencyFrom = metrics.FromReady // some latencies include a wait for a place
+		}
 		if r.Load.Stages != l.Stages {
 			l.Stages = ""
 		}
