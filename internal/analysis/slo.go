@@ -132,6 +132,8 @@ func (v Verdict) String() string {
 
 func (o Objective) format(x float64) string {
 	switch {
+	case math.IsInf(x, 1):
+		return "∞ (not every operation was answered)"
 	case o.Metric == "throughput":
 		return strconv.FormatFloat(x, 'f', 1, 64) + " ops/s"
 	case o.Metric == "errors" && o.Percent:
