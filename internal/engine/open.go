@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/generate"
+	"github.com/mongoload/mongoload/internal/metrics"
 )
 
 // DefaultMaxInFlight is the open loop's default bound on operations in flight.
@@ -139,7 +140,7 @@ func (r *run) pace(s *Schedule, work chan<- time.Time, spawn func(time.Time) boo
 // recorder: flushed before each wait, and every busyFlushEvery operations
 // while it never waits (a saturated scheduler), so every interval sees it.
 type busyClock struct {
-	rec  interface{ SchedulerBusy(time.Duration) }
+	rec  *metrics.Recorder
 	woke time.Time
 	n    int
 }
