@@ -8,7 +8,7 @@ BIN := bin/mongoload
 TIMING_TESTS := TestStall|TestOpenLoop|TestSessionsThink|TestClockNamesWhatIsMeasured|TestSchedulerMeasuresItself
 DEMO_ARGS ?= --duration 20s --warmup 3s --concurrency 8 --out demo-results.json
 
-.PHONY: help build demo test test-short vet fmt bench testserver clean
+.PHONY: help build demo test test-short vet fmt bench ycsb-fidelity testserver clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -38,6 +38,9 @@ fmt: ## format the code
 
 bench: build ## client CPU per operation vs a plain driver loop, peak RSS (needs ~2 minutes)
 	bench/run.sh
+
+ycsb-fidelity: ## check YCSB mode against YCSB's own generators (needs Java and Maven) and update docs/ycsb.md's table
+	bench/ycsb-fidelity/run.sh --docs
 
 testserver: ## build the pinned test server into the cache (done on demand otherwise)
 	scripts/testserver install

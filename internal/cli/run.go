@@ -38,12 +38,13 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err := checkOperatorFlags(cfg); err != nil {
 		return err
 	}
+	out.ycsbHeader(o, "run", args)
 	if out.view, err = startDashboard(o, cfg, "run"); err != nil {
 		return err
 	}
 	defer func() { out.view.end(ctx, o, cfg, nil, err) }() // the final report stays up for --dashboard-linger
 	if cfg.Run.Out != "" {
-		if err := report.CheckWritable(cfg.Run.Out); err != nil {
+		if err := report.CheckWritable(cfg.Run.Out, rf.inputs(fs.Arg(0), fs)...); err != nil {
 			return withCode(ExitOutput, err)
 		}
 	}
@@ -63,7 +64,7 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 // process's share of the keys: what every command that measures does first.
 // trackSends asks the driver to mark sends (open loop and sessions).
 func connectPrepared(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, trackSends bool) (*mongodb.Client, error) {
-	client, err := connect(ctx, cfg, mongodb.ConnectOptions{TrackSends: trackSends})
+	client, err := connect(ctx, o, cfg, mongodb.ConnectOptions{TrackSends: trackSends})
 	if err != nil {
 		return nil, err
 	}
@@ -84,8 +85,15 @@ func partitionKeys(cfg *config.Config, plan *workload.Plan) {
 	}
 }
 
-func connect(ctx context.Context, cfg *config.Config, co ...mongodb.ConnectOptions) (*mongodb.Client, error) {
-	client, err := mongodb.Connect(ctx, cfg.Connection, co...)
+// connect connects; if the server does not answer at once, a line on
+// stderr says what it waits for.
+func connect(ctx context.Context, o IO, cfg *config.Config, co ...mongodb.ConnectOptions) (*mongodb.Client, error) {
+	opts := mongodb.ConnectOptions{}
+	if len(co) > 0 {
+		opts = co[0]
+	}
+	opts.OnWait = func(s string) { fmt.Fprintln(o.Stderr, s) }
+	client, err := mongodb.Connect(ctx, cfg.Connection, opts)
 	switch {
 	case err == nil:
 		return client, nil
@@ -107,6 +115,7 @@ func prepare(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 	create := cfg.Run.Setup == nil || *cfg.Run.Setup
 	notices, err := client.Prepare(ctx, plan, mongodb.SetupOptions{
 		Create: create, Drop: cfg.Run.Drop, AllowExisting: cfg.Run.AllowExisting, Workload: cfg.Name,
+		Fill: seedFill(cfg),
 	})
 	for _, n := range notices {
 		fmt.Fprintln(o.Stderr, "notice: "+n)
@@ -243,6 +252,13 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	if err := out.final(o.Stdout, result); err != nil {
 		return nil, err
 	}
+	if out.format == "ycsb" {
+		// YCSB's report has no place for notes: they go to stderr, so that
+		// a run whose reads find nothing is flagged there too.
+		for _, n := range result.Notes {
+			fmt.Fprintln(o.Stderr, "note: "+n)
+		}
+	}
 	if res.Outcome != engine.ServerLost {
 		saveCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		if err := client.SaveKeys(saveCtx, plan); err != nil {
@@ -293,7 +309,40 @@ func runInfo(cfg *config.Config, plan *workload.Plan) report.RunInfo {
 		OpTypes:    types,
 		OpParents:  parents,
 		Warmup:     cfg.Run.Warmup.D(),
+
+		EmptyThreshold: cfg.Run.EmptyThreshold,
+		MissCauses:     missCauses(cfg, plan),
 	}
+}
+
+// missCauses says, for each operation whose filter cannot reach its
+// collection's documents, why (workload.MissCause): the report flags the
+// operation only if its results were mostly empty.
+func missCauses(cfg *config.Config, plan *workload.Plan) map[string]string {
+	filters := map[string]config.Value{}
+	var walk func(ops []config.Operation)
+	walk = func(ops []config.Operation) {
+		for _, o := range ops {
+			filters[o.Name] = o.Filter
+			walk(o.Steps)
+		}
+	}
+	walk(cfg.Operations)
+	out := map[string]string{}
+	for _, op := range plan.AllOps() {
+		if op.Collection == nil {
+			continue
+		}
+		for i := range cfg.Collections {
+			if cfg.Collections[i].Namespace() != op.Collection.Namespace() {
+				continue
+			}
+			if c := workload.MissCause(filters[op.Name], cfg.Collections[i].Template, seedTarget(cfg, i)); c != "" {
+				out[op.Name] = c
+			}
+		}
+	}
+	return out
 }
 
 func configLine(c *config.Config) string {

@@ -190,7 +190,7 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	if param == "concurrency" {
 		cfg.Run.Concurrency = int(levels[len(levels)-1]) // seeding's parallelism follows it
 	}
-	if err := checkSweepOutputs(cfg.Run.Out, *sf.html, *sf.csv); err != nil {
+	if err := checkSweepOutputs(cfg.Run.Out, *sf.html, *sf.csv, rf.inputs(fs.Arg(0), fs)); err != nil {
 		return err
 	}
 	if err := checkOperatorFlags(cfg); err != nil {
@@ -237,12 +237,12 @@ func contains(list []string, s string) bool {
 }
 
 // checkSweepOutputs fails before the sweep if an output cannot be written.
-func checkSweepOutputs(out, html, csvDir string) error {
+func checkSweepOutputs(out, html, csvDir string, inputs []string) error {
 	for _, p := range []string{out, html} {
 		if p == "" {
 			continue
 		}
-		if err := report.CheckWritable(p); err != nil {
+		if err := report.CheckWritable(p, inputs...); err != nil {
 			return withCode(ExitOutput, err)
 		}
 	}

@@ -61,11 +61,11 @@ func TestOpenLoopMeasuresFromSchedule(t *testing.T) {
 	testserver.Timing(t)
 	stallUntil := time.Now().Add(600 * time.Millisecond)
 	stallFrom := time.Now().Add(300 * time.Millisecond)
-	ex := execFunc(func(ctx context.Context, _ *workload.Request) (int64, error) {
+	ex := execFunc(func(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
 		if now := time.Now(); now.After(stallFrom) && now.Before(stallUntil) {
 			time.Sleep(time.Until(stallUntil))
 		}
-		return 1, nil
+		return metrics.Docs{Returned: 1, Shaped: 1}, nil
 	})
 	res, _ := runModel(t, ex, Options{Model: Open, Rate: 1000, Duration: time.Second, MaxInFlight: 1000})
 	h := res.Totals.Op(0).Latency

@@ -114,7 +114,7 @@ func (s *Source) asInterval(keys, names []string) *metrics.Interval {
 	iv := &metrics.Interval{Start: s.start, End: s.end, Ops: make([]metrics.OpInterval, len(keys))}
 	for i, k := range keys {
 		d := s.ops[k]
-		iv.Ops[i] = metrics.OpInterval{Name: names[i], Latency: d.lat, Service: d.svc, Errors: d.errors, Overflow: d.overflow}
+		iv.Ops[i] = metrics.OpInterval{Name: names[i], Latency: d.lat, Service: d.svc, Errors: d.errors, Overflow: d.overflow, Docs: d.docs}
 	}
 	if r := s.Result; r != nil && r.Schedule != nil {
 		iv.Load = metrics.Load{Scheduled: r.Schedule.Scheduled, Dropped: r.Schedule.Dropped, Late: r.Schedule.Late}

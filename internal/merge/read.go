@@ -45,6 +45,7 @@ type opData struct {
 	lat, svc *hdrhistogram.Histogram
 	errors   map[string]int64
 	overflow int64
+	docs     metrics.Docs // what the server did with documents; summed across sources
 }
 
 // interval is one interval of one source.
@@ -107,6 +108,9 @@ func readResults(path string) (*Source, error) {
 	for i := range res.Operations {
 		o := &res.Operations[i]
 		d := &opData{name: o.Name, typ: o.Type, parent: o.Parent, errors: o.ErrorsByClass, overflow: o.Overflow}
+		if o.Docs != nil {
+			d.docs = *o.Docs
+		}
 		if d.errors == nil && o.Errors > 0 {
 			d.errors = map[string]int64{"error": o.Errors}
 		}

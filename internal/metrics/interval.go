@@ -36,6 +36,9 @@ type OpInterval struct {
 	Errors map[string]int64
 	// Overflow counts samples above Highest, which were recorded as Highest.
 	Overflow int64
+	// Docs is what the server did with documents, over the successful
+	// operations (RecordDocs).
+	Docs Docs
 	// Outcomes counts named outcomes that are neither successes nor errors
 	// (RecordOutcome); nil if there were none.
 	Outcomes map[string]int64

@@ -31,6 +31,7 @@ type OpTotal struct {
 	Errors   map[string]int64        // nil if there were none
 	Outcomes map[string]int64        // nil if there were none
 	Overflow int64
+	Docs     Docs
 }
 
 // Count is the number of successful operations recorded.
@@ -85,6 +86,7 @@ func (o *OpTotal) add(from *OpInterval) {
 		o.Service.Merge(from.Service)
 	}
 	o.Overflow += from.Overflow
+	o.Docs.Add(from.Docs)
 	o.Errors = addErrors(o.Errors, from.Errors)
 	o.Outcomes = addErrors(o.Outcomes, from.Outcomes)
 }

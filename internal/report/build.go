@@ -37,7 +37,18 @@ type RunInfo struct {
 	Notes              []string
 	// Client is the generator's own use; Build fills CPUPerOpMicros.
 	Client *ClientUsage
+	// EmptyThreshold flags an operation whose share of empty results (a
+	// read that returned nothing, an update that matched nothing, a delete
+	// that deleted nothing) is above it, 0..1; 0 means DefaultEmptyThreshold,
+	// and 1 or more never flags. MissCauses says, per operation, why its
+	// filter may not reach the data, where the workload shows it.
+	EmptyThreshold float64
+	MissCauses     map[string]string
 }
+
+// DefaultEmptyThreshold is the share of empty results above which an
+// operation is flagged.
+const DefaultEmptyThreshold = 0.5
 
 // Build assembles the result of a run from the whole-run totals (which must
 // include every measured interval) and the interval series. Throughput is
@@ -71,6 +82,7 @@ func Build(info RunInfo, totals *metrics.Totals, series []IntervalSummary) *Resu
 	}
 	if totals != nil {
 		res.addOperations(totals, info.OpTypes, info.OpParents)
+		res.flagEmpty(info.EmptyThreshold, info.MissCauses)
 	}
 	if info.Load.Type == Open && totals != nil && res.DurationSeconds > 0 && totals.Load().Scheduled > 0 {
 		l := totals.Load()
@@ -125,6 +137,12 @@ func (res *Result) addOperations(totals *metrics.Totals, types, parents map[stri
 		t.Operations += o.Count()
 		t.Errors += o.ErrorCount()
 		t.Overflow += o.Overflow
+		if !o.Docs.IsZero() {
+			if t.Docs == nil {
+				t.Docs = &metrics.Docs{}
+			}
+			t.Docs.Add(o.Docs)
+		}
 		for class, n := range o.Errors {
 			if t.ErrorsByClass == nil {
 				t.ErrorsByClass = map[string]int64{}
@@ -152,6 +170,7 @@ func (res *Result) operation(o *metrics.OpTotal, typ string, secs float64) Opera
 		Throughput:    perSecond(o.Count(), secs),
 		Latency:       latencyOf(o.Latency),
 		Overflow:      o.Overflow,
+		Docs:          docsOf(o.Docs),
 		Histogram:     res.encode(o.Name, o.Latency),
 	}
 	// A step's latency is already measured from its own send; it has no

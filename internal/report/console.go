@@ -32,6 +32,15 @@ func WriteConsole(w io.Writer, res *Result) error {
 		ew.printf("\nservice time (ms), from the actual send:\n")
 		latencyTable(res, true).write(ew, "")
 	}
+	if rows := DocsRows(res); rows != nil {
+		ew.printf("\ndocuments (what the server did with them; empty: reads, updates, deletes that found none):\n")
+		t := &table{}
+		t.add(DocsHead...)
+		for _, r := range rows {
+			t.add(r...)
+		}
+		t.write(ew, "")
+	}
 	writeErrors(ew, res)
 	writeOutcomes(ew, res)
 	writeServer(ew, res)
@@ -94,11 +103,7 @@ func writeHeader(w *errWriter, res *Result) {
 	} else {
 		w.printf("measured: nothing (the run lasted from %s to %s)\n", from, to)
 	}
-	outcome := string(res.Outcome)
-	if res.Reason != "" {
-		outcome += ": " + res.Reason
-	}
-	w.printf("outcome:  %s\n", outcome)
+	w.printf("outcome:  %s\n", OutcomeText(res.Outcome, res.Reason))
 	w.printf("latency:  ms, %s\n", res.Load.ClockText())
 }
 
@@ -226,4 +231,16 @@ func writeErrors(w *errWriter, res *Result) {
 		}
 	}
 	t.write(w, "  ")
+}
+
+// OutcomeText is how a run ended, in words: the outcome and its reason,
+// without saying the outcome twice (older results give "interrupted" as the
+// reason of an interrupted run).
+func OutcomeText(o Outcome, reason string) string {
+	reason = strings.TrimSpace(strings.TrimPrefix(reason, string(o)))
+	reason = strings.TrimLeft(reason, ":, ")
+	if reason == "" {
+		return string(o)
+	}
+	return string(o) + ": " + reason
 }

@@ -49,6 +49,15 @@ func WriteResultMarkdown(w io.Writer, res *Result) error {
 	if len(steps) > 0 {
 		ew.printf("\n%s\n", mdEscape(StepLegend))
 	}
+	if rows := DocsRows(res); rows != nil {
+		ew.printf("\nDocuments (what the server did with them; empty: reads, updates, deletes that found none).\n\n")
+		dt := &table{left: 1}
+		dt.add(DocsHead...)
+		for _, r := range rows {
+			dt.add(r...)
+		}
+		dt.markdown(ew)
+	}
 	if len(res.Notes) > 0 {
 		ew.printf("\nNotes:\n\n")
 		for _, n := range res.Notes {

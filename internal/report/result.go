@@ -216,6 +216,9 @@ type Totals struct {
 	Outcomes   map[string]int64 `json:"outcomes,omitempty"`
 	Throughput float64          `json:"throughput"` // successful operations per second
 	Overflow   int64            `json:"overflow"`
+	// Docs is what the server did with documents, over every operation
+	// (transaction steps excluded: their transaction's figures hold them).
+	Docs *metrics.Docs `json:"docs,omitempty"`
 	// Latency is over all operations' samples together.
 	Latency Latency  `json:"latency"`
 	Service *Latency `json:"service,omitempty"`
@@ -242,6 +245,10 @@ type Operation struct {
 	// Overflow counts latencies above the histogram's 1 h limit, recorded as
 	// 1 h: when it is not zero, max and the top percentiles are understated.
 	Overflow int64 `json:"overflow"`
+	// Docs is what the server did with documents over the successful
+	// operations: returned, matched, modified, upserted, deleted, inserted,
+	// and how many found nothing (empty) of those that could (shaped).
+	Docs *metrics.Docs `json:"docs,omitempty"`
 	// Histogram is the whole-run latency histogram (microseconds, 1 µs to
 	// 1 h, 3 significant digits), HdrHistogram V2 compressed and base64
 	// encoded: add these to merge the results of several processes.

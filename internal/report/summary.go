@@ -50,6 +50,8 @@ type OpSummary struct {
 	Max           float64          `json:"max"`
 	Errors        int64            `json:"errors"`
 	ErrorsByClass map[string]int64 `json:"errorsByClass,omitempty"`
+	// Docs is what the server did with documents during the interval.
+	Docs *metrics.Docs `json:"docs,omitempty"`
 	// PercentilesUpperBound is set in a merged series where P50, P95 and P99
 	// could not be computed from histograms: they are then the largest of
 	// the processes' values, which bound the true percentile from above (to
@@ -86,6 +88,7 @@ func Summarize(iv *metrics.Interval, elapsed time.Duration) IntervalSummary {
 			Max:           maxMs(o.Latency),
 			Errors:        o.ErrorCount(),
 			ErrorsByClass: maps.Clone(o.Errors),
+			Docs:          docsOf(o.Docs),
 		}
 	}
 	return s
@@ -137,4 +140,12 @@ func perSecond(n int64, secs float64) float64 {
 		return 0
 	}
 	return round3(float64(n) / secs)
+}
+
+// docsOf is d for the results, nil when nothing was counted.
+func docsOf(d metrics.Docs) *metrics.Docs {
+	if d.IsZero() {
+		return nil
+	}
+	return &d
 }

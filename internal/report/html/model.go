@@ -133,6 +133,17 @@ func resultView(res *report.Result) *view {
 		intro += " " + report.StepLegend + "."
 	}
 	v.Sections = append(v.Sections, section{Title: "Operations", Intro: intro, Table: t})
+	if rows := report.DocsRows(res); rows != nil {
+		dt := &table{Head: report.DocsHead}
+		for _, r := range rows {
+			cells := []cell{{Text: r[0], Left: true}}
+			for _, c := range r[1:] {
+				cells = append(cells, cell{Text: c})
+			}
+			dt.Rows = append(dt.Rows, cells)
+		}
+		v.Sections = append(v.Sections, section{Title: "Documents", Intro: "What the server did with documents; empty is the share of reads, updates and deletes that found none.", Table: dt})
+	}
 	timeSections(v, res, "", 0)
 	operatorSections(v, res) // context, slow shapes, collections (operator.go)
 	return v
