@@ -5,7 +5,7 @@ LDFLAGS := -X github.com/mongoload/mongoload/internal/cli.Version=$(VERSION)
 BIN := bin/mongoload
 # Tests whose assertions are about wall-clock timing: they skip under -race
 # and run in make test's second pass (see internal/testserver.Timing).
-TIMING_TESTS := TestStall|TestOpenLoop|TestSessionsThink|TestFault
+TIMING_TESTS := TestStall|TestOpenLoop|TestSessionsThink|TestClockNamesWhatIsMeasured|TestSchedulerMeasuresItself|TestFault
 DEMO_ARGS ?= --duration 20s --warmup 3s --concurrency 8 --out demo-results.json
 
 .PHONY: help build demo test test-short vet fmt bench ycsb-fidelity testserver clean

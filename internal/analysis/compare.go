@@ -286,8 +286,8 @@ func classRows(inputs []CompareInput, points []*report.Result, at string) ([]rep
 func typeRows(inputs []CompareInput, points []*report.Result, at string) ([]report.ComparisonRow, error) {
 	var types []string
 	for _, r := range points {
-		for _, op := range r.Operations {
-			if t := typeKey(op); !slices.Contains(types, t) {
+		for _, op := range r.MixOperations() {
+			if t := typeKey(*op); !slices.Contains(types, t) {
 				types = append(types, t)
 			}
 		}
@@ -297,9 +297,9 @@ func typeRows(inputs []CompareInput, points []*report.Result, at string) ([]repo
 		r := report.ComparisonRow{Metric: fmt.Sprintf("avg %s %s (ms)", t, at), Key: t + ".avg", Unit: "ms", Values: make([]*float64, len(inputs))}
 		for i, res := range points {
 			sub := &report.Result{DurationSeconds: res.DurationSeconds}
-			for _, op := range res.Operations {
-				if typeKey(op) == t {
-					sub.Operations = append(sub.Operations, op)
+			for _, op := range res.MixOperations() {
+				if typeKey(*op) == t {
+					sub.Operations = append(sub.Operations, *op)
 				}
 			}
 			if len(sub.Operations) == 0 {

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
@@ -131,6 +133,11 @@ func prepare(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 		if err := seed(ctx, o, cfg, plan, client); err != nil {
 			return err
 		}
+		// Hand the seeding's batches back to the system before the run:
+		// they are garbage now, and the measured phase's resident memory
+		// (client.measuredPeakRSSBytes) is then the run's own, not what
+		// the Go heap kept from seeding.
+		debug.FreeOSMemory()
 	}
 	return nil
 }
@@ -198,7 +205,7 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	defer stopObs(ctx) // idempotent: closes the telemetry connection on every path
 	sinks = append(sinks, extra...)
 	fan := report.NewFanout(sinks...) // Close closes the HDR log and stops the endpoint
-	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{Service: engine.Service(opts)})
+	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{Service: engine.Service(opts), Parents: plan.OpParents()})
 	if err := waitStartAt(ctx, o, cfg); err != nil {
 		_ = fan.Close(nil)
 		return nil, err
@@ -210,7 +217,15 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	info.StartedAt = time.Now()
 	u0 := procstat.Read()
 	faults := newFaultSchedule(ctx, o, cfg, client)
-	opts.OnPhase = func(string) { u0 = procstat.Read(); startObs(); faults.begin() } // on this goroutine, before measuring
+	series := &seriesSink{} // the interval series also goes into the step's result
+	var setupPeak int64
+	opts.OnPhase = func(string) { // on the collecting goroutine, before measuring
+		u0 = procstat.Read()
+		setupPeak, _ = procstat.PeakRSS() // connecting, seeding, loading, warm-up
+		series.peak = procstat.StartPeak()
+		startObs()
+		faults.begin()
+	}
 	opts.OnGrace = func(n int64, grace time.Duration, abandoned bool) {
 		if abandoned {
 			fmt.Fprintf(o.Stderr, "duration reached: abandoning %d operation(s) still in flight after %s (--grace)\n", n, grace)
@@ -219,8 +234,7 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 		}
 	}
 	op.engine(&opts) // slow operations, client CPU per interval
-	// The interval series also goes into the step's result.
-	series := &seriesSink{next: op.wrap(fan)}
+	series.next = op.wrap(fan)
 	res := engine.Run(ctx, plan, runners, rec, series, opts)
 	injected := faults.end()
 	// Every step after the phase is bounded when the run ended on a fault
@@ -244,6 +258,12 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	sayFinishing()
 	info.EndedAt = time.Now()
 	info.Client = clientUsage(u0, procstat.Read())
+	info.Client.SetupPeakRSSBytes = setupPeak
+	if series.peak != nil {
+		info.Client.MeasuredPeakRSSBytes, info.Client.MeasuredPeakRSSExact = series.peak.Peak()
+	}
+	// Read a moment apart: the lifetime peak is never below the phases'.
+	info.Client.MaxRSSBytes = max(info.Client.MaxRSSBytes, info.Client.MeasuredPeakRSSBytes, setupPeak)
 	info.Outcome, info.Reason = report.Outcome(res.Outcome), res.Reason
 	result := report.Build(info, res.Totals, series.summaries)
 	report.BuildFaults(result, spans(res.Gaps), res.Abandoned, injected)
@@ -330,7 +350,8 @@ func lostAfter(cfg *config.Config) time.Duration {
 
 func clientUsage(u0, u procstat.Usage) *report.ClientUsage {
 	cpu, _ := u.Since(u0)
-	return &report.ClientUsage{CPUSeconds: cpu.Seconds(), Utilization: u.Utilization(u0), Cores: runtime.NumCPU(), MaxRSSBytes: u.MaxRSS}
+	return &report.ClientUsage{CPUSeconds: cpu.Seconds(), Utilization: u.Utilization(u0), Cores: runtime.NumCPU(),
+		AvailableCPU: math.Round(procstat.AvailableCPU()*1000) / 1000, MaxRSSBytes: u.MaxRSS}
 }
 
 func runInfo(cfg *config.Config, plan *workload.Plan) report.RunInfo {
@@ -437,9 +458,13 @@ func configLine(c *config.Config) string {
 type seriesSink struct {
 	next      engine.Sink
 	summaries []report.IntervalSummary
+	peak      *procstat.PeakSampler // the measured phase's memory
 }
 
 func (s *seriesSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
+	if s.peak != nil {
+		s.peak.Sample()
+	}
 	s.summaries = append(s.summaries, report.Summarize(iv, elapsed))
 	s.next.Interval(iv, elapsed)
 }

@@ -62,7 +62,7 @@ func addSweepFlags(fs *pflag.FlagSet) *sweepFlags {
 	f.drop = fs.Float64("degraded-drop", d.Rules.DegradedDrop, "verdict rule: past saturation, a throughput this share below the best lower step is Degraded")
 	f.over = fs.Float64("oversaturated", d.Rules.Oversaturated, "verdict rule: past saturation, a latency this many times the sweet spot's is Oversaturated")
 	f.latency = fs.String("verdict-latency", d.Latency, "the latency the verdicts use: avg, p50, p95 or p99")
-	f.cpu = fs.Float64("client-cpu-limit", d.ClientCPU, "share of this machine's cores above which mongoload itself is named the limit")
+	f.cpu = fs.Float64("client-cpu-limit", d.ClientCPU, "share of the CPU mongoload may use (GOMAXPROCS, cgroup quota) above which it is named the limit")
 	f.html = fs.String("html", "", "also write the sweep as a self-contained HTML report to this file")
 	f.csv = fs.String("csv", "", "also write the sweep's tables and interval series as CSV files into this directory")
 	f.markdown = fs.Bool("markdown", false, "print the tables as Markdown instead of aligned text")
@@ -378,7 +378,7 @@ func stepLine(i, n int, load report.SweepLoad, level float64, res *report.Result
 	t := res.Totals
 	line := fmt.Sprintf("step %d/%d: %s: %.1f ops/s, avg %.3f ms, p99 %.3f ms, %d errors", i, n, load.Describe(level), t.Throughput, t.Latency.Avg, t.Latency.P99, t.Errors)
 	if c := res.Client; c != nil {
-		line += fmt.Sprintf(", client CPU %.0f%% of %d cores", 100*c.Utilization, c.Cores)
+		line += ", client CPU " + c.CPUText()
 	}
 	return line
 }

@@ -38,7 +38,7 @@ func (r *run) collect(done <-chan struct{}) *Result {
 	if r.o.Warmup > 0 && !r.wait(done, r.o.Warmup, res) {
 		res.Start = time.Now()
 		res.End = res.Start
-		res.Totals = metrics.NewTotals(r.rec.Ops(), r.service)
+		res.Totals = r.rec.NewTotals()
 		return res
 	}
 	if r.o.Warmup > 0 {
@@ -48,7 +48,7 @@ func (r *run) collect(done <-chan struct{}) *Result {
 	if r.o.Model == Closed && len(r.o.Stages) > 0 {
 		go r.rampWorkers(res.Start)
 	}
-	res.Totals = metrics.NewTotals(r.rec.Ops(), r.service)
+	res.Totals = r.rec.NewTotals()
 	var deadline <-chan time.Time
 	if d := r.duration(); d > 0 {
 		t := time.NewTimer(d)

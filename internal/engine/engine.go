@@ -157,6 +157,32 @@ var ErrNoProgress = errors.New("no operation succeeded and the server could not 
 // time; make the Recorder with metrics.Options{Service: Service(o)}.
 func Service(o Options) bool { return o.Model == Open || o.Model == Sessions }
 
+// Clock says where an operation's latency starts in a run with o (one of
+// metrics.FromSend, FromReady, FromDue, FromScheduled); the code that
+// starts each load model's clock is startClosed, startSessions and
+// startOpen. Service time, where Service(o), is always from the send.
+func Clock(o Options) string {
+	switch {
+	case o.Model == Open:
+		return metrics.FromScheduled
+	case o.Model == Sessions:
+		return metrics.FromDue
+	case queued(o):
+		return metrics.FromReady
+	}
+	return metrics.FromSend
+}
+
+// queued reports whether a closed loop queues its workers for fewer
+// runners (MaxInFlight): see startClosed.
+func queued(o Options) bool {
+	n := o.Concurrency
+	for _, st := range o.Stages {
+		n = max(n, int(st.Target))
+	}
+	return o.MaxInFlight > 0 && o.MaxInFlight < n
+}
+
 // Run executes plan until the duration, operation count or stages are done,
 // ctx is cancelled (Interrupted) or the server is lost.
 func Run(ctx context.Context, plan *workload.Plan, execs []Executor, rec *metrics.Recorder, sink Sink, o Options) *Result {

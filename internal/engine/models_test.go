@@ -15,7 +15,7 @@ func runModel(t *testing.T, ex Executor, o Options) (*Result, *collectSink) {
 	t.Helper()
 	p := testPlan(t)
 	sink := &collectSink{}
-	rec := metrics.NewRecorder(p.OpNames(), metrics.Options{Service: Service(o)})
+	rec := metrics.NewRecorder(p.OpNames(), metrics.Options{Service: Service(o), Parents: p.OpParents()})
 	if o.Interval == 0 {
 		o.Interval = 100 * time.Millisecond
 	}

@@ -68,19 +68,26 @@ func (r *run) think(w *worker) time.Duration {
 func (r *run) dispatchSessions(h *sessionHeap, due chan<- *worker, back <-chan *worker) {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	// The dispatcher is one goroutine: it times its own work, the time
+	// outside its select, so a dispatcher that cannot keep up is reported
+	// as the client's limit (waiting for a free runner is not work).
+	busy := busyClock{rec: r.rec, woke: time.Now()}
+	defer func() { busy.flush(time.Now()) }()
 	for !r.stop.Load() {
 		var out chan<- *worker
 		var head *worker
 		var wake <-chan time.Time
+		now := time.Now()
 		if h.Len() > 0 {
 			head = (*h)[0]
-			if wait := time.Until(head.ready); wait <= 0 {
+			if wait := head.ready.Sub(now); wait <= 0 {
 				out = due
 			} else {
 				timer.Reset(wait)
 				wake = timer.C
 			}
 		}
+		busy.flush(now)
 		select {
 		case out <- head:
 			heap.Pop(h)
@@ -90,6 +97,7 @@ func (r *run) dispatchSessions(h *sessionHeap, due chan<- *worker, back <-chan *
 		case <-r.stopCh():
 			return
 		}
+		busy.woke = time.Now()
 		// Since Go 1.23 a Reset timer never delivers a stale fire: no drain.
 	}
 }

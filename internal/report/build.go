@@ -1,9 +1,12 @@
 package report
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
+	"strconv"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -87,13 +90,20 @@ func Build(info RunInfo, totals *metrics.Totals, series []IntervalSummary) *Resu
 			TargetRate:   round3(float64(l.Scheduled) / res.DurationSeconds),
 			AchievedRate: round3(float64(res.Totals.Operations+res.Totals.Errors) / res.DurationSeconds),
 			Scheduled:    l.Scheduled, Dropped: l.Dropped, Late: l.Late,
+			DroppedShare: math.Round(float64(l.Dropped)/float64(l.Scheduled)*1e6) / 1e6,
 		}
 		if l.Dropped > 0 {
 			res.Notes = append(res.Notes, fmt.Sprintf("%d scheduled operations were dropped: every in-flight place was taken (raise --max-in-flight, or the server cannot keep this rate)", l.Dropped))
 		}
 	}
+	busy, lag := schedulerFigures(res.Intervals)
+	if busy >= Saturated {
+		res.Notes = append(res.Notes, fmt.Sprintf("the load model's scheduling goroutine (%s) was busy %.0f%% of its busiest interval and fell up to %s ms behind: one goroutine of mongoload was the limit, not the server; split the load over processes with --partition",
+			schedulerName(info.Load.Type), 100*busy, strconv.FormatFloat(lag, 'f', -1, 64)))
+	}
 	if info.Client != nil {
 		c := *info.Client
+		c.SchedulerBusy, c.SchedulerLagMs = busy, lag
 		if res.Totals.Operations > 0 {
 			c.CPUPerOpMicros = round3(c.CPUSeconds * 1e6 / float64(res.Totals.Operations))
 		}
@@ -112,9 +122,9 @@ func (res *Result) addOperations(totals *metrics.Totals, types, parents map[stri
 	for i := range totals.Len() {
 		o := totals.Op(i)
 		op := res.operation(o, types[o.Name], secs)
-		op.Parent = parents[o.Name]
+		op.Parent = cmp.Or(o.Parent, parents[o.Name])
 		res.Operations = append(res.Operations, op)
-		if op.Parent != "" {
+		if !op.InMix() {
 			continue // a transaction's step: its transaction counts once in the totals
 		}
 		all.Merge(o.Latency)
@@ -163,7 +173,9 @@ func (res *Result) operation(o *metrics.OpTotal, typ string, secs float64) Opera
 		Docs:          docsOf(o.Docs),
 		Histogram:     res.encode(o.Name, o.Latency),
 	}
-	if o.Service != nil {
+	// A step's latency is already measured from its own send; it has no
+	// service time of its own, and an empty one would print as zeros.
+	if o.Service != nil && o.InMix() {
 		s := latencyOf(o.Service)
 		op.Service = &s
 		op.ServiceHistogram = res.encode(o.Name, o.Service)
@@ -184,4 +196,22 @@ func (res *Result) encode(name string, h *hdrhistogram.Histogram) string {
 		res.Notes = append(res.Notes, fmt.Sprintf("%s: histogram not saved: %v", name, err))
 	}
 	return s
+}
+
+// schedulerFigures are the busiest interval's scheduler share and the
+// largest scheduler lag of a series (measured intervals of 200ms or more).
+func schedulerFigures(series []IntervalSummary) (busy, lagMs float64) {
+	for _, iv := range series {
+		if l := iv.Load; l != nil && iv.Dt >= 0.2 {
+			busy, lagMs = max(busy, l.SchedulerBusy), max(lagMs, l.SchedulerLagMs)
+		}
+	}
+	return busy, lagMs
+}
+
+func schedulerName(load string) string {
+	if load == Sessions {
+		return "the sessions dispatcher"
+	}
+	return "the open-loop scheduler"
 }

@@ -22,6 +22,12 @@ func WriteConsole(w io.Writer, res *Result) error {
 	writeMerged(ew, res)
 	ew.printf("\n")
 	latencyTable(res, false).write(ew, "")
+	if len(res.StepOperations()) > 0 {
+		ew.printf("%s\n", StepLegend)
+	}
+	if d := res.Schedule; d != nil && d.Dropped > 0 {
+		ew.printf("dropped: %s\n", DropText(d))
+	}
 	if res.Totals.Service != nil {
 		ew.printf("\nservice time (ms), from the actual send:\n")
 		latencyTable(res, true).write(ew, "")
@@ -50,8 +56,8 @@ func WriteConsole(w io.Writer, res *Result) error {
 	}
 	ew.printf("\n")
 	if c := res.Client; c != nil {
-		ew.printf("client:   %.2f CPU-s, %.1f µs CPU per operation, %.0f%% of %d cores, peak RSS %.1f MB\n",
-			c.CPUSeconds, c.CPUPerOpMicros, 100*c.Utilization, c.Cores, float64(c.MaxRSSBytes)/(1<<20))
+		ew.printf("client:   %.2f CPU-s, %.1f µs CPU per operation, %s, %s\n",
+			c.CPUSeconds, c.CPUPerOpMicros, c.CPUText(), c.MemoryText())
 	}
 	writeCPU(ew, res)
 	if res.ConfigLine != "" {
@@ -99,11 +105,7 @@ func writeHeader(w *errWriter, res *Result) {
 		w.printf("measured: nothing (the run lasted from %s to %s)\n", from, to)
 	}
 	w.printf("outcome:  %s\n", OutcomeText(res.Outcome, res.Reason))
-	if res.Load.Type == Open {
-		w.printf("latency:  ms, from each operation's scheduled start to its reply (queueing included)\n")
-	} else {
-		w.printf("latency:  ms, from sending each operation to its reply\n")
-	}
+	w.printf("latency:  ms, %s\n", res.Load.ClockText())
 }
 
 // describeLoad says in words how load was applied.
@@ -155,8 +157,8 @@ func latencyTable(res *Result, service bool) *table {
 		}
 		t.add(cells...)
 	}
-	for i := range res.Operations {
-		o := &res.Operations[i]
+	mix, steps := res.MixOperations(), res.StepOperations()
+	for _, o := range mix {
 		l := &o.Latency
 		if service {
 			l = o.Service
@@ -168,8 +170,20 @@ func latencyTable(res *Result, service bool) *table {
 		tl = res.Totals.Service
 	}
 	row("TOTAL", res.Totals.Operations, res.Totals.Errors, res.Totals.Throughput, tl)
+	if !service { // steps have no service time of their own
+		for _, o := range steps {
+			row(StepLabel(o.Name), o.Count, o.Errors, o.Throughput, &o.Latency)
+		}
+	}
 	return t
 }
+
+// StepLabel is how a transaction's step is named in a table, after TOTAL:
+// marked as a part of its transaction, not an operation of the mix.
+func StepLabel(name string) string { return "  ↳ " + name }
+
+// StepLegend explains StepLabel's rows under a table that has them.
+const StepLegend = "↳ a step of a transaction: one part of the transaction's operation, not counted in TOTAL; its latency is from the step's own send to its reply"
 
 // latencyCells formats avg, min, p50, p95, p99, p99.9 and max; dashes when
 // nothing was recorded, since 0.000 would claim a measurement.

@@ -149,6 +149,9 @@ func sweepTables(sw *Sweep) []titledTable {
 		if !f.Complete {
 			verdict = "(interrupted: not judged)"
 		}
+		if f.AboveInFlightLimit {
+			verdict = strings.TrimPrefix(verdict+"; ", "; ") + fmt.Sprintf("queued in the client: above its %s in-flight places", thousands(int64(f.InFlightLimit)))
+		}
 		cpu := "-"
 		if f.ClientCPU != nil {
 			cpu = fmt.Sprintf("%.0f%%", 100**f.ClientCPU)
