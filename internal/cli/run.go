@@ -46,7 +46,7 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 		}
 	}
 	startPprof(o)
-	client, err := connectPrepared(ctx, o, cfg, plan, model(cfg) != engine.Closed)
+	client, err := connectPrepared(ctx, o, cfg, plan, engine.TracksSends(model(cfg), plan))
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 
 // connectPrepared connects, sets up and seeds the workload, and takes this
 // process's share of the keys: what every command that measures does first.
-// trackSends asks the driver to mark sends (open loop and sessions).
+// trackSends asks the driver to mark sends (see engine.TracksSends).
 func connectPrepared(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, trackSends bool) (*mongodb.Client, error) {
 	client, err := connect(ctx, cfg, mongodb.ConnectOptions{TrackSends: trackSends})
 	if err != nil {

@@ -56,7 +56,7 @@ func (s *collectSink) Interval(iv *metrics.Interval, _ time.Duration) {
 	s.mu.Unlock()
 }
 
-func testPlan(t *testing.T) *workload.Plan {
+func testPlan(t testing.TB) *workload.Plan {
 	t.Helper()
 	cfg, err := config.Parse([]byte(`
 collections:

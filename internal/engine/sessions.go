@@ -40,6 +40,9 @@ func (r *run) startSessions(wg *sync.WaitGroup) {
 			ctx, clock := r.runnerCtx()
 			shard := r.rec.Shard(id)
 			for w := range due {
+				if r.o.handOff != nil {
+					r.o.handOff(time.Since(w.ready))
+				}
 				ok := r.exec(ctx, clock, w, shard, w.ready)
 				w.ready = time.Now().Add(r.think(w))
 				back <- w
