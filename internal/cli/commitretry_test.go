@@ -75,7 +75,7 @@ func (p *commitCutter) forward(c, s net.Conn) {
 		if _, err := io.ReadFull(c, msg[4:]); err != nil {
 			return
 		}
-		if bytes.Contains(msg, []byte("\x00commitTransaction\x00")) {
+		if bytes.Contains(msg, []byte("commitTransaction\x00")) {
 			if p.commits.Add(1) <= p.cut {
 				return // cut: neither forwarded nor answered
 			}
@@ -131,6 +131,7 @@ operations:
 		t.Fatalf("pay: %+v, want %d transactions", pay, txns)
 	}
 	sent := proxy.commits.Load()
+	t.Logf("%d commitTransaction commands for %d transactions; outcomes %v", sent, txns, pay.Outcomes)
 	if want := sent - txns; want < cut-1 || pay.Outcomes[mongodb.RetryUnknownCommit] != want {
 		t.Fatalf("%d commitTransaction commands for %d transactions: want %d commit retries counted, outcomes %v",
 			sent, txns, want, pay.Outcomes)
