@@ -32,6 +32,7 @@ out=bench/results; mkdir -p "$out"; rm -f "$out"/*.pair "$out"/*.time
 go build -o bin/mongoload ./cmd/mongoload
 go build -o bin/floor-ycsb ./bench/floor/ycsb
 go build -o bin/floor-airline ./bench/floor/airline
+go build -o bin/ceiling ./bench/ceiling
 uri=$(scripts/testserver start bench | tail -n 1)
 trap 'scripts/testserver stop bench >/dev/null 2>&1 || true' EXIT
 
@@ -108,10 +109,10 @@ big_rss=$(cat "$out/big.rss"); r=$(rss_json "$out/big.json"); [ "$r" != 0 ] && b
 timed seed bin/mongoload load default --uri "$uri" --documents 100000 --drop
 read -r _ _ seed_rss <"$out/seed.time"
 
-# The ceiling: no server, one core.
-GOMAXPROCS=1 timed noop bin/mongoload run ycsb-a --target noop --concurrency 8 --duration 5s --warmup 0s --quiet \
-  --out "$out/noop.json"
-noop_ops=$(ops_json "$out/noop.json")
-read -r nu ns _ <"$out/noop.time"
+# The ceiling: no server, one core (bench/ceiling: the engine, the
+# recorder and the results file with a no-op executor).
+GOMAXPROCS=1 bin/ceiling -workload ycsb-a -concurrency "$CONCURRENCY" -duration 5s >"$out/noop.out"
+read -r noop_ops nu < <(sed -n 's/ops=\([0-9]*\) cpu_s=\([0-9.]*\).*/\1 \2/p' "$out/noop.out")
+ns=0
 
 python3 bench/table.py "$out" "$WORKLOADS" "$DURATION" "$CONCURRENCY" "$big_rss" "$seed_rss" "$noop_ops" "$nu" "$ns" | tee "$out/table.md"

@@ -44,9 +44,11 @@ const DefaultBatchSize = 1000
 // MaxBatchBytes bounds one insertMany's documents: a batch holds at most
 // BatchSize documents and about this many bytes, so large documents (the
 // 7 KB payments-heavy ledger) do not make 7 MB batches per worker, each
-// copied again into the driver's wire message. 1 MiB is ~450 default
-// flights or ~900 YCSB records: past 500 of either the rate is flat.
-const MaxBatchBytes = 1 << 20
+// copied again into the command and the driver's wire message. 512 KiB is
+// ~230 default flights or ~450 YCSB records; loading 40,000 flights it
+// peaked at 52 MB RSS against 73 MB at 1 MiB, at no lower rate (bench/run.sh
+// measures seeding's peak).
+const MaxBatchBytes = 512 << 10
 
 // DefaultWorkers is two inserters per core of the client, at least 4 and
 // at most 32. On the 2-core test machine (shared with the server) 4 and 8
