@@ -202,9 +202,10 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	u0 := procstat.Read()
 	opts.OnPhase = func(string) { u0 = procstat.Read(); startObs() } // on this goroutine, before measuring
 	op.engine(&opts)                                                 // slow operations, client CPU per interval
-	// The interval series also goes into the step's result.
-	series := &seriesSink{next: op.wrap(fan)}
-	res := engine.Run(ctx, plan, runners, rec, series, opts)
+	// The interval series also goes into the step's result. The client CPU
+	// is stamped on each interval before anything summarises it.
+	series := &seriesSink{next: fan}
+	res := engine.Run(ctx, plan, runners, rec, op.wrap(series), opts)
 	stopObs() // the final server sample, before the result is built
 	info.EndedAt = time.Now()
 	info.Client = clientUsage(u0, procstat.Read())

@@ -98,6 +98,7 @@ func (r *run) interval(now time.Time, res *Result) *metrics.Interval {
 		iv.Load.Active = r.closed.active.Load()
 	}
 	res.Totals.Add(iv)
+	iv.RunTotals = res.Totals // the one whole-run total; sinks keep none of their own
 	r.sink.Interval(iv, elapsed)
 	return iv
 }

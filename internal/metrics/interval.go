@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"sync"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -18,6 +19,28 @@ type Interval struct {
 	// interval, set once per interval by whoever hands it on to the sinks;
 	// nil where it was not read.
 	ClientCPU *time.Duration
+	// RunTotals are the run's whole-run totals, this interval included: the
+	// one whole-run total, kept by the collector, which keeps adding to it.
+	// A sink may keep the pointer but must read it only once the run is
+	// over (the JSON sink's fallback when it gets no result). Nil where no
+	// collector keeps totals.
+	RunTotals *Totals
+	// Summary is the interval's summary, computed once by the first sink
+	// that asks (report.Summarize) and shared by all of them.
+	Summary Memo
+}
+
+// Memo holds one value derived from an immutable interval: computed once,
+// by whichever goroutine asks first, and shared.
+type Memo struct {
+	once sync.Once
+	v    any
+}
+
+// Get returns the value, computing it with f on the first call.
+func (m *Memo) Get(f func() any) any {
+	m.once.Do(func() { m.v = f() })
+	return m.v
 }
 
 // OpInterval is what one operation recorded during an interval.
