@@ -31,7 +31,10 @@ type Executor interface {
 	Do(ctx context.Context, r *workload.Request) (int64, error)
 }
 
-// Sink receives one snapshot per interval of the measured phase.
+// Sink receives one snapshot per interval of the measured phase. The engine
+// releases each interval once Interval returns (its histograms are reused):
+// a sink that keeps it, or reads it on another goroutine later, must Retain
+// it first and Release it when done.
 type Sink interface {
 	Interval(iv *metrics.Interval, elapsed time.Duration)
 }

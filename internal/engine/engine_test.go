@@ -51,6 +51,7 @@ type collectSink struct {
 }
 
 func (s *collectSink) Interval(iv *metrics.Interval, _ time.Duration) {
+	iv.Retain() // kept past the call: the engine releases its own hold
 	s.mu.Lock()
 	s.ivs = append(s.ivs, iv)
 	s.mu.Unlock()

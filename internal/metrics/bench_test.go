@@ -55,6 +55,6 @@ func BenchmarkInterval(b *testing.B) {
 		for w := range r.Shards() {
 			r.Shard(w).Record(w&7, time.Duration(i+w)*time.Microsecond)
 		}
-		r.Interval(time.Now())
+		r.Interval(time.Now()).Release()
 	}
 }

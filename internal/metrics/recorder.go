@@ -32,6 +32,7 @@ type Recorder struct {
 	mu    sync.Mutex // serializes Interval and Reset; never taken by recording
 	start time.Time  // start of the interval being recorded
 	load  loadCounters
+	pool  histPool // released intervals' histograms
 }
 
 // NewRecorder returns a Recorder for the operations named ops; operation i
@@ -46,6 +47,12 @@ func NewRecorder(ops []string, opt Options) *Recorder {
 		service: opt.Service,
 		shards:  make([]*Shard, n),
 		start:   time.Now(),
+	}
+	// Enough for the interval being cut and two in flight to the sinks;
+	// intervals a slow sink holds longer are left to the garbage collector.
+	r.pool.max = 3 * len(ops)
+	if opt.Service {
+		r.pool.max *= 2
 	}
 	for i := range r.shards {
 		r.shards[i] = &Shard{cur: newSet(len(ops), opt.Service)}
@@ -71,7 +78,8 @@ func (r *Recorder) Shard(worker int) *Shard {
 // or Reset (or since NewRecorder), as an interval ending at now. Take now
 // just before calling: a sample recorded during the call lands in this
 // interval or the next, never in both and never in neither. The returned
-// Interval is never modified again.
+// Interval is never modified again; the caller holds it, and may Release
+// it (after Retain for every other holder) so its histograms are reused.
 func (r *Recorder) Interval(now time.Time) *Interval {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -106,13 +114,14 @@ func (r *Recorder) Reset(now time.Time) {
 }
 
 func (r *Recorder) newInterval(end time.Time) *Interval {
-	iv := &Interval{Start: r.start, End: end, Ops: make([]OpInterval, len(r.ops))}
+	iv := &Interval{Start: r.start, End: end, Ops: make([]OpInterval, len(r.ops)), pool: &r.pool}
+	iv.refs.Store(1)
 	for i, name := range r.ops {
 		o := &iv.Ops[i]
 		o.Name = name
-		o.Latency = newStamped(r.start, end)
+		o.Latency = r.pool.get(r.start, end)
 		if r.service {
-			o.Service = newStamped(r.start, end)
+			o.Service = r.pool.get(r.start, end)
 		}
 	}
 	return iv
