@@ -5,10 +5,10 @@ LDFLAGS := -X github.com/mongoload/mongoload/internal/cli.Version=$(VERSION)
 BIN := bin/mongoload
 # Tests whose assertions are about wall-clock timing: they skip under -race
 # and run in make test's second pass (see internal/testserver.Timing).
-TIMING_TESTS := TestStall|TestOpenLoop|TestSessionsThink
+TIMING_TESTS := TestStall|TestOpenLoop|TestSessionsThink|TestClockNamesWhatIsMeasured|TestSchedulerMeasuresItself
 DEMO_ARGS ?= --duration 20s --warmup 3s --concurrency 8 --out demo-results.json
 
-.PHONY: help build demo test test-short vet fmt bench testserver clean
+.PHONY: help build demo test test-short vet fmt bench ycsb-fidelity testserver clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -39,6 +39,9 @@ fmt: ## format the code
 bench: build ## mongoload vs raw-BSON driver floors in alternating pairs, RSS, no-op ceiling; rewrites the README's table (~6 minutes)
 	bench/run.sh
 	bench/readme.sh bench/results/table.md README.md
+
+ycsb-fidelity: ## check YCSB mode against YCSB's own generators (needs Java and Maven) and update docs/ycsb.md's table
+	bench/ycsb-fidelity/run.sh --docs
 
 testserver: ## build the pinned test server into the cache (done on demand otherwise)
 	scripts/testserver install

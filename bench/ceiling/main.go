@@ -34,10 +34,13 @@ var (
 	records  = flag.Int64("records", 10000, "keys every collection is taken to hold")
 )
 
-// noop is an executor that sends nothing: the operation "succeeds" at once.
+// noop is an executor that sends nothing: the operation "succeeds" at once,
+// returning one document.
 type noop struct{}
 
-func (noop) Do(context.Context, *workload.Request) (int64, error) { return 1, nil }
+func (noop) Do(context.Context, *workload.Request) (metrics.Docs, error) {
+	return metrics.Docs{Returned: 1, Shaped: 1}, nil
+}
 
 // series keeps the interval summaries for the result and passes intervals
 // on, as mongoload run does.

@@ -179,6 +179,7 @@ func Compare(inputs []CompareInput, baseline int, objectives []RelObjective) (*r
 		}
 		return ptr(100 * float64(t.Errors) / float64(t.Operations+t.Errors))
 	}))
+	rows = append(rows, docsRows(c, inputs, points, at)...)
 	rows = append(rows, costRows(c, inputs)...)
 	for i := range rows {
 		rows[i].Change = changes(rows[i].Values, baseline)
@@ -285,8 +286,8 @@ func classRows(inputs []CompareInput, points []*report.Result, at string) ([]rep
 func typeRows(inputs []CompareInput, points []*report.Result, at string) ([]report.ComparisonRow, error) {
 	var types []string
 	for _, r := range points {
-		for _, op := range r.Operations {
-			if t := typeKey(op); !slices.Contains(types, t) {
+		for _, op := range r.MixOperations() {
+			if t := typeKey(*op); !slices.Contains(types, t) {
 				types = append(types, t)
 			}
 		}
@@ -296,9 +297,9 @@ func typeRows(inputs []CompareInput, points []*report.Result, at string) ([]repo
 		r := report.ComparisonRow{Metric: fmt.Sprintf("avg %s %s (ms)", t, at), Key: t + ".avg", Unit: "ms", Values: make([]*float64, len(inputs))}
 		for i, res := range points {
 			sub := &report.Result{DurationSeconds: res.DurationSeconds}
-			for _, op := range res.Operations {
-				if typeKey(op) == t {
-					sub.Operations = append(sub.Operations, op)
+			for _, op := range res.MixOperations() {
+				if typeKey(*op) == t {
+					sub.Operations = append(sub.Operations, *op)
 				}
 			}
 			if len(sub.Operations) == 0 {
@@ -380,4 +381,32 @@ func changes(values []*float64, baseline int) []*float64 {
 		out[i] = ptr(round3(100 * (*v / *base - 1)))
 	}
 	return out
+}
+
+// docsRows compare what the server did with documents: the share of reads,
+// updates and deletes that found nothing, and documents returned per
+// operation. A run whose operations mostly found nothing measured misses,
+// not the application: a note says so when the inputs differ there.
+func docsRows(c *report.Comparison, inputs []CompareInput, points []*report.Result, at string) []report.ComparisonRow {
+	if !slices.ContainsFunc(points, func(r *report.Result) bool { return r != nil && r.Totals.Docs != nil }) {
+		return nil
+	}
+	empty := row("empty results "+at+" (%)", "empty", "%", false, inputs, points, func(_ CompareInput, r *report.Result) *float64 {
+		if r == nil || r.Totals.Docs == nil || r.Totals.Docs.Shaped == 0 {
+			return nil
+		}
+		return ptr(100 * r.Totals.Docs.EmptyShare())
+	})
+	returned := row("documents returned per operation "+at, "returnedPerOp", "", true, inputs, points, func(_ CompareInput, r *report.Result) *float64 {
+		if r == nil || r.Totals.Docs == nil || r.Totals.Operations == 0 {
+			return nil
+		}
+		return ptr(float64(r.Totals.Docs.Returned) / float64(r.Totals.Operations))
+	})
+	for i, v := range empty.Values {
+		if v != nil && *v > 100*report.DefaultEmptyThreshold {
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: %.0f%% of its reads, updates and deletes found no document: its latencies measure misses more than the application", c.Inputs[i].Label, *v))
+		}
+	}
+	return []report.ComparisonRow{empty, returned}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/report/reporttest"
 )
@@ -178,5 +179,29 @@ func TestParseRelObjective(t *testing.T) {
 		if _, err := ParseRelObjective(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+}
+
+// TestCompareDocs: compare shows each input's share of empty results and
+// documents returned per operation, from the results' own counts, and
+// notes the input whose operations mostly found nothing.
+func TestCompareDocs(t *testing.T) {
+	in := seed003Inputs()[:2]
+	in[0].Result.Totals.Docs = &metrics.Docs{Returned: 3 * in[0].Result.Totals.Operations, Shaped: 400, Empty: 100}
+	in[1].Result.Totals.Docs = &metrics.Docs{Shaped: 400, Empty: 392}
+	c, err := Compare(in, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]report.ComparisonRow{}
+	for _, r := range c.Rows {
+		rows[r.Key] = r
+	}
+	empty, ret := rows["empty"], rows["returnedPerOp"]
+	if len(empty.Values) != 2 || *empty.Values[0] != 25 || *empty.Values[1] != 98 || *ret.Values[0] != 3 || *ret.Values[1] != 0 {
+		t.Fatalf("empty %v, returned per op %v", empty.Values, ret.Values)
+	}
+	if notes := strings.Join(c.Notes, "\n"); !strings.Contains(notes, in[1].Result.Label+": 98% of its reads") || strings.Contains(notes, in[0].Result.Label+": ") {
+		t.Errorf("notes: %s", notes)
 	}
 }

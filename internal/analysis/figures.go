@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 
@@ -44,7 +45,7 @@ func ClassFigures(res *report.Result, class string) (*report.Class, error) {
 	c := &report.Class{}
 	for i := range res.Operations {
 		op := &res.Operations[i]
-		if ClassOf(op.Type) != class {
+		if !op.InMix() || ClassOf(op.Type) != class { // steps are parts of their transaction, a write
 			continue
 		}
 		oh, err := op.LatencyHistogram()
@@ -97,10 +98,15 @@ func StepFiguresOf(level float64, complete bool, res *report.Result) (report.Ste
 	}
 	if c := res.Client; c != nil {
 		u, per := c.Utilization, c.CPUPerOpMicros
-		f.ClientCPU, f.ClientCores, f.CPUPerOpMicros = &u, c.Cores, &per
+		f.ClientCPU, f.ClientCores, f.CPUPerOpMicros, f.ClientCPUAvailable = &u, c.Cores, &per, c.AvailableCPU
+		f.SchedulerBusy = c.SchedulerBusy
 	}
 	if res.Schedule != nil {
 		f.Dropped = res.Schedule.Dropped
+	}
+	if res.Load.Type == report.Closed || res.Load.Type == "" {
+		f.InFlightLimit = inFlightLimit(res)
+		f.AboveInFlightLimit = res.Load.LatencyClock() == metrics.FromReady || (f.InFlightLimit > 0 && level > float64(f.InFlightLimit))
 	}
 	f.Server = ServerFiguresOf(res.Server)
 	return f, nil
@@ -186,3 +192,31 @@ func maxPtr(p *float64, v float64) *float64 {
 
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
 func round4(f float64) float64 { return math.Round(f*10000) / 10000 }
+
+// inFlightLimit is the most operations a closed-loop run could have in
+// flight: the load section's maxInFlight, or in a file written before it
+// existed the recorded connection pool (the driver's default, 100, if none).
+func inFlightLimit(res *report.Result) int {
+	if res.Load.MaxInFlight > 0 {
+		return res.Load.MaxInFlight
+	}
+	var c struct {
+		Connection struct {
+			MaxPoolSize int `json:"maxPoolSize"`
+		} `json:"connection"`
+		Run struct {
+			MaxInFlight int `json:"maxInFlight"`
+		} `json:"run"`
+	}
+	if len(res.Config) == 0 || json.Unmarshal(res.Config, &c) != nil {
+		return 0
+	}
+	limit := c.Connection.MaxPoolSize
+	if limit <= 0 {
+		limit = 100
+	}
+	if m := c.Run.MaxInFlight; m > 0 && m < limit {
+		limit = m
+	}
+	return limit
+}

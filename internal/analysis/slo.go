@@ -109,6 +109,9 @@ type Verdict struct {
 	Pass      bool
 	// Missing: the scope names no operation of the result.
 	Missing bool
+	// Dropped is how many open-loop operations that were due and never
+	// sent a latency objective counted as infinite latencies (dropped).
+	Dropped int64
 }
 
 // String renders the verdict for a report line.
@@ -120,11 +123,17 @@ func (v Verdict) String() string {
 	if v.Missing {
 		return fmt.Sprintf("%s  %-28s no operation %q in the results", mark, v.Objective.Text, v.Objective.Scope)
 	}
-	return fmt.Sprintf("%s  %-28s measured %s", mark, v.Objective.Text, v.Objective.format(v.Measured))
+	s := fmt.Sprintf("%s  %-28s measured %s", mark, v.Objective.Text, v.Objective.format(v.Measured))
+	if v.Dropped > 0 {
+		s += fmt.Sprintf(" (%d dropped operations counted as never answered)", v.Dropped)
+	}
+	return s
 }
 
 func (o Objective) format(x float64) string {
 	switch {
+	case math.IsInf(x, 1):
+		return "∞ (not every operation was answered)"
 	case o.Metric == "throughput":
 		return strconv.FormatFloat(x, 'f', 1, 64) + " ops/s"
 	case o.Metric == "errors" && o.Percent:
@@ -188,22 +197,22 @@ func check(res *report.Result, o Objective) (Verdict, error) {
 		if err != nil {
 			return v, err
 		}
-		v.Measured = latencyOf(h, o)
-		if h.TotalCount() == 0 { // nothing succeeded: no latency can meet an objective
-			v.Measured = math.Inf(1)
-		}
+		v.Dropped = dropped(res, ops, o.Scope)
+		v.Measured = latencyOf(h, o, v.Dropped)
 	}
 	v.Pass = compare(v.Measured, o.Op, o.Value)
 	return v, nil
 }
 
-// scoped returns the operations an objective's scope names: all, one by
-// name, or every operation of a type.
+// scoped returns the operations an objective's scope names: all the mix's
+// operations, one operation by name (a transaction's step too, named
+// "transaction/step"), or the mix's operations of a type. Steps are parts
+// of their transaction, never operations of the mix (report.Operation.InMix).
 func scoped(res *report.Result, scope string) []*report.Operation {
 	var out []*report.Operation
 	for i := range res.Operations {
 		op := &res.Operations[i]
-		if scope == "" || op.Name == scope || op.Type == scope {
+		if op.Name == scope || (op.InMix() && (scope == "" || op.Type == scope)) {
 			out = append(out, op)
 		}
 	}
@@ -228,19 +237,65 @@ func merged(ops []*report.Operation) (*hdrhistogram.Histogram, error) {
 	return all, nil
 }
 
-func latencyOf(h *hdrhistogram.Histogram, o Objective) float64 {
+// latencyOf is o's metric of the latencies in h (µs) and of drops more
+// that were never answered, each an infinite latency: with drops, max and
+// avg are infinite, and a percentile is infinite once its rank falls among
+// them. Nothing answered at all meets no latency objective.
+func latencyOf(h *hdrhistogram.Histogram, o Objective, drops int64) float64 {
+	n := h.TotalCount()
+	if n == 0 {
+		return math.Inf(1)
+	}
 	var us float64
 	switch o.Metric {
-	case "avg":
-		us = h.Mean()
+	case "avg", "max":
+		if drops > 0 {
+			return math.Inf(1)
+		}
+		if o.Metric == "avg" {
+			us = h.Mean()
+		} else {
+			us = float64(h.Max())
+		}
 	case "min":
 		us = float64(h.Min())
-	case "max":
-		us = float64(h.Max())
 	default:
-		us = float64(h.ValueAtQuantile(o.Pct))
+		q := o.Pct
+		if drops > 0 {
+			rank := math.Ceil(o.Pct / 100 * float64(n+drops))
+			if rank > float64(n) {
+				return math.Inf(1)
+			}
+			q = 100 * rank / float64(n) // the same sample among the answered ones
+		}
+		us = float64(h.ValueAtQuantile(q))
 	}
 	return us / 1000
+}
+
+// dropped is how many open-loop drops fall to an objective over ops: all
+// of them for the whole mix; for a narrower scope, its share of the mix's
+// attempts (successes and errors), rounded up, since a drop happens before
+// an operation is picked and could have been any.
+func dropped(res *report.Result, ops []*report.Operation, scope string) int64 {
+	if res.Schedule == nil || res.Schedule.Dropped == 0 {
+		return 0
+	}
+	d := res.Schedule.Dropped
+	if scope == "" {
+		return d
+	}
+	var in, all int64
+	for _, op := range ops {
+		in += op.Count + op.Errors
+	}
+	for _, op := range res.MixOperations() {
+		all += op.Count + op.Errors
+	}
+	if all == 0 {
+		return d
+	}
+	return int64(math.Ceil(float64(d) * float64(in) / float64(all)))
 }
 
 func compare(x float64, op string, want float64) bool {

@@ -15,7 +15,7 @@ type SweepOptions struct {
 	Rules SweepRules
 	// Latency is the latency the verdicts use: avg (default), p50, p95, p99.
 	Latency string
-	// ClientCPU is the share of the client machine's cores (0..1) at which
+	// ClientCPU is the share of the CPU the client may use (0..1) at which
 	// the load generator itself is named as the limit.
 	ClientCPU float64
 }
@@ -137,10 +137,29 @@ func limitOf(sw *report.Sweep, a *report.SweepAnalysis, o SweepOptions) report.L
 	for i := from; i < len(a.Steps); i++ {
 		f := a.Steps[i]
 		if f.Complete && f.ClientCPU != nil && *f.ClientCPU >= o.ClientCPU {
-			text := fmt.Sprintf("the load generator itself: mongoload used %.0f%% of the client machine's %d cores at %s, so the server's own limit was not reached; run mongoload on a bigger machine or split the load over several with --partition",
-				100**f.ClientCPU, f.ClientCores, desc(f.Level))
+			c := report.ClientUsage{Utilization: *f.ClientCPU, Cores: f.ClientCores, AvailableCPU: f.ClientCPUAvailable}
+			text := fmt.Sprintf("the load generator itself: mongoload used %s at %s, so the server's own limit was not reached; give mongoload more CPU (GOMAXPROCS, its cgroup's quota, a bigger machine) or split the load over several with --partition",
+				c.CPUText(), desc(f.Level))
 			return report.Limit{Kind: "client", Text: text}
 		}
+		if f.Complete && f.SchedulerBusy >= report.Saturated {
+			what := "operations"
+			if sw.Load.Type == report.Sessions {
+				what = "sessions"
+			}
+			text := fmt.Sprintf("the load generator's scheduler: the one goroutine that schedules the %s was busy %.0f%% of its busiest interval at %s, so it, not the server, set the pace; split the load over several processes with --partition",
+				what, 100*f.SchedulerBusy, desc(f.Level))
+			return report.Limit{Kind: "client-scheduler", Text: text}
+		}
+	}
+	// Then the client's in-flight limit: past it, more workers only queue
+	// inside mongoload, and the server's load stops growing.
+	if a.Saturation != nil && a.Steps[*a.Saturation].AboveInFlightLimit {
+		f := a.Steps[*a.Saturation]
+		n := f.InFlightLimit
+		text := fmt.Sprintf("the client's connection pool: it allows %d operations in flight, so above %s the extra workers only waited inside mongoload and the server never had more than %d operations at once; raise --max-pool-size (or --max-in-flight) to at least the highest level, or sweep no higher than %s",
+			n, desc(float64(n)), n, desc(float64(n)))
+		return report.Limit{Kind: "client-pool", Text: text}
 	}
 	if a.Saturation == nil {
 		top := a.Steps[from]
@@ -284,6 +303,15 @@ func summarize(sw *report.Sweep, a *report.SweepAnalysis, o SweepOptions) []stri
 		out = append(out, fmt.Sprintf("Max throughput: %s ops/s at %s (%s).", whole(f.Throughput), desc(f.Level), lat(f)))
 	}
 	out = append(out, "Limit: "+a.Limit.Text+".")
+	var above []string
+	for _, f := range a.Steps {
+		if f.AboveInFlightLimit {
+			above = append(above, desc(f.Level))
+		}
+	}
+	if len(above) > 0 && a.Limit.Kind != "client-pool" {
+		out = append(out, fmt.Sprintf("Above the client's in-flight limit: %s (workers beyond the limit only queue inside mongoload; those steps add no load on the server).", strings.Join(above, ", ")))
+	}
 	var errSteps []string
 	for _, f := range a.Steps {
 		if f.Errors > 0 {

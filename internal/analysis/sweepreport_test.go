@@ -55,7 +55,7 @@ func TestSweepLimit(t *testing.T) {
 		// No telemetry, a remote server: the server, unnamed.
 		{"no telemetry", nil, false, "server", "no telemetry to say which resource"},
 		// The client's CPU at 90% past saturation: the generator is named, not the server.
-		{"client saturated", func(s []reporttest.Step) []reporttest.Step { s[6].ClientCPU = 0.9; return s }, false, "client", "mongoload used 90% of the client machine's 2 cores at 80 workers"},
+		{"client saturated", func(s []reporttest.Step) []reporttest.Step { s[6].ClientCPU = 0.9; return s }, false, "client", "mongoload used 90% of 2 cores at 80 workers"},
 		// A client at 90% below saturation only does not count.
 		{"client busy early", func(s []reporttest.Step) []reporttest.Step { s[1].ClientCPU = 0.9; return s }, false, "server", "no telemetry"},
 		// Dirty data at 25% of the cache at saturation.

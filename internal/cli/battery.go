@@ -157,7 +157,11 @@ func formatMeasured(v analysis.Verdict) string {
 	}
 	s := v.String()
 	if i := strings.Index(s, "measured "); i >= 0 {
-		return s[i+len("measured "):]
+		s = s[i+len("measured "):]
+		if j := strings.Index(s, " ("); j >= 0 {
+			s = s[:j] // the table's cell: the figure alone
+		}
+		return s
 	}
 	return s
 }

@@ -97,16 +97,16 @@ func compareCommand(_ context.Context, args []string, o IO) error {
 	if err := parse(fs, args, 1<<20); err != nil {
 		return err
 	}
+	if *html != "" {
+		if err := report.CheckWritable(*html, fs.Args()...); err != nil {
+			return withCode(ExitOutput, err)
+		}
+	}
 	c, inputs, err := cf.compare(fs.Args())
 	if err != nil {
 		return err
 	}
 	doc := &document{Comparison: c, Inputs: inputs}
-	if *html != "" {
-		if err := report.CheckWritable(*html); err != nil {
-			return withCode(ExitOutput, err)
-		}
-	}
 	if err := writeExtras(o, doc, *html, *csvDir); err != nil {
 		return err
 	}

@@ -22,10 +22,10 @@ const (
 	ExitUnreachable   = 16 // no server answered within the timeout
 	ExitAuth          = 17 // the server refused the credentials
 	ExitOutput        = 18 // an output file cannot be written
-	ExitSetup         = 19 // setup refused: a collection not created by mongoload, an index error
+	ExitSetup         = 19 // setup refused by mongoload: a collection it did not create, a conflicting load
 	ExitInterrupted   = 20 // Ctrl-C: results so far were reported and written
 	ExitServerLost    = 21 // the server went away: results so far were reported and written
-	ExitServerFailure = 22 // the server failed a setup or seeding command
+	ExitServerFailure = 22 // the server failed a setup command (an index, a collection), seeding or loading
 	ExitInvariant     = 23 // verify: an invariant of the workload does not hold
 	ExitSLA           = 30 // the run (or too many runs of the battery) missed its SLO
 )

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -31,6 +32,17 @@ var loadFlags = []struct {
 	{"load-write-concern", "", "write concern of the load's inserts: 1, majority, a number of members (default: the connection's)", false},
 	{"resume", "", "continue an interrupted load where it stopped", true},
 	{"collection", "", "load only these collections (name or database.name, comma separated)", false},
+}
+
+// loadSettings are the common settings load reads: the connection, the
+// seed counts it loads to by default, the data's random seed, who owns the
+// collections, the partition, and the dashboard. The run's own (rate,
+// duration, SLOs, ...) are not load's flags; their environment variables
+// are ignored by it.
+var loadSettings = []string{
+	"uri", "username", "auth-source", "app-name", "read-preference", "read-concern", "write-concern",
+	"max-pool-size", "min-pool-size", "compressors", "connect-timeout", "server-selection-timeout", "op-timeout",
+	"seed", "seed-scale", "random-seed", "drop", "allow-existing", "partition", "label", "dashboard", "dashboard-linger",
 }
 
 // loadArgs are the load flags, read from the command line or the environment.
@@ -83,7 +95,10 @@ func readLoadArgs(fs *pflag.FlagSet, env func(string) (string, bool), cfg *confi
 	}
 	if v, field, ok := get("documents"); ok {
 		n, err := strconv.ParseInt(strings.ReplaceAll(v, "_", ""), 10, 64)
-		if err != nil || n < 0 {
+		switch {
+		case errors.Is(err, strconv.ErrRange):
+			bad(field, "%q is out of range: at most %d documents", v, int64(math.MaxInt64))
+		case err != nil || n < 0:
 			bad(field, "%q is not a number of documents (0 or more, such as 100000000)", v)
 		}
 		a.documents, a.hasDocuments = n, true
@@ -164,14 +179,15 @@ func splitComma(v string) []string {
 // --size bytes) each, resumably, with the run's setup rules (create,
 // --drop, --allow-existing).
 func loadCommand(ctx context.Context, args []string, o IO) (err error) {
-	fs := newFlags("load", "[WORKLOAD] --documents N | --size SIZE [flags]", o)
-	addSettings(fs)
+	fs := newFlags("load", "[WORKLOAD | -P YCSB-PROPERTIES] [--documents N | --size SIZE] [flags]", o)
+	addSettingsOf(fs, loadSettings)
 	addLoadFlags(fs)
 	addPlgmFlags(fs)
+	yf := addYCSBFlags(fs, "load")
 	if err := parse(fs, args, 1); err != nil {
 		return err
 	}
-	cfg, plan, err := resolveWorkload(fs.Arg(0), fs, o)
+	cfg, plan, _, err := yf.resolve(fs.Arg(0), fs, o)
 	if err != nil {
 		return err
 	}
@@ -190,13 +206,19 @@ func loadCommand(ctx context.Context, args []string, o IO) (err error) {
 	la.dash = view.dash
 	defer func() { view.end(ctx, o, cfg, nil, err) }()
 	startPprof(o)
-	client, err := connect(ctx, cfg)
+	client, err := connect(ctx, o, cfg)
 	if err != nil {
 		return err
 	}
 	defer client.Close()
 	notices, err := client.Prepare(ctx, &workload.Plan{Name: plan.Name, Collections: cols}, mongodb.SetupOptions{
 		Create: true, Drop: cfg.Run.Drop, AllowExisting: cfg.Run.AllowExisting, Workload: cfg.Name, SkipIndexes: la.after,
+		Fill: func(col *workload.Collection, holds int64) string {
+			if t, known := loadTarget(cfg, la, col); !known || t > holds {
+				return "loading would insert into it"
+			}
+			return ""
+		},
 	})
 	for _, n := range notices {
 		fmt.Fprintln(o.Stderr, "notice: "+n)
@@ -255,18 +277,10 @@ func selectCollections(plan *workload.Plan, only []string) ([]*workload.Collecti
 
 // loadCollection loads one collection and reports it.
 func loadCollection(ctx context.Context, o IO, cfg *config.Config, la loadArgs, client *mongodb.Client, col *workload.Collection) error {
-	target := la.documents
-	if !la.hasDocuments && la.size == 0 && !la.resume {
-		// The workload's own seed counts (a collection's seed, or run.seed).
-		for i := range cfg.Collections {
-			if cfg.Collections[i].Namespace() == col.Namespace() {
-				target = seedTarget(cfg, i)
-			}
-		}
-		if target == 0 {
-			fmt.Fprintf(o.Stdout, "%s: the workload gives it no seed count and --documents is not set: skipped\n", col.Namespace())
-			return nil
-		}
+	target, _ := loadTarget(cfg, la, col)
+	if !la.hasDocuments && la.size == 0 && !la.resume && target == 0 {
+		fmt.Fprintf(o.Stdout, "%s: the workload gives it no seed count and --documents is not set: skipped\n", col.Namespace())
+		return nil
 	}
 	if la.size > 0 {
 		n, avg := loader.DocumentsForSize(col, cfg.Run.RandomSeed, la.size)
@@ -314,6 +328,24 @@ func loadCollection(ctx context.Context, o IO, cfg *config.Config, la loadArgs, 
 	return nil
 }
 
+// loadTarget is how many documents col holds after the load: --documents,
+// else the workload's seed count for it. known is false when only the
+// load itself can tell (--size, --resume).
+func loadTarget(cfg *config.Config, la loadArgs, col *workload.Collection) (target int64, known bool) {
+	switch {
+	case la.size > 0 || (la.resume && !la.hasDocuments):
+		return 0, false
+	case la.hasDocuments:
+		return la.documents, true
+	}
+	for i := range cfg.Collections {
+		if cfg.Collections[i].Namespace() == col.Namespace() {
+			target = seedTarget(cfg, i)
+		}
+	}
+	return target, true
+}
+
 // buildIndexes creates a collection's indexes once its data is in.
 func buildIndexes(ctx context.Context, o IO, client *mongodb.Client, col *workload.Collection) error {
 	if len(col.Indexes) == 0 {
@@ -329,7 +361,7 @@ func buildIndexes(ctx context.Context, o IO, client *mongodb.Client, col *worklo
 		if ctx.Err() != nil {
 			return withCode(ExitInterrupted, fmt.Errorf("interrupted while building the indexes of %s: run the same command with --resume to build them", col.Namespace()))
 		}
-		return withCode(ExitSetup, err)
+		return withCode(ExitServerFailure, err) // as in setup: the server refused an index
 	}
 	_, wall := procstat.Read().Since(u0)
 	fmt.Fprintf(o.Stdout, "built the indexes of %s in %s\n", col.Namespace(), shortDuration(wall))

@@ -26,7 +26,7 @@ func mergeCommand(_ context.Context, args []string, o IO) error {
 		return withCode(ExitUsage, merge.ErrNoInputs)
 	}
 	if *out != "" {
-		if err := report.CheckWritable(*out); err != nil {
+		if err := report.CheckWritable(*out, fs.Args()...); err != nil {
 			return withCode(ExitOutput, err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/engine"
+	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/report"
 )
@@ -52,7 +53,11 @@ func engineOptions(cfg *config.Config) (engine.Options, report.LoadModel) {
 	if o.Model != engine.Open && o.MaxInFlight == 0 {
 		o.MaxInFlight = poolSize(cfg) // queue workers beyond the pool: see engine.startClosed
 	}
-	lm := report.LoadModel{Type: string(o.Model), Concurrency: o.Concurrency, Partition: r.Partition}
+	lm := report.LoadModel{Type: string(o.Model), Concurrency: o.Concurrency, Partition: r.Partition,
+		MaxInFlight: cmpOr(o.MaxInFlight, engine.DefaultMaxInFlight), LatencyFrom: engine.Clock(o)}
+	if engine.Service(o) {
+		lm.ServiceTimeFrom = metrics.FromSend
+	}
 	switch o.Model {
 	case engine.Open:
 		lm.Rate, lm.Arrival, lm.Concurrency = o.Rate, cmpOr(r.Arrival, "fixed"), cmpOr(o.MaxInFlight, engine.DefaultMaxInFlight)

@@ -76,7 +76,7 @@ func runObserved(t *testing.T, o IO, during func(), args ...string) *report.Resu
 	if err != nil {
 		t.Fatal(err)
 	}
-	client, err := connect(ctx, cfg)
+	client, err := connect(ctx, IO{Stdout: io.Discard, Stderr: io.Discard}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

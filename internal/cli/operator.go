@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"strconv"
 	"time"
 
@@ -24,7 +23,9 @@ import (
 )
 
 // defaultExplainSlow is the threshold --explain uses when --slow is not
-// given: mongod's own default slowms.
+// given. It is the number of mongod's default slowms, but compared with
+// the client-side latency mongoload measures (sending to reply: network,
+// pool wait and queueing included), not with the server's execution time.
 const defaultExplainSlow = 100 * time.Millisecond
 
 // defaultLinger is how long the dashboard stays up after the end unless
@@ -161,7 +162,8 @@ func startOperator(ctx context.Context, o IO, cfg *config.Config, plan *workload
 	return op, sinks
 }
 
-// slowThreshold is --slow, or with --explain alone mongod's 100ms.
+// slowThreshold is --slow, or with --explain alone defaultExplainSlow
+// (client-side latency).
 func slowThreshold(cfg *config.Config) time.Duration {
 	if d := cfg.Run.Slow.D(); d > 0 {
 		return d
@@ -236,7 +238,7 @@ func (c *cpuSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
 	c.last = u
 	iv.ClientCPU = &d
 	if dt := iv.End.Sub(iv.Start); dt >= 200*time.Millisecond {
-		share := d.Seconds() / dt.Seconds() / float64(runtime.NumCPU())
+		share := d.Seconds() / dt.Seconds() / procstat.AvailableCPU()
 		c.peak = max(c.peak, share)
 		if share >= report.Saturated {
 			c.hot++

@@ -76,10 +76,7 @@ func progressText(p loader.Progress) string {
 	f := min(max(p.Fraction(), 0), 1)
 	filled := int(f * barWidth)
 	bar := strings.Repeat("#", filled) + strings.Repeat(".", barWidth-filled)
-	eta := "ETA -"
-	if d := p.ETA(); d > 0 {
-		eta = "ETA " + shortDuration(d)
-	}
+	eta := etaText(p)
 	return fmt.Sprintf("load %s%s [%s] %5.1f%%  %s/%s  %s docs/s  %.1f MB/s  %s",
 		p.Collection, partLabel(p.Part, p.Parts), bar, 100*f, report.Thousands(p.Done()), report.Thousands(p.Total),
 		report.Thousands(int64(p.Rate())), p.MBps(), eta)

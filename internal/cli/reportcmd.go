@@ -30,6 +30,11 @@ func reportCommand(_ context.Context, args []string, o IO) error {
 	if err := parse(fs, args, 1<<20); err != nil {
 		return err
 	}
+	if *html != "" {
+		if err := report.CheckWritable(*html, fs.Args()...); err != nil {
+			return withCode(ExitOutput, err)
+		}
+	}
 	var doc *document
 	switch {
 	case fs.NArg() == 0:
@@ -53,11 +58,6 @@ func reportCommand(_ context.Context, args []string, o IO) error {
 			}
 		}
 		doc = &document{Result: res, Sweep: sw}
-	}
-	if *html != "" {
-		if err := report.CheckWritable(*html); err != nil {
-			return withCode(ExitOutput, err)
-		}
 	}
 	if err := writeExtras(o, doc, *html, *csvDir); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -16,9 +17,13 @@ import (
 )
 
 // addSettings registers every config.Setting as a flag of fs.
-func addSettings(fs *pflag.FlagSet) {
+func addSettings(fs *pflag.FlagSet) { addSettingsOf(fs, nil) }
+
+// addSettingsOf registers the settings named in only (all when nil) as
+// flags, so that a command's --help lists only the flags it reads.
+func addSettingsOf(fs *pflag.FlagSet, only []string) {
 	for _, s := range config.Settings {
-		if s.NoFlag {
+		if s.NoFlag || only != nil && !slices.Contains(only, s.Flag) {
 			continue
 		}
 		f := fs.VarPF(&settingValue{}, s.Flag, "", s.Usage+" ["+s.Env()+"]")

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
@@ -36,12 +38,13 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err := checkOperatorFlags(cfg); err != nil {
 		return err
 	}
+	out.ycsbHeader(o, "run", args)
 	if out.view, err = startDashboard(o, cfg, "run"); err != nil {
 		return err
 	}
 	defer func() { out.view.end(ctx, o, cfg, nil, err) }() // the final report stays up for --dashboard-linger
 	if cfg.Run.Out != "" {
-		if err := report.CheckWritable(cfg.Run.Out); err != nil {
+		if err := report.CheckWritable(cfg.Run.Out, rf.inputs(fs.Arg(0), fs)...); err != nil {
 			return withCode(ExitOutput, err)
 		}
 	}
@@ -61,7 +64,7 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 // process's share of the keys: what every command that measures does first.
 // trackSends asks the driver to mark sends (see engine.TracksSends).
 func connectPrepared(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, trackSends bool) (*mongodb.Client, error) {
-	client, err := connect(ctx, cfg, mongodb.ConnectOptions{TrackSends: trackSends})
+	client, err := connect(ctx, o, cfg, mongodb.ConnectOptions{TrackSends: trackSends})
 	if err != nil {
 		return nil, err
 	}
@@ -82,8 +85,15 @@ func partitionKeys(cfg *config.Config, plan *workload.Plan) {
 	}
 }
 
-func connect(ctx context.Context, cfg *config.Config, co ...mongodb.ConnectOptions) (*mongodb.Client, error) {
-	client, err := mongodb.Connect(ctx, cfg.Connection, co...)
+// connect connects; if the server does not answer at once, a line on
+// stderr says what it waits for.
+func connect(ctx context.Context, o IO, cfg *config.Config, co ...mongodb.ConnectOptions) (*mongodb.Client, error) {
+	opts := mongodb.ConnectOptions{}
+	if len(co) > 0 {
+		opts = co[0]
+	}
+	opts.OnWait = func(s string) { fmt.Fprintln(o.Stderr, s) }
+	client, err := mongodb.Connect(ctx, cfg.Connection, opts)
 	switch {
 	case err == nil:
 		return client, nil
@@ -105,6 +115,7 @@ func prepare(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 	create := cfg.Run.Setup == nil || *cfg.Run.Setup
 	notices, err := client.Prepare(ctx, plan, mongodb.SetupOptions{
 		Create: create, Drop: cfg.Run.Drop, AllowExisting: cfg.Run.AllowExisting, Workload: cfg.Name,
+		Fill: seedFill(cfg),
 	})
 	for _, n := range notices {
 		fmt.Fprintln(o.Stderr, "notice: "+n)
@@ -122,6 +133,11 @@ func prepare(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 		if err := seed(ctx, o, cfg, plan, client); err != nil {
 			return err
 		}
+		// Hand the seeding's batches back to the system before the run:
+		// they are garbage now, and the measured phase's resident memory
+		// (client.measuredPeakRSSBytes) is then the run's own, not what
+		// the Go heap kept from seeding.
+		debug.FreeOSMemory()
 	}
 	return nil
 }
@@ -189,7 +205,7 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	defer stopObs() // idempotent: closes the telemetry connection on every path
 	sinks = append(sinks, extra...)
 	fan := report.NewFanout(sinks...) // Close closes the HDR log and stops the endpoint
-	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{Service: engine.Service(opts)})
+	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{Service: engine.Service(opts), Parents: plan.OpParents()})
 	if err := waitStartAt(ctx, o, cfg); err != nil {
 		_ = fan.Close(nil)
 		return nil, err
@@ -200,15 +216,27 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	}
 	info.StartedAt = time.Now()
 	u0 := procstat.Read()
-	opts.OnPhase = func(string) { u0 = procstat.Read(); startObs() } // on this goroutine, before measuring
-	op.engine(&opts)                                                 // slow operations, client CPU per interval
 	// The interval series also goes into the step's result. The client CPU
-	// is stamped on each interval before anything summarises it.
+	// is stamped on each interval (op.wrap) before anything summarises it.
 	series := &seriesSink{next: fan}
+	var setupPeak int64
+	opts.OnPhase = func(string) { // on the collecting goroutine, before measuring
+		u0 = procstat.Read()
+		setupPeak, _ = procstat.PeakRSS() // connecting, seeding, loading, warm-up
+		series.peak = procstat.StartPeak()
+		startObs()
+	}
+	op.engine(&opts) // slow operations, client CPU per interval
 	res := engine.Run(ctx, plan, runners, rec, op.wrap(series), opts)
 	stopObs() // the final server sample, before the result is built
 	info.EndedAt = time.Now()
 	info.Client = clientUsage(u0, procstat.Read())
+	info.Client.SetupPeakRSSBytes = setupPeak
+	if series.peak != nil {
+		info.Client.MeasuredPeakRSSBytes, info.Client.MeasuredPeakRSSExact = series.peak.Peak()
+	}
+	// Read a moment apart: the lifetime peak is never below the phases'.
+	info.Client.MaxRSSBytes = max(info.Client.MaxRSSBytes, info.Client.MeasuredPeakRSSBytes, setupPeak)
 	info.Outcome, info.Reason = report.Outcome(res.Outcome), res.Reason
 	result := report.Build(info, res.Totals, series.summaries)
 	if cfg.Run.MonthlyCost > 0 {
@@ -224,6 +252,13 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	step.writeErr = fan.Close(result)
 	if err := out.final(o.Stdout, result); err != nil {
 		return nil, err
+	}
+	if out.format == "ycsb" {
+		// YCSB's report has no place for notes: they go to stderr, so that
+		// a run whose reads find nothing is flagged there too.
+		for _, n := range result.Notes {
+			fmt.Fprintln(o.Stderr, "note: "+n)
+		}
 	}
 	if res.Outcome != engine.ServerLost {
 		saveCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -251,7 +286,8 @@ func lostAfter(cfg *config.Config) time.Duration {
 
 func clientUsage(u0, u procstat.Usage) *report.ClientUsage {
 	cpu, _ := u.Since(u0)
-	return &report.ClientUsage{CPUSeconds: cpu.Seconds(), Utilization: u.Utilization(u0), Cores: runtime.NumCPU(), MaxRSSBytes: u.MaxRSS}
+	return &report.ClientUsage{CPUSeconds: cpu.Seconds(), Utilization: u.Utilization(u0), Cores: runtime.NumCPU(),
+		AvailableCPU: math.Round(procstat.AvailableCPU()*1000) / 1000, MaxRSSBytes: u.MaxRSS}
 }
 
 func runInfo(cfg *config.Config, plan *workload.Plan) report.RunInfo {
@@ -274,7 +310,40 @@ func runInfo(cfg *config.Config, plan *workload.Plan) report.RunInfo {
 		OpTypes:    types,
 		OpParents:  parents,
 		Warmup:     cfg.Run.Warmup.D(),
+
+		EmptyThreshold: cfg.Run.EmptyThreshold,
+		MissCauses:     missCauses(cfg, plan),
 	}
+}
+
+// missCauses says, for each operation whose filter cannot reach its
+// collection's documents, why (workload.MissCause): the report flags the
+// operation only if its results were mostly empty.
+func missCauses(cfg *config.Config, plan *workload.Plan) map[string]string {
+	filters := map[string]config.Value{}
+	var walk func(ops []config.Operation)
+	walk = func(ops []config.Operation) {
+		for _, o := range ops {
+			filters[o.Name] = o.Filter
+			walk(o.Steps)
+		}
+	}
+	walk(cfg.Operations)
+	out := map[string]string{}
+	for _, op := range plan.AllOps() {
+		if op.Collection == nil {
+			continue
+		}
+		for i := range cfg.Collections {
+			if cfg.Collections[i].Namespace() != op.Collection.Namespace() {
+				continue
+			}
+			if c := workload.MissCause(filters[op.Name], cfg.Collections[i].Template, seedTarget(cfg, i)); c != "" {
+				out[op.Name] = c
+			}
+		}
+	}
+	return out
 }
 
 func configLine(c *config.Config) string {
@@ -325,9 +394,13 @@ func configLine(c *config.Config) string {
 type seriesSink struct {
 	next      engine.Sink
 	summaries []report.IntervalSummary
+	peak      *procstat.PeakSampler // the measured phase's memory
 }
 
 func (s *seriesSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
+	if s.peak != nil {
+		s.peak.Sample()
+	}
 	s.summaries = append(s.summaries, report.Summarize(iv, elapsed))
 	s.next.Interval(iv, elapsed)
 }

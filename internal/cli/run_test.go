@@ -98,6 +98,10 @@ func TestRunInterrupted(t *testing.T) {
 	if !strings.Contains(stdout, "TOTAL") || !strings.Contains(stderr, "interrupted") {
 		t.Fatalf("no report or no reason:\n%s\n%s", stdout, stderr)
 	}
+	// The outcome is said once, with what interrupted it.
+	if !strings.Contains(stdout, "outcome:  interrupted: Ctrl-C or a signal") || strings.Contains(stdout, "interrupted: interrupted") {
+		t.Errorf("outcome line:\n%s", stdout)
+	}
 }
 
 // TestRunServerLost: a server that goes away mid-run ends it within the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
@@ -16,16 +17,14 @@ import (
 // before a run. Seeding is a load that resumes by itself: a run whose
 // seeding was interrupted continues it the next time with the same --seed.
 func seed(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client) error {
-	workers := cfg.Run.SeedWorkers
-	if workers == 0 {
-		workers = min(cfg.Run.Concurrency, loader.DefaultWorkers())
-	}
+	workers := seedWorkers(cfg)
 	part, _ := config.ParsePartition(cfg.Run.Partition) // validated already
 	for i, col := range plan.Collections {
 		target := seedTarget(cfg, i)
 		if target == 0 {
 			continue
 		}
+		var unfinished *loader.UnfinishedError
 		res, err := loader.Load(ctx, client.LoadWriter(nil), client.LoadStore(), col, loader.Options{
 			Target: target, Part: part.Index, Parts: part.Count, BatchSize: cfg.Run.SeedBatchSize, Workers: workers,
 			Resume: true, RandomSeed: cfg.Run.RandomSeed, Retryable: mongodb.IsRetryableLoadError,
@@ -36,15 +35,41 @@ func seed(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, cl
 		case err == nil && res.Nothing:
 			fmt.Fprintf(o.Stderr, "seed %s: already holds %d documents\n", col.Namespace(), res.Target)
 		case err == nil:
+		case errors.As(err, &unfinished):
+			// The loader words its fix in load's flags; say it in commands that work.
+			return withCode(ExitSetup, fmt.Errorf("seeding %s: an unfinished seed or load to %s documents holds %s of them: finish it with `%s` (and the same connection flags), or start over with --drop",
+				col.Namespace(), commas(unfinished.Target), commas(unfinished.Holds), finishCommand(cfg, col, unfinished.Partitions)))
 		case errors.Is(err, loader.ErrConflict):
 			return withCode(ExitSetup, err)
 		case ctx.Err() != nil || errors.Is(err, context.Canceled):
-			return withCode(ExitInterrupted, fmt.Errorf("seeding %s interrupted after %d documents: a run with the same --seed continues it", col.Namespace(), res.Done()))
+			return withCode(ExitInterrupted, fmt.Errorf("seeding %s interrupted after %s of %s documents: run the same command again to continue it, or finish the seeding alone with `%s` (and the same connection flags)",
+				col.Namespace(), commas(res.Done()), commas(res.Total), finishCommand(cfg, col, part.Count)))
 		default:
 			return withCode(ExitServerFailure, fmt.Errorf("seeding %s: %w", col.Namespace(), err))
 		}
 	}
 	return nil
+}
+
+// finishCommand is a command that finishes an interrupted seed or load of
+// col: mongoload load resumes whatever target the load was started with.
+func finishCommand(cfg *config.Config, col *workload.Collection, parts int) string {
+	src := strings.TrimPrefix(cfg.Source, "builtin:")
+	cmd := fmt.Sprintf("mongoload load %s --collection %s --resume", src, col.Namespace())
+	if parts > 1 {
+		cmd += fmt.Sprintf(" --partition i/%d (each i from 0 to %d)", parts, parts-1)
+	}
+	return cmd
+}
+
+// seedWorkers is --seed-workers, or by default the smaller of
+// --concurrency and the loader's default (2 per core, 4 to 32), as its
+// help says.
+func seedWorkers(cfg *config.Config) int {
+	if cfg.Run.SeedWorkers > 0 {
+		return cfg.Run.SeedWorkers
+	}
+	return min(cfg.Run.Concurrency, loader.DefaultWorkers())
 }
 
 // seedTarget is how many documents collection i holds before a run: its own
@@ -58,6 +83,22 @@ func seedTarget(cfg *config.Config, i int) int64 {
 		n = max(1, int64(float64(n)*s+0.5))
 	}
 	return n
+}
+
+// seedFill tells setup which collections seeding will insert into: those
+// holding fewer documents than their seed count. Seeding is a write, under
+// the same ownership rule as the operations' writes.
+func seedFill(cfg *config.Config) func(*workload.Collection, int64) string {
+	targets := map[string]int64{}
+	for i := range cfg.Collections {
+		targets[cfg.Collections[i].Namespace()] = seedTarget(cfg, i)
+	}
+	return func(col *workload.Collection, holds int64) string {
+		if t := targets[col.Namespace()]; t > holds {
+			return fmt.Sprintf("seeding it to %d documents would insert into it", t)
+		}
+		return ""
+	}
 }
 
 // seeds reports whether any collection is to be seeded.
@@ -74,8 +115,26 @@ func seeds(cfg *config.Config) bool {
 func seedLine(p loader.Progress) string {
 	pct := 100 * p.Fraction()
 	line := fmt.Sprintf("seed %s%s: %d/%d documents (%.0f%%) %.0f docs/s %.1f MB/s", p.Collection, partLabel(p.Part, p.Parts), p.Done(), p.Total, pct, p.Rate(), p.MBps())
-	if p.Final {
+	switch {
+	case p.Unfinished():
+		return line + fmt.Sprintf(" stopped after %s, unfinished", p.Elapsed.Round(time.Millisecond))
+	case p.Final:
 		return line + fmt.Sprintf(" in %s", p.Elapsed.Round(time.Millisecond))
+	case p.ETAUnbounded():
+		return line + " ETA over 100 years"
 	}
 	return line + fmt.Sprintf(" ETA %s", p.ETA().Round(time.Second))
+}
+
+// etaText is the estimated time left of a load: "ETA -" when unknown,
+// "ETA over 100 years" past what it can tell.
+func etaText(p loader.Progress) string {
+	switch d := p.ETA(); {
+	case d <= 0:
+		return "ETA -"
+	case p.ETAUnbounded():
+		return "ETA over 100 years"
+	default:
+		return "ETA " + shortDuration(d)
+	}
 }

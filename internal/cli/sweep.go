@@ -62,7 +62,7 @@ func addSweepFlags(fs *pflag.FlagSet) *sweepFlags {
 	f.drop = fs.Float64("degraded-drop", d.Rules.DegradedDrop, "verdict rule: past saturation, a throughput this share below the best lower step is Degraded")
 	f.over = fs.Float64("oversaturated", d.Rules.Oversaturated, "verdict rule: past saturation, a latency this many times the sweet spot's is Oversaturated")
 	f.latency = fs.String("verdict-latency", d.Latency, "the latency the verdicts use: avg, p50, p95 or p99")
-	f.cpu = fs.Float64("client-cpu-limit", d.ClientCPU, "share of this machine's cores above which mongoload itself is named the limit")
+	f.cpu = fs.Float64("client-cpu-limit", d.ClientCPU, "share of the CPU mongoload may use (GOMAXPROCS, cgroup quota) above which it is named the limit")
 	f.html = fs.String("html", "", "also write the sweep as a self-contained HTML report to this file")
 	f.csv = fs.String("csv", "", "also write the sweep's tables and interval series as CSV files into this directory")
 	f.markdown = fs.Bool("markdown", false, "print the tables as Markdown instead of aligned text")
@@ -190,7 +190,7 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	if param == "concurrency" {
 		cfg.Run.Concurrency = int(levels[len(levels)-1]) // seeding's parallelism follows it
 	}
-	if err := checkSweepOutputs(cfg.Run.Out, *sf.html, *sf.csv); err != nil {
+	if err := checkSweepOutputs(cfg.Run.Out, *sf.html, *sf.csv, rf.inputs(fs.Arg(0), fs)); err != nil {
 		return err
 	}
 	if err := checkOperatorFlags(cfg); err != nil {
@@ -237,12 +237,12 @@ func contains(list []string, s string) bool {
 }
 
 // checkSweepOutputs fails before the sweep if an output cannot be written.
-func checkSweepOutputs(out, html, csvDir string) error {
+func checkSweepOutputs(out, html, csvDir string, inputs []string) error {
 	for _, p := range []string{out, html} {
 		if p == "" {
 			continue
 		}
-		if err := report.CheckWritable(p); err != nil {
+		if err := report.CheckWritable(p, inputs...); err != nil {
 			return withCode(ExitOutput, err)
 		}
 	}
@@ -378,7 +378,7 @@ func stepLine(i, n int, load report.SweepLoad, level float64, res *report.Result
 	t := res.Totals
 	line := fmt.Sprintf("step %d/%d: %s: %.1f ops/s, avg %.3f ms, p99 %.3f ms, %d errors", i, n, load.Describe(level), t.Throughput, t.Latency.Avg, t.Latency.P99, t.Errors)
 	if c := res.Client; c != nil {
-		line += fmt.Sprintf(", client CPU %.0f%% of %d cores", 100*c.Utilization, c.Cores)
+		line += ", client CPU " + c.CPUText()
 	}
 	return line
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -46,7 +47,11 @@ func TestSweep(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	for _, want := range []string{"workers    ops/s  gain", "\n1  ", "\n4  ", "\n16 ", "Limit: ", "read ops/s", "rules:"} {
+	// The header's spacing follows the widest ops/s figure, so match it loosely.
+	if !regexp.MustCompile(`workers +ops/s +gain`).MatchString(stdout) {
+		t.Errorf("the table lacks its header:\n%s", stdout)
+	}
+	for _, want := range []string{"\n1  ", "\n4  ", "\n16 ", "Limit: ", "read ops/s", "rules:"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("the table lacks %q:\n%s", want, stdout)
 		}
@@ -264,5 +269,35 @@ func TestSweepOtherModels(t *testing.T) {
 				t.Errorf("the table's first column is not %q:\n%s", sw.Load.ColumnName(), stdout)
 			}
 		})
+	}
+}
+
+// TestSweepNamesTheClientPool: a sweep of 2 to 16 workers over a pool of
+// 2 connections. The oracle is the pool itself: the server can never have
+// more than 2 of the client's operations at once, so every level above 2
+// must be flagged and the verdict must name the client's pool, whatever
+// the server did.
+func TestSweepNamesTheClientPool(t *testing.T) {
+	uri := testserver.URI(t)
+	out := filepath.Join(t.TempDir(), "sweep.json")
+	code, stdout, stderr := run(t, context.Background(), nil, "sweep", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "2,4,8,16",
+		"--max-pool-size", "2", "--step-duration", "1500ms", "--warmup", "200ms", "--cooldown", "200ms", "--seed", "1000", "--quiet", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	sw, err := report.ReadSweep(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range sw.Analysis.Steps {
+		if want := f.Level > 2; f.AboveInFlightLimit != want || f.InFlightLimit != 2 {
+			t.Errorf("%g workers: above the limit %v (limit %d), want %v (limit 2)", f.Level, f.AboveInFlightLimit, f.InFlightLimit, want)
+		}
+	}
+	if k := sw.Analysis.Limit.Kind; k != "client-pool" && k != "client" {
+		t.Errorf("limit %+v: the pool of 2 bounds every step above 2 workers\n%s", sw.Analysis.Limit, stdout)
+	}
+	if strings.Contains(stdout, "Limit: the server") {
+		t.Errorf("the server is blamed for the client's pool:\n%s", stdout)
 	}
 }

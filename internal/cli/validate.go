@@ -31,7 +31,7 @@ func parse(fs *pflag.FlagSet, args []string, maxArgs int) error {
 		if errors.Is(err, pflag.ErrHelp) {
 			return errHelp
 		}
-		return withCode(ExitUsage, err)
+		return withCode(ExitUsage, unknownSetting(fs, err))
 	}
 	if fs.NArg() > maxArgs {
 		return withCode(ExitUsage, fmt.Errorf("too many arguments: %s", strings.Join(fs.Args(), " ")))
@@ -49,6 +49,7 @@ func validateCommand(_ context.Context, args []string, o IO) error {
 	if err != nil {
 		return err
 	}
+	warnDeprecated(o, cfg)
 	fmt.Fprintf(o.Stdout, "%s: valid: %d collection(s), %d operation(s)\n", cfg.Source, len(plan.Collections), len(plan.Ops))
 	return nil
 }
@@ -96,4 +97,30 @@ func printConfig(o IO, cfg *config.Config) error {
 		return err
 	}
 	return enc.Close()
+}
+
+// unknownSetting explains a setting flag this command does not take
+// ("unknown flag: --rate: load does not read that setting ..."); other
+// errors are returned as they are.
+func unknownSetting(fs *pflag.FlagSet, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return err
+	}
+	for _, s := range config.Settings {
+		if s.Flag == name && !s.NoFlag {
+			return fmt.Errorf("%w: %s does not read that setting (mongoload %s --help lists those it does)", err, fs.Name(), fs.Name())
+		}
+	}
+	return err
+}
+
+// warnDeprecated prints a warning per setting used under an old name.
+func warnDeprecated(o IO, cfg *config.Config) {
+	if cfg == nil {
+		return
+	}
+	for _, d := range cfg.Deprecations() {
+		fmt.Fprintln(o.Stderr, "warning: "+d)
+	}
 }

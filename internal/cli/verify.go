@@ -88,7 +88,7 @@ func verifyCommand(ctx context.Context, args []string, o IO) error {
 	if err != nil {
 		return err
 	}
-	client, err := connect(ctx, cfg)
+	client, err := connect(ctx, o, cfg)
 	if err != nil {
 		return err
 	}

@@ -102,6 +102,62 @@ func TestRunYCSBWorkloadA(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3} \d+ sec: 3000 operations; [0-9.]+ current ops/sec; \[READ: Count=\d+, Max=\d+, Min=\d+, Avg=[0-9.]+, 50=\d+, 90=\d+, 99=\d+, 99.9=\d+, 99.99=\d+\] \[UPDATE: `).MatchString(stderr) {
 		t.Errorf("no final YCSB status line:\n%s", stderr)
 	}
+	checkYCSBHeader(t, stderr, stdout)
+}
+
+// checkYCSBHeader reads the output as PerfKitBenchmarker's YCSB parser
+// does (ycsb_stats.ParseResults over stderr then stdout): before the first
+// [OVERALL] line, the line starting "Command line:" is the command and one
+// starting "YCSB Client 0." the client. YCSB's Client prints, on stderr,
+// "Command line:" and the arguments, "YCSB Client <version>", an empty
+// line, "Loading workload..." and "Starting test.", before any status line.
+func checkYCSBHeader(t *testing.T, stderr, stdout string) {
+	t.Helper()
+	command, client := "unknown", ""
+	for _, line := range strings.Split(stderr+stdout, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[OVERALL]") {
+			break
+		}
+		if strings.HasPrefix(line, "YCSB Client 0.") {
+			client = line
+		}
+		if strings.HasPrefix(line, "Command line:") {
+			command = line
+		}
+	}
+	if !strings.HasPrefix(command, "Command line: run ") || !strings.Contains(command, "--format ycsb") {
+		t.Errorf("the command reads as %q, want this run's arguments", command)
+	}
+	if client != "YCSB Client "+report.YCSBVersion+" (mongoload "+Version+")" {
+		t.Errorf("the client reads as %q", client)
+	}
+	head := regexp.MustCompile(`(?m)^Command line: .*\nYCSB Client .*\n\nLoading workload\.\.\.\nStarting test\.\n`).FindStringIndex(stderr)
+	status := regexp.MustCompile(`(?m)^\d{4}-\d\d-\d\d .* sec: `).FindStringIndex(stderr)
+	if head == nil || status != nil && status[0] < head[0] {
+		t.Errorf("YCSB's header lines are not in YCSB's order before the status lines:\n%s", stderr)
+	}
+}
+
+// TestYCSBHeaderRedacts checks that the command line YCSB's header repeats
+// never shows a password: in --uri, in -p mongodb.url=, or --password.
+func TestYCSBHeaderRedacts(t *testing.T) {
+	tests := []struct{ args, want []string }{
+		{[]string{"run", "--uri", "mongodb://u:secret@h:27017/?w=1"}, []string{"run", "--uri", "mongodb://u:xxxxx@h:27017/?w=1"}},
+		{[]string{"-p", "mongodb.url=mongodb+srv://u:secret@h/ycsb"}, []string{"-p", "mongodb.url=mongodb+srv://u:xxxxx@h/ycsb"}},
+		{[]string{"--uri=mongodb://u:secret@h"}, []string{"--uri=mongodb://u:xxxxx@h"}},
+		{[]string{"--password", "secret", "--password=secret"}, []string{"--password", "xxxxx", "--password=xxxxx"}},
+		{[]string{"-P", "workloads/workloada", "--uri", "mongodb://h"}, []string{"-P", "workloads/workloada", "--uri", "mongodb://h"}},
+	}
+	for _, tt := range tests {
+		var b strings.Builder
+		out := output{format: "ycsb"}
+		out.ycsbHeader(IO{Stderr: &b}, tt.args[0], tt.args[1:])
+		want := "Command line: " + strings.Join(tt.want, " ") + "\n"
+		if got := b.String(); !strings.HasPrefix(got, want) || strings.Contains(got, "secret") {
+			t.Errorf("%q: header\n%s\nwant first line %q", tt.args, got, want)
+		}
+	}
 }
 
 // workloadE is YCSB's workloads/workloade, as YCSB ships it.

@@ -6,6 +6,8 @@
 // environment variables < command-line flags.
 package config
 
+import "time"
+
 // Config is the whole effective configuration of one mongoload run.
 type Config struct {
 	// Source names where the workload came from: a file path or "builtin:NAME".
@@ -36,13 +38,32 @@ type Connection struct {
 	Options        map[string]string `yaml:"options,omitempty" json:"options,omitempty"`
 }
 
-// WriteConcern is w (a number or a tag such as "majority"), j and wtimeout.
-// The Go driver v2 no longer sends wtimeout; mongoload applies it as a
-// client-side deadline on each write that uses this write concern.
+// WriteConcern is w (a number or a tag such as "majority"), j, and a
+// client-side deadline for writes (ClientTimeout).
 type WriteConcern struct {
-	W        string   `yaml:"w,omitempty" json:"w,omitempty"`
-	J        *bool    `yaml:"j,omitempty" json:"j,omitempty"`
+	W string `yaml:"w,omitempty" json:"w,omitempty"`
+	J *bool  `yaml:"j,omitempty" json:"j,omitempty"`
+	// ClientTimeout is a deadline the client puts on each write that uses
+	// this write concern: past it, mongoload stops waiting and counts a
+	// timeout error. It is not the server's write-concern wtimeout (the Go
+	// driver v2 cannot send one): the server is not told, the write may
+	// still be applied and replicated, and no writeConcernError comes back.
+	// docs/workload.md#write-concern says more.
+	ClientTimeout Duration `yaml:"clientTimeout,omitempty" json:"clientTimeout,omitempty"`
+	// WTimeout is ClientTimeout's old name, still read (with a deprecation
+	// warning), because it was mistaken for the server's wtimeout.
 	WTimeout Duration `yaml:"wtimeout,omitempty" json:"wtimeout,omitempty"`
+}
+
+// Deadline is the client-side deadline of writes, 0 for none.
+func (wc *WriteConcern) Deadline() time.Duration {
+	if wc == nil {
+		return 0
+	}
+	if wc.ClientTimeout > 0 {
+		return wc.ClientTimeout.D()
+	}
+	return wc.WTimeout.D()
 }
 
 // Timeouts bound how long connecting and each operation may take.
@@ -185,4 +206,8 @@ type Run struct {
 	DashboardLinger *Duration `yaml:"dashboardLinger,omitempty" json:"dashboardLinger,omitempty"`
 	Slow            Duration  `yaml:"slow,omitempty" json:"slow,omitempty"`
 	Explain         int       `yaml:"explain,omitempty" json:"explain,omitempty"`
+	// EmptyThreshold flags an operation whose share of empty results (reads
+	// returning nothing, updates matching nothing, deletes deleting
+	// nothing) is above it, 0..1 (0: the default, 50%).
+	EmptyThreshold float64 `yaml:"emptyThreshold,omitempty" json:"emptyThreshold,omitempty"`
 }

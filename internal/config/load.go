@@ -16,7 +16,7 @@ import (
 
 // Load reads a workload file (YAML or JSON) over the defaults.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path)
 	if err != nil {
 		return nil, &Error{Kind: Unreadable, File: path, Msg: fmt.Sprintf("cannot read workload file: %v", unwrapPathError(err))}
 	}
@@ -32,6 +32,9 @@ func Load(path string) (*Config, error) {
 func Parse(data []byte, name string) (*Config, error) {
 	cfg := Default()
 	cfg.Source = name
+	if err := checkSize(data, name); err != nil {
+		return nil, err
+	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
@@ -39,6 +42,9 @@ func Parse(data []byte, name string) (*Config, error) {
 			return nil, &Error{Kind: Syntax, File: name, Msg: "the workload file is empty"}
 		}
 		return nil, syntaxError(err, name)
+	}
+	if err := checkExpansion(&doc, name); err != nil {
+		return nil, err
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
@@ -61,6 +67,7 @@ func Parse(data []byte, name string) (*Config, error) {
 
 var (
 	yamlLine    = regexp.MustCompile(`line (\d+)`)
+	wholeDigits = regexp.MustCompile("^`[-+]?[0-9_]+(\\.\\.\\.)?`$") // too big: YAML reads it as a float, and clips it
 	yamlTypeErr = regexp.MustCompile("cannot unmarshal !!(\\w+) (`.*`) into (.+)")
 	yamlTags    = map[string]string{"str": "string", "int": "number", "float": "number", "bool": "boolean",
 		"seq": "list", "map": "mapping", "null": "null", "timestamp": "timestamp"}
@@ -120,6 +127,10 @@ func decodeError(err error) error {
 		}
 		if m := yamlTypeErr.FindStringSubmatch(e.Msg); m != nil {
 			e.Msg = fmt.Sprintf("wrong type: %s is a %s, where %s is expected", m[2], yamlTags[m[1]], goTypeName(m[3]))
+			if (m[1] == "int" || m[1] == "float") && strings.Contains(m[3], "int") && wholeDigits.MatchString(m[2]) {
+				// A whole number where one is expected: too big for it, not the wrong type.
+				e.Msg = fmt.Sprintf("%s is out of range for %s", m[2], intRange(m[3]))
+			}
 		}
 		es = append(es, e)
 	}
@@ -237,4 +248,30 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// intRange names the values a Go integer type of the configuration holds.
+func intRange(t string) string {
+	bits := 64
+	for _, b := range []string{"8", "16", "32"} {
+		if strings.HasSuffix(t, b) {
+			bits, _ = strconv.Atoi(b)
+		}
+	}
+	if strings.HasPrefix(t, "uint") {
+		return fmt.Sprintf("a whole number from 0 to %d", uint64(1)<<bits-1)
+	}
+	return fmt.Sprintf("a whole number from %d to %d", -(int64(1) << (bits - 1)), int64(1)<<(bits-1)-1)
+}
+
+// readBounded reads a workload file, at most one byte past
+// MaxWorkloadBytes: enough for Parse to refuse a file too big, without
+// reading all of it.
+func readBounded(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, MaxWorkloadBytes+1))
 }

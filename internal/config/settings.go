@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -45,7 +46,7 @@ var Settings = []Setting{
 	{Flag: "operations", Usage: "stop after this many measured operations", Set: int64Setter(func(c *Config) *int64 { return &c.Run.Operations })},
 	{Flag: "warmup", Usage: "warm-up before measuring (excluded from results)", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Warmup })},
 	{Flag: "interval", Usage: "reporting interval", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Interval })},
-	{Flag: "seed", Usage: "documents each collection holds before the run (missing ones are inserted)", Set: int64Setter(func(c *Config) *int64 { return &c.Run.Seed })},
+	{Flag: "seed", Usage: "documents each collection holds before the run (missing ones are inserted): N for every collection, overriding the workload's own counts, or NAME=N,... for some", Set: setSeed},
 	{Flag: "seed-scale", Usage: "multiply every seed count (collections' own included), e.g. 0.01 for a quick try", Set: func(c *Config, v string) error {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || f <= 0 {
@@ -55,7 +56,7 @@ var Settings = []Setting{
 		return nil
 	}},
 	{Flag: "seed-batch-size", Usage: "documents per insertMany while seeding", Set: intSetter(func(c *Config) *int { return &c.Run.SeedBatchSize })},
-	{Flag: "seed-workers", Usage: "parallel inserters while seeding (0: concurrency)", Set: intSetter(func(c *Config) *int { return &c.Run.SeedWorkers })},
+	{Flag: "seed-workers", Usage: "parallel inserters while seeding (default 0: the smaller of --concurrency and 2 per core, 4 to 32)", Set: intSetter(func(c *Config) *int { return &c.Run.SeedWorkers })},
 	{Flag: "setup", Bool: true, Usage: "create collections and indexes before the run (default true)", Set: func(c *Config, v string) error {
 		b, err := parseBool(v)
 		c.Run.Setup = &b
@@ -66,7 +67,7 @@ var Settings = []Setting{
 	{Flag: "random-seed", Usage: "seed of the data and operation choices", Set: func(c *Config, v string) error {
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {
-			return fmt.Errorf("%q is not a non-negative integer", v)
+			return intError(v, err, 64, false)
 		}
 		c.Run.RandomSeed = n
 		return nil
@@ -131,8 +132,9 @@ var Settings = []Setting{
 		c.Run.DashboardLinger = &d
 		return err
 	}},
+	{Flag: "empty-threshold", Usage: "flag an operation when more than this share of its reads, updates or deletes find no document, such as 50% or 0.9 (default 50%; 100% never flags)", Set: setEmptyThreshold},
 	{Flag: "slow", Usage: "group operations at least this slow by shape (collection, type, filter), such as 200ms (0: off)", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Slow })},
-	{Flag: "explain", Usage: "after the run, explain the N slowest shapes of --slow (default threshold 100ms) and flag collection scans", Set: intSetter(func(c *Config) *int { return &c.Run.Explain })},
+	{Flag: "explain", Usage: "after the run, explain the N slowest shapes of --slow and flag collection scans (without --slow: operations of 100ms or more of client-side latency, sending to reply, queueing and network included; not the server's slowms)", Set: intSetter(func(c *Config) *int { return &c.Run.Explain })},
 }
 
 // durationSetterValue parses a duration that cannot be negative.
@@ -156,6 +158,47 @@ func ApplyEnv(c *Config, env func(string) (string, bool)) error {
 		}
 	}
 	return es.Err()
+}
+
+// setSeed sets seed counts from the environment or a flag. Set there, a
+// count is more specific than the workload file, so "N" replaces the run's
+// count and every collection's own (flags > environment > file >
+// defaults): --seed 5000 seeds 5,000 documents everywhere. "NAME=N,..."
+// sets the named collections only (name or database.name), leaving the
+// others as the file says. --seed-scale multiplies the result either way.
+func setSeed(c *Config, v string) error {
+	if !strings.Contains(v, "=") {
+		var n int64
+		if err := int64Setter(func(*Config) *int64 { return &n })(c, v); err != nil {
+			return fmt.Errorf("%w (or NAME=N,... for some collections only)", err)
+		}
+		c.Run.Seed = n
+		for i := range c.Collections {
+			c.Collections[i].Seed = 0
+		}
+		return nil
+	}
+	var names []string
+	for i := range c.Collections {
+		names = append(names, c.Collections[i].Name)
+	}
+	for _, part := range splitList(v) {
+		name, count, _ := strings.Cut(part, "=")
+		var n int64
+		if err := int64Setter(func(*Config) *int64 { return &n })(c, count); err != nil || n < 1 {
+			return fmt.Errorf("%q: %q is not a number of documents (1 or more; leave a collection out to keep its own count)", part, count)
+		}
+		found := false
+		for i := range c.Collections {
+			if cc := &c.Collections[i]; cc.Name == name || cc.Namespace() == name {
+				cc.Seed, found = n, true
+			}
+		}
+		if !found {
+			return fmt.Errorf("%q: the workload has no collection %q (it has %s)%s", part, name, strings.Join(names, ", "), DidYouMean(name, names))
+		}
+	}
+	return nil
 }
 
 func setWriteConcern(c *Config, v string) error {
@@ -192,13 +235,28 @@ func boolSetter(field func(*Config) *bool) func(*Config, string) error {
 	}
 }
 
+// intError says why v is not an integer of bits bits: out of range (with
+// the bound) or not a number at all.
+func intError(v string, err error, bits int, signed bool) error {
+	if errors.Is(err, strconv.ErrRange) {
+		if !signed {
+			return fmt.Errorf("%q is out of range: at most %d", v, uint64(1)<<bits-1)
+		}
+		return fmt.Errorf("%q is out of range: from %d to %d", v, -(int64(1) << (bits - 1)), int64(1)<<(bits-1)-1)
+	}
+	if signed {
+		return fmt.Errorf("%q is not an integer", v)
+	}
+	return fmt.Errorf("%q is not a non-negative integer", v)
+}
+
 func intSetter(field func(*Config) *int) func(*Config, string) error {
 	return func(c *Config, v string) error {
-		n, err := strconv.Atoi(v)
+		n, err := strconv.ParseInt(v, 10, strconv.IntSize)
 		if err != nil {
-			return fmt.Errorf("%q is not an integer", v)
+			return intError(v, err, strconv.IntSize, true)
 		}
-		*field(c) = n
+		*field(c) = int(n)
 		return nil
 	}
 }
@@ -207,7 +265,7 @@ func int64Setter(field func(*Config) *int64) func(*Config, string) error {
 	return func(c *Config, v string) error {
 		n, err := strconv.ParseInt(strings.ReplaceAll(v, "_", ""), 10, 64)
 		if err != nil {
-			return fmt.Errorf("%q is not an integer", v)
+			return intError(v, err, 64, true)
 		}
 		*field(c) = n
 		return nil
@@ -218,7 +276,7 @@ func uintSetter(field func(*Config) *uint64) func(*Config, string) error {
 	return func(c *Config, v string) error {
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {
-			return fmt.Errorf("%q is not a non-negative integer", v)
+			return intError(v, err, 64, false)
 		}
 		*field(c) = n
 		return nil
@@ -237,4 +295,20 @@ func durationSetter(field func(*Config) *Duration) func(*Config, string) error {
 		*field(c) = d
 		return nil
 	}
+}
+
+// setEmptyThreshold reads a share as a percentage ("50%") or a fraction
+// ("0.5"), from 0 (exclusive) to 100%.
+func setEmptyThreshold(c *Config, v string) error {
+	t := strings.TrimSpace(v)
+	pct := strings.HasSuffix(t, "%")
+	f, err := strconv.ParseFloat(strings.TrimSuffix(t, "%"), 64)
+	if pct {
+		f /= 100
+	}
+	if err != nil || f <= 0 || f > 1 {
+		return fmt.Errorf("%q is not a share above 0 and at most 100%% (such as 50%% or 0.9)", v)
+	}
+	c.Run.EmptyThreshold = f
+	return nil
 }

@@ -92,6 +92,9 @@ func checkOneOf(add adder, field, v string, options []string) {
 }
 
 func checkWriteConcern(add adder, field string, wc *WriteConcern) {
+	if wc != nil && wc.WTimeout > 0 && wc.ClientTimeout > 0 {
+		add(Invalid, 0, field+".wtimeout", "wtimeout is the old name of clientTimeout: give clientTimeout only")
+	}
 	if wc == nil || wc.W == "" {
 		return
 	}
@@ -372,4 +375,24 @@ func (c *Config) validateTransaction(add adder, field string, op *Operation) {
 		}
 		validateTemplates(add, sf, st, rule)
 	}
+}
+
+// Deprecations lists, one line each, settings the workload uses under an
+// old name that still works.
+func (c *Config) Deprecations() []string {
+	var out []string
+	check := func(field string, wc *WriteConcern) {
+		if wc != nil && wc.WTimeout > 0 {
+			out = append(out, fmt.Sprintf("%s: %s.wtimeout is deprecated, rename it clientTimeout: it is a deadline the client puts on each write, not the server's write-concern wtimeout (see docs/workload.md#write-concern)", c.Source, field))
+		}
+	}
+	check("connection.writeConcern", c.Connection.WriteConcern)
+	for i := range c.Operations {
+		op := &c.Operations[i]
+		check(fmt.Sprintf("operations[%d].writeConcern", i), op.WriteConcern)
+		for j := range op.Steps {
+			check(fmt.Sprintf("operations[%d].steps[%d].writeConcern", i, j), op.Steps[j].WriteConcern)
+		}
+	}
+	return out
 }

@@ -92,12 +92,12 @@ func get(t *testing.T, url string) (int, string) {
 // transaction's step (left out of the totals).
 func interval(start time.Time) *metrics.Interval {
 	iv := &metrics.Interval{Start: start, End: start.Add(time.Second)}
-	for _, name := range []string{"get", "step"} {
+	for _, op := range [][2]string{{"get", ""}, {"step", "txn"}} { // name, parent, as the recorder sets them
 		h := metrics.NewHistogram()
 		for v := int64(1000); v <= 10000; v += 1000 {
 			_ = h.RecordValue(v)
 		}
-		iv.Ops = append(iv.Ops, metrics.OpInterval{Name: name, Latency: h, Errors: map[string]int64{"timeout": 1}})
+		iv.Ops = append(iv.Ops, metrics.OpInterval{Name: op[0], Parent: op[1], Latency: h, Errors: map[string]int64{"timeout": 1}})
 	}
 	cpu := 500 * time.Millisecond
 	iv.ClientCPU = &cpu

@@ -130,17 +130,10 @@ type DoneEvent struct {
 }
 
 // snapshot reduces an interval for the page; sum is its report.Summarize.
-func snapshot(step int, iv *metrics.Interval, sum report.IntervalSummary, parents map[string]string) Snapshot {
+func snapshot(step int, iv *metrics.Interval, sum report.IntervalSummary) Snapshot {
 	s := Snapshot{Step: step, At: iv.End.UnixMilli(), T: sum.T, Dt: sum.Dt, Ops: sum.Ops, Load: sum.Load, Client: sum.Client}
-	all := metrics.NewHistogram()
-	for i := range iv.Ops {
-		o := &iv.Ops[i]
-		if parents[o.Name] != "" {
-			continue
-		}
-		all.Merge(o.Latency)
-		s.Total.Errors += o.ErrorCount()
-	}
+	all, errs := iv.MixTotal() // a transaction once, its steps left out
+	s.Total.Errors = errs
 	s.Total.Count = all.TotalCount()
 	if sum.Dt > 0 {
 		s.Total.Rate = round3(float64(s.Total.Count) / sum.Dt)

@@ -21,12 +21,6 @@ type Phase struct {
 // to the page: one snapshot per interval, the result at Close. Put it
 // behind the run's report.Fanout.
 func (s *Server) Sink(p Phase) report.Sink {
-	parents := map[string]string{}
-	for _, o := range p.Ops {
-		if o.Parent != "" {
-			parents[o.Name] = o.Parent
-		}
-	}
 	s.mu.Lock()
 	s.info.Step++
 	s.info.State = "running"
@@ -39,15 +33,14 @@ func (s *Server) Sink(p Phase) report.Sink {
 	step := s.info.Step
 	s.mu.Unlock()
 	s.hub.publish("run", rv)
-	return &sink{s: s, step: step, parents: parents, series: []report.IntervalSummary{}}
+	return &sink{s: s, step: step, series: []report.IntervalSummary{}}
 }
 
 // sink is one phase's report.Sink; the Fanout calls it from one goroutine.
 type sink struct {
-	s       *Server
-	step    int
-	parents map[string]string
-	series  []report.IntervalSummary
+	s      *Server
+	step   int
+	series []report.IntervalSummary
 }
 
 func (k *sink) Name() string { return "dashboard" }
@@ -55,7 +48,7 @@ func (k *sink) Name() string { return "dashboard" }
 func (k *sink) Interval(iv *metrics.Interval, elapsed time.Duration) {
 	sum := report.Summarize(iv, elapsed)
 	k.series = append(k.series, sum)
-	k.s.hub.publish("interval", snapshot(k.step, iv, sum, k.parents))
+	k.s.hub.publish("interval", snapshot(k.step, iv, sum))
 }
 
 // Close publishes the phase's result and keeps it, with the interval

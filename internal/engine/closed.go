@@ -33,8 +33,8 @@ func (r *run) startClosed(wg *sync.WaitGroup) {
 	c.active.Store(int64(first))
 	c.wake = make(chan struct{})
 	runners := n
-	if m := r.o.MaxInFlight; m > 0 && m < n {
-		runners = m
+	if queued(r.o) {
+		runners = r.o.MaxInFlight
 		c.ready = make(chan *worker, n)
 		now := time.Now()
 		for i := 0; i < n; i++ {

@@ -16,6 +16,20 @@ func (r *run) requestStop() {
 	}
 }
 
+// startMeasuring starts the measured phase: nothing was recorded before
+// it (the warm-up); Reset starts the first interval's clock and the load
+// counts here. Without a warm-up, Run calls it before any worker starts,
+// so that the first operations count like all the others.
+func (r *run) startMeasuring() {
+	r.measureStart = time.Now()
+	r.rec.Reset(r.measureStart)
+	r.measuring.Store(true)
+	close(r.measured)
+	if r.o.OnPhase != nil {
+		r.o.OnPhase("measure")
+	}
+}
+
 // collect runs the warm-up, then hands one snapshot per interval to the
 // sink until the workers are done, and returns the whole-run result.
 func (r *run) collect(done <-chan struct{}) *Result {
@@ -23,22 +37,17 @@ func (r *run) collect(done <-chan struct{}) *Result {
 	if r.o.Warmup > 0 && !r.wait(done, r.o.Warmup, res) {
 		res.Start = time.Now()
 		res.End = res.Start
-		res.Totals = metrics.NewTotals(r.rec.Ops(), r.service)
+		res.Totals = r.rec.NewTotals()
 		return res
 	}
-	// Nothing was recorded during the warm-up; Reset starts the first
-	// interval's clock and the load counts here.
-	res.Start = time.Now()
-	r.rec.Reset(res.Start)
-	r.measuring.Store(true)
-	close(r.measured)
-	if r.o.OnPhase != nil {
-		r.o.OnPhase("measure")
+	if r.o.Warmup > 0 {
+		r.startMeasuring()
 	}
+	res.Start = r.measureStart
 	if r.o.Model == Closed && len(r.o.Stages) > 0 {
 		go r.rampWorkers(res.Start)
 	}
-	res.Totals = metrics.NewTotals(r.rec.Ops(), r.service)
+	res.Totals = r.rec.NewTotals()
 	var deadline <-chan time.Time
 	if d := r.duration(); d > 0 {
 		t := time.NewTimer(d)
@@ -56,7 +65,7 @@ func (r *run) collect(done <-chan struct{}) *Result {
 			return res
 		case <-interrupt:
 			interrupt = nil // once: the channel stays closed
-			r.halt(res, Interrupted, "interrupted")
+			r.halt(res, Interrupted, ReasonSignal)
 		case <-deadline:
 			r.requestStop()
 		case now := <-tick.C:
@@ -115,7 +124,7 @@ func (r *run) wait(done <-chan struct{}, d time.Duration, res *Result) bool {
 		return true
 	case <-done:
 	case <-r.ctx.Done():
-		res.Outcome, res.Reason = Interrupted, "interrupted during warm-up"
+		res.Outcome, res.Reason = Interrupted, ReasonSignal+", during the warm-up"
 		r.requestStop()
 		r.cancel()
 		<-done

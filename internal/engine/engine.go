@@ -28,7 +28,9 @@ import (
 
 // Executor runs one built request against the server.
 type Executor interface {
-	Do(ctx context.Context, r *workload.Request) (int64, error)
+	// Do returns what the server did with documents (returned, matched,
+	// inserted, ...), which the engine records with the latency.
+	Do(ctx context.Context, r *workload.Request) (metrics.Docs, error)
 }
 
 // Sink receives one snapshot per interval of the measured phase. The engine
@@ -109,6 +111,10 @@ const (
 	ServerLost  Outcome = "server-lost"
 )
 
+// ReasonSignal is the reason of an Interrupted run: it completes the
+// outcome ("interrupted: Ctrl-C or a signal") rather than repeat it.
+const ReasonSignal = "Ctrl-C or a signal"
+
 // Result is what the engine measured.
 type Result struct {
 	Outcome Outcome
@@ -127,11 +133,40 @@ var ErrNoProgress = errors.New("no operation succeeded and the server could not 
 // time; make the Recorder with metrics.Options{Service: Service(o)}.
 func Service(o Options) bool { return o.Model == Open || o.Model == Sessions }
 
+// Clock says where an operation's latency starts in a run with o (one of
+// metrics.FromSend, FromReady, FromDue, FromScheduled); the code that
+// starts each load model's clock is startClosed, startSessions and
+// startOpen. Service time, where Service(o), is always from the send.
+func Clock(o Options) string {
+	switch {
+	case o.Model == Open:
+		return metrics.FromScheduled
+	case o.Model == Sessions:
+		return metrics.FromDue
+	case queued(o):
+		return metrics.FromReady
+	}
+	return metrics.FromSend
+}
+
+// queued reports whether a closed loop queues its workers for fewer
+// runners (MaxInFlight): see startClosed.
+func queued(o Options) bool {
+	n := o.Concurrency
+	for _, st := range o.Stages {
+		n = max(n, int(st.Target))
+	}
+	return o.MaxInFlight > 0 && o.MaxInFlight < n
+}
+
 // Run executes plan until the duration, operation count or stages are done,
 // ctx is cancelled (Interrupted) or the server is lost.
 func Run(ctx context.Context, plan *workload.Plan, execs []Executor, rec *metrics.Recorder, sink Sink, o Options) *Result {
 	r := newRun(ctx, plan, execs, rec, sink, o)
 	defer r.cancel()
+	if r.o.Warmup <= 0 {
+		r.startMeasuring() // before the workers: their first operations are measured
+	}
 	var wg sync.WaitGroup
 	switch r.o.Model {
 	case Open:
@@ -147,22 +182,23 @@ func Run(ctx context.Context, plan *workload.Plan, execs []Executor, rec *metric
 }
 
 type run struct {
-	ctx, opCtx context.Context
-	cancel     context.CancelFunc
-	plan       *workload.Plan
-	execs      []Executor
-	rec        *metrics.Recorder
-	sink       Sink
-	o          Options
-	service    bool
-	stop       atomic.Bool
-	stopC      chan struct{} // closed with stop set
-	measuring  atomic.Bool
-	measured   chan struct{} // closed when the measured phase starts
-	remaining  atomic.Int64
-	lastLoss   atomic.Pointer[lossNote]
-	schedule   *Schedule // the measured phase's stages (rate or workers)
-	closed     closedLoop
+	ctx, opCtx   context.Context
+	cancel       context.CancelFunc
+	plan         *workload.Plan
+	execs        []Executor
+	rec          *metrics.Recorder
+	sink         Sink
+	o            Options
+	service      bool
+	stop         atomic.Bool
+	stopC        chan struct{} // closed with stop set
+	measuring    atomic.Bool
+	measured     chan struct{} // closed when the measured phase starts
+	measureStart time.Time     // when it started
+	remaining    atomic.Int64
+	lastLoss     atomic.Pointer[lossNote]
+	schedule     *Schedule // the measured phase's stages (rate or workers)
+	closed       closedLoop
 }
 
 type lossNote struct {
@@ -252,7 +288,7 @@ func (r *run) exec(ctx context.Context, clock *sendclock.Clock, w *worker, shard
 	}
 	r.rec.InFlight(1)
 	start := time.Now()
-	_, err := r.execs[i].Do(ctx, &w.req)
+	docs, err := r.execs[i].Do(ctx, &w.req)
 	end := time.Now()
 	r.rec.InFlight(-1)
 	if r.o.OnSlow != nil && measured && r.opCtx.Err() == nil {
@@ -290,9 +326,9 @@ func (r *run) exec(ctx context.Context, clock *sendclock.Clock, w *worker, shard
 		if !ok {
 			sent = start
 		}
-		shard.RecordService(i, end.Sub(intended), end.Sub(sent))
+		shard.RecordServiceDocs(i, end.Sub(intended), end.Sub(sent), docs)
 	default:
-		shard.Record(i, end.Sub(intended))
+		shard.RecordDocs(i, end.Sub(intended), docs)
 	}
 	if err != nil && r.o.IsLoss(err) {
 		r.lastLoss.Store(&lossNote{at: end, err: err})
@@ -309,7 +345,7 @@ func (r *run) recordSteps(shard *metrics.Shard, req *workload.Request) {
 	for _, sr := range req.StepRuns {
 		switch {
 		case sr.Err == nil:
-			shard.Record(sr.Op.Index, sr.Latency)
+			shard.RecordDocs(sr.Op.Index, sr.Latency, sr.Docs)
 		case r.opCtx.Err() == nil:
 			shard.RecordOutcome(sr.Op.Index, "failed attempt: "+r.o.Classify(sr.Err), 1)
 		}

@@ -26,7 +26,7 @@ type fakeExec struct {
 	onCall func()
 }
 
-func (f *fakeExec) Do(ctx context.Context, _ *workload.Request) (int64, error) {
+func (f *fakeExec) Do(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
 	if f.calls.Add(1) == f.after && f.onCall != nil {
 		f.onCall()
 	}
@@ -34,15 +34,15 @@ func (f *fakeExec) Do(ctx context.Context, _ *workload.Request) (int64, error) {
 		select {
 		case <-time.After(f.delay):
 		case <-ctx.Done():
-			return 0, ctx.Err()
+			return metrics.Docs{}, ctx.Err()
 		}
 	}
 	if f.err != nil {
 		if err := f.err(); err != nil {
-			return 0, err
+			return metrics.Docs{}, err
 		}
 	}
-	return 1, nil
+	return metrics.Docs{Returned: 1, Shaped: 1}, nil
 }
 
 type collectSink struct {
@@ -196,7 +196,7 @@ func TestMaxInFlight(t *testing.T) {
 		}
 		return nil
 	}}
-	wrapped := execFunc(func(ctx context.Context, r *workload.Request) (int64, error) {
+	wrapped := execFunc(func(ctx context.Context, r *workload.Request) (metrics.Docs, error) {
 		inFlight.Add(1)
 		defer inFlight.Add(-1)
 		return ex.Do(ctx, r)
@@ -211,6 +211,8 @@ func TestMaxInFlight(t *testing.T) {
 	}
 }
 
-type execFunc func(ctx context.Context, r *workload.Request) (int64, error)
+type execFunc func(ctx context.Context, r *workload.Request) (metrics.Docs, error)
 
-func (f execFunc) Do(ctx context.Context, r *workload.Request) (int64, error) { return f(ctx, r) }
+func (f execFunc) Do(ctx context.Context, r *workload.Request) (metrics.Docs, error) {
+	return f(ctx, r)
+}

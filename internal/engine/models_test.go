@@ -15,7 +15,7 @@ func runModel(t *testing.T, ex Executor, o Options) (*Result, *collectSink) {
 	t.Helper()
 	p := testPlan(t)
 	sink := &collectSink{}
-	rec := metrics.NewRecorder(p.OpNames(), metrics.Options{Service: Service(o)})
+	rec := metrics.NewRecorder(p.OpNames(), metrics.Options{Service: Service(o), Parents: p.OpParents()})
 	if o.Interval == 0 {
 		o.Interval = 100 * time.Millisecond
 	}
@@ -61,11 +61,11 @@ func TestOpenLoopMeasuresFromSchedule(t *testing.T) {
 	testserver.Timing(t)
 	stallUntil := time.Now().Add(600 * time.Millisecond)
 	stallFrom := time.Now().Add(300 * time.Millisecond)
-	ex := execFunc(func(ctx context.Context, _ *workload.Request) (int64, error) {
+	ex := execFunc(func(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
 		if now := time.Now(); now.After(stallFrom) && now.Before(stallUntil) {
 			time.Sleep(time.Until(stallUntil))
 		}
-		return 1, nil
+		return metrics.Docs{Returned: 1, Shaped: 1}, nil
 	})
 	res, _ := runModel(t, ex, Options{Model: Open, Rate: 1000, Duration: time.Second, MaxInFlight: 1000})
 	h := res.Totals.Op(0).Latency

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/generate"
+	"github.com/mongoload/mongoload/internal/metrics"
 )
 
 // DefaultMaxInFlight is the open loop's default bound on operations in flight.
@@ -89,6 +90,11 @@ func (r *run) pace(s *Schedule, work chan<- time.Time, spawn func(time.Time) boo
 	defer timer.Stop()
 	var n int64
 	var off time.Duration
+	// The scheduler is one goroutine: it times its own work (from waking
+	// to its next wait) and how late it hands operations on, so that a
+	// scheduler that cannot keep up is reported as the client's limit.
+	busy := busyClock{rec: r.rec, woke: base}
+	defer func() { busy.flush(time.Now()) }()
 	for !r.stop.Load() {
 		var ok bool
 		if r.o.Poisson {
@@ -105,7 +111,9 @@ func (r *run) pace(s *Schedule, work chan<- time.Time, spawn func(time.Time) boo
 			return false
 		}
 		due := base.Add(off)
-		if wait := time.Until(due); wait > 0 {
+		now := time.Now()
+		if wait := due.Sub(now); wait > 0 {
+			busy.flush(now)
 			timer.Reset(wait)
 			select {
 			case <-timer.C:
@@ -114,6 +122,10 @@ func (r *run) pace(s *Schedule, work chan<- time.Time, spawn func(time.Time) boo
 			case <-r.stopCh():
 				return false
 			}
+			busy.woke = time.Now()
+		} else {
+			r.rec.SchedulerLag(-wait)
+			busy.tick(now)
 		}
 		r.rec.Scheduled(1)
 		select {
@@ -126,4 +138,27 @@ func (r *run) pace(s *Schedule, work chan<- time.Time, spawn func(time.Time) boo
 		n++
 	}
 	return false
+}
+
+// busyClock accumulates a scheduling goroutine's working time into the
+// recorder: flushed before each wait, and every busyFlushEvery operations
+// while it never waits (a saturated scheduler), so every interval sees it.
+type busyClock struct {
+	rec  *metrics.Recorder
+	woke time.Time
+	n    int
+}
+
+const busyFlushEvery = 256
+
+func (b *busyClock) flush(now time.Time) {
+	b.rec.SchedulerBusy(now.Sub(b.woke))
+	b.woke, b.n = now, 0
+}
+
+// tick counts one operation handed on without waiting.
+func (b *busyClock) tick(now time.Time) {
+	if b.n++; b.n >= busyFlushEvery {
+		b.flush(now)
+	}
 }

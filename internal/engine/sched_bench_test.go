@@ -13,7 +13,9 @@ import (
 // nopExec answers at once: the benchmarks measure the client alone.
 type nopExec struct{}
 
-func (nopExec) Do(context.Context, *workload.Request) (int64, error) { return 1, nil }
+func (nopExec) Do(context.Context, *workload.Request) (metrics.Docs, error) {
+	return metrics.Docs{Returned: 1, Shaped: 1}, nil
+}
 
 // schedulingLateness runs o for one second with a no-op executor and reports
 // the achieved rate and the lateness of the hand-off from the scheduler (open

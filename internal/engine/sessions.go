@@ -82,6 +82,11 @@ func (r *run) think(w *worker) time.Duration {
 func (r *run) dispatchSessions(h *sessionHeap, due chan<- *worker, back <-chan *worker) {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	// The dispatcher is one goroutine: it times its own work, the time
+	// outside its select, so a dispatcher that cannot keep up is reported
+	// as the client's limit (waiting for a free runner is not work).
+	busy := busyClock{rec: r.rec, woke: time.Now()}
+	defer func() { busy.flush(time.Now()) }()
 	for !r.stop.Load() {
 		for returned := true; returned; {
 			select {
@@ -113,6 +118,7 @@ func (r *run) dispatchSessions(h *sessionHeap, due chan<- *worker, back <-chan *
 				wake = timer.C
 			}
 		}
+		busy.flush(time.Now()) // the pass's work, hand-offs included
 		select {
 		case out <- head:
 			heap.Pop(h)
@@ -122,6 +128,7 @@ func (r *run) dispatchSessions(h *sessionHeap, due chan<- *worker, back <-chan *
 		case <-r.stopCh():
 			return
 		}
+		busy.woke = time.Now()
 		// Since Go 1.23 a Reset timer never delivers a stale fire: no drain.
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -15,7 +16,7 @@ type slowExec struct {
 	n  int
 }
 
-func (s *slowExec) Do(ctx context.Context, _ *workload.Request) (int64, error) {
+func (s *slowExec) Do(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
 	s.mu.Lock()
 	s.n++
 	slow := s.n%4 == 0
@@ -23,7 +24,7 @@ func (s *slowExec) Do(ctx context.Context, _ *workload.Request) (int64, error) {
 	if slow {
 		time.Sleep(20 * time.Millisecond)
 	}
-	return 1, nil
+	return metrics.Docs{Returned: 1, Shaped: 1}, nil
 }
 
 // TestOnSlow: only measured operations at or over the threshold reach the

@@ -129,3 +129,21 @@ func TestFlightDocumentAllocs(t *testing.T) {
 		t.Errorf("%d passengers", len(ps))
 	}
 }
+
+// BenchmarkBinary measures a YCSB field value, 100 bytes, drawn uniformly
+// and as YCSB's RandomByteIterator draws them (bytes: ycsb).
+func BenchmarkBinary(b *testing.B) {
+	for _, bytes := range []string{"random", "ycsb"} {
+		b.Run(bytes, func(b *testing.B) {
+			g := compile(b, `{$gen: binary, length: 100, bytes: `+bytes+`}`, nil)
+			st := NewState(1, 1)
+			_, buf := g.Append(nil, st)
+			b.ReportAllocs()
+			b.SetBytes(100)
+			b.ResetTimer()
+			for b.Loop() {
+				_, buf = g.Append(buf[:0], st)
+			}
+		})
+	}
+}

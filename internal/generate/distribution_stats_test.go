@@ -63,7 +63,7 @@ func gray(i, n int64, zn float64) float64 {
 
 // scrambledLaw is the probability of each of items keys under YCSB's
 // scrambled Zipfian: the first 2^20 ranks are hashed exactly; the rest of
-// the mass (ranks 2^20 to 10^16, each below 4e-8) is spread evenly, which
+// the mass (ranks 2^20 to 10^10, each below 4e-8) is spread evenly, which
 // is what hashing does to it within the test's resolution.
 func scrambledLaw(items int64) []float64 {
 	want := make([]float64, items)
@@ -151,7 +151,7 @@ func TestSequentialPasses(t *testing.T) {
 }
 
 // TestScrambledZipfianYCSB protects the YCSB specifics of the scrambled
-// Zipfian: its ζ is YCSB's ZETAN, which is ζ(10^10) (not ζ(10^16): see
+// Zipfian: its ζ is YCSB's ZETAN, ζ(10^10) for ITEM_COUNT 10^10 (see
 // ycsbZetan), its favourite key is the hash of rank 0, and its item count
 // stays fixed while the key space grows.
 func TestScrambledZipfianYCSB(t *testing.T) {

@@ -34,7 +34,7 @@ func init() {
 		"sentence":   {buildSentence, []string{"words"}},
 		"enum":       {buildEnum, []string{"values", "weights"}},
 		"uuid":       {buildUUID, nil},
-		"binary":     {buildBinary, []string{"length", "min", "max", "lengthDistribution"}},
+		"binary":     {buildBinary, []string{"length", "min", "max", "lengthDistribution", "bytes"}},
 		"array":      {buildArray, []string{"of", "length", "min", "max"}},
 		"timestamp":  {buildTimestamp, nil},
 		"regex":      {buildRegex, []string{"pattern", "options"}},

@@ -5,17 +5,18 @@ import (
 	"sync/atomic"
 )
 
-// scrambledSpace is the number of items YCSB's ScrambledZipfianGenerator
-// draws its Zipfian ranks from (ITEM_COUNT, 10^16), before hashing them
-// onto the keys.
-const scrambledSpace int64 = 10_000_000_000_000_000
+// scrambledSpace is YCSB's ScrambledZipfianGenerator.ITEM_COUNT, 10^10
+// (10000000000L in every YCSB version since 2012, 0.17.0 and master
+// included). YCSB builds its inner ZipfianGenerator(0, ITEM_COUNT), whose
+// bounds are inclusive, so ranks are drawn over ITEM_COUNT+1 items before
+// being hashed onto the keys.
+const scrambledSpace int64 = 10_000_000_000
 
-// ycsbZetan is the ζ YCSB's ScrambledZipfianGenerator uses (ZETAN). It is
-// ζ(10^10, 0.99), not ζ(10^16, 0.99) = 45.12: YCSB raised ITEM_COUNT from
-// 10^10 to 10^16 and kept the constant. Gray's method only uses ζ(n) to
-// set the head, so the result is still a distribution, with a heavier head
-// than the law over 10^16 items: rank 0 gets 1/26.47 = 3.78% of the draws.
-// mongoload keeps YCSB's constant so that its keys are as hot as YCSB's.
+// ycsbZetan is YCSB's ScrambledZipfianGenerator.ZETAN: ζ(10^10, 0.99),
+// precomputed because summing 10^10 terms takes minutes. YCSB passes it as
+// ζ of its ITEM_COUNT+1 items; the one missing term (10^10+1)^-0.99 is
+// below 1e-9 and YCSB ignores it, and so does mongoload, to draw exactly
+// as YCSB does: rank 0 gets 1/26.469 = 3.78% of the draws.
 const ycsbZetan = 26.46902820178302
 
 // maxRedraws bounds the draws that land on keys not inserted yet before a
@@ -24,7 +25,7 @@ const maxRedraws = 64
 
 // ScrambledZipfian is YCSB's zipfian request distribution, the
 // ScrambledZipfianGenerator: a Zipfian rank with constant 0.99 (Gray et
-// al., SIGMOD '94) over 10^16+1 items with YCSB's ζ (ycsbZetan), scattered
+// al., SIGMOD '94) over 10^10+1 items with YCSB's ζ (ycsbZetan), scattered
 // over a fixed number of items by FNV-64 hashing (Utils.fnvhash64) so the
 // popular keys are not clustered at the start of the key space:
 //

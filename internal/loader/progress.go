@@ -50,5 +50,19 @@ func (p Progress) ETA() time.Duration {
 	if r <= 0 || left <= 0 {
 		return 0
 	}
-	return time.Duration(float64(left) / r * float64(time.Second))
+	secs := float64(left) / r
+	if secs >= maxETA.Seconds() {
+		return maxETA // a Duration holds at most 292 years; beyond, a conversion would go negative
+	}
+	return time.Duration(secs * float64(time.Second))
 }
+
+// maxETA is the longest ETA reported: whatever is longer is "ever".
+const maxETA = 100 * 365 * 24 * time.Hour
+
+// ETAUnbounded reports whether ETA is only a bound (maxETA).
+func (p Progress) ETAUnbounded() bool { return p.ETA() >= maxETA }
+
+// Unfinished reports whether a final snapshot ended with documents left:
+// the load was interrupted or failed.
+func (p Progress) Unfinished() bool { return p.Final && p.Done() < p.Total }

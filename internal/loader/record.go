@@ -99,6 +99,20 @@ func (r *Record) work(i int) (redo, fresh Ranges) {
 // previous load left: the message says how to go on.
 var ErrConflict = errors.New("load state conflict")
 
+// UnfinishedError is the ErrConflict of a load asked for while another,
+// unfinished, holds the collection: a caller other than mongoload load
+// (seeding) words the fix in its own flags from these fields.
+type UnfinishedError struct {
+	Namespace  string
+	Target     int64 // the unfinished load's target
+	Partitions int
+	Holds      int64 // documents the collection holds of it
+	msg        string
+}
+
+func (e *UnfinishedError) Error() string        { return e.msg }
+func (e *UnfinishedError) Is(target error) bool { return target == ErrConflict }
+
 // action is what a load does given the record it finds.
 type action uint8
 
@@ -144,8 +158,9 @@ func decide(rec *Record, req request) (action, error) {
 		if rec.Partitions > 1 {
 			how += fmt.Sprintf(" --partition i/%d (each i from 0 to %d)", rec.Partitions, rec.Partitions-1)
 		}
-		return 0, fmt.Errorf("%w: %s: an unfinished load to %d documents in %d partition(s), started %s, holds %d of them: finish it with %s --resume, or start over with --drop",
-			ErrConflict, req.ns, rec.Target, rec.Partitions, rec.Created.Format(time.RFC3339), rec.Base+rec.Written(), how)
+		return 0, &UnfinishedError{Namespace: req.ns, Target: rec.Target, Partitions: rec.Partitions, Holds: rec.Base + rec.Written(),
+			msg: fmt.Sprintf("%s: %s: an unfinished load to %d documents in %d partition(s), started %s, holds %d of them: finish it with %s --resume, or start over with --drop",
+				ErrConflict, req.ns, rec.Target, rec.Partitions, rec.Created.Format(time.RFC3339), rec.Base+rec.Written(), how)}
 	}
 	ps, started := rec.Parts[req.part]
 	switch {

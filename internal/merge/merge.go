@@ -32,6 +32,7 @@ func Merge(srcs []*Source, tool report.Tool) (*report.Result, error) {
 	}
 	keys, names := order(srcs)
 	info, notes := runInfo(srcs, tool)
+	info.OpParents = parents(srcs, names)
 	totals := metrics.NewTotals(names, srcs[0].service)
 	for _, s := range srcs {
 		if s.measuredNothing() {
@@ -41,6 +42,11 @@ func Merge(srcs []*Source, tool report.Tool) (*report.Result, error) {
 		totals.Add(s.asInterval(keys, names))
 	}
 	series, upper := mergeSeries(srcs, keys, names, totals.Start())
+	for _, iv := range series {
+		for i := range iv.Ops {
+			iv.Ops[i].Parent = info.OpParents[iv.Ops[i].Name]
+		}
+	}
 	if upper {
 		notes = append(notes, "in intervals where several processes ran an operation, p50, p95 and p99 are upper bounds (the largest of the processes' values, flagged percentilesUpperBound): results files keep no per-interval histograms; merge the processes' interval logs (--hdr-log) for exact ones")
 	}
@@ -73,6 +79,28 @@ func order(srcs []*Source) (keys, names []string) {
 	return keys, names
 }
 
+// parents maps each transaction step to its transaction, so the merged
+// totals count a transaction once (metrics.InMix), as each process's did.
+// Results files say so; interval logs do not, so a step known only from
+// logs is recognized by its name, "transaction/step", under an operation
+// of the same run.
+func parents(srcs []*Source, names []string) map[string]string {
+	out := map[string]string{}
+	for _, s := range srcs {
+		for _, d := range s.ops {
+			if d.parent != "" {
+				out[d.name] = d.parent
+			}
+		}
+	}
+	for _, n := range names {
+		if i := strings.LastIndex(n, "/"); i > 0 && out[n] == "" && slices.Contains(names, n[:i]) {
+			out[n] = n[:i]
+		}
+	}
+	return out
+}
+
 // measuredNothing reports a results file of a run that ended before its
 // measured phase: its times bound the whole run, not a measurement.
 func (s *Source) measuredNothing() bool {
@@ -86,7 +114,7 @@ func (s *Source) asInterval(keys, names []string) *metrics.Interval {
 	iv := &metrics.Interval{Start: s.start, End: s.end, Ops: make([]metrics.OpInterval, len(keys))}
 	for i, k := range keys {
 		d := s.ops[k]
-		iv.Ops[i] = metrics.OpInterval{Name: names[i], Latency: d.lat, Service: d.svc, Errors: d.errors, Overflow: d.overflow}
+		iv.Ops[i] = metrics.OpInterval{Name: names[i], Latency: d.lat, Service: d.svc, Errors: d.errors, Overflow: d.overflow, Docs: d.docs}
 	}
 	if r := s.Result; r != nil && r.Schedule != nil {
 		iv.Load = metrics.Load{Scheduled: r.Schedule.Scheduled, Dropped: r.Schedule.Dropped, Late: r.Schedule.Late}
@@ -157,6 +185,10 @@ func mergeLoad(rs []*report.Result) report.LoadModel {
 		l.Concurrency += r.Load.Concurrency
 		l.Rate += r.Load.Rate
 		l.Sessions += r.Load.Sessions
+		l.MaxInFlight += r.Load.MaxInFlight // each process had its own
+		if r.Load.LatencyClock() == metrics.FromReady {
+			l.LatencyFrom = metrics.FromReady // some latencies include a wait for a place
+		}
 		if r.Load.Stages != l.Stages {
 			l.Stages = ""
 		}

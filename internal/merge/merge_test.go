@@ -83,7 +83,11 @@ func newSplit(t *testing.T, service bool) *split {
 						sp.errs[p][class]++
 					}
 				default:
-					r.Shard(i).RecordService(op, lat, lat/2)
+					d := metrics.Docs{Returned: int64(i % 3), Shaped: 1}
+					if i%3 == 0 {
+						d.Empty = 1
+					}
+					r.Shard(i).RecordServiceDocs(op, lat, lat/2, d)
 				}
 			}
 		}
@@ -171,9 +175,27 @@ func TestMergeEqualsTheWholeStream(t *testing.T) {
 					t.Errorf("%s: got count %d latency %+v service %+v\nwant count %d latency %+v service %+v",
 						w.Name, g.Count, g.Latency, *g.Service, w.Count, w.Latency, *w.Service)
 				}
+				// Results files carry document counts, which add up to the
+				// whole stream's; interval logs carry none.
+				if tt.name == "results files" && (g.Docs == nil || w.Docs == nil || *g.Docs != *w.Docs) {
+					t.Errorf("%s: docs %+v, the whole stream's %+v", w.Name, g.Docs, w.Docs)
+				}
 				gh, _ := g.LatencyHistogram()
 				if !gh.Equals(sp.ref.Op(i).Latency) {
 					t.Errorf("%s: merged histogram differs from the whole stream's", w.Name)
+				}
+			}
+			if tt.name == "results files" {
+				var series metrics.Docs
+				for _, iv := range got.Intervals {
+					for _, o := range iv.Ops {
+						if o.Docs != nil {
+							series.Add(*o.Docs)
+						}
+					}
+				}
+				if got.Totals.Docs == nil || *got.Totals.Docs != *want.Totals.Docs || series != *want.Totals.Docs {
+					t.Errorf("docs: totals %+v, intervals %+v, the whole stream's %+v", got.Totals.Docs, series, want.Totals.Docs)
 				}
 			}
 			if got.Totals.Latency != want.Totals.Latency || got.Totals.Operations != want.Totals.Operations {

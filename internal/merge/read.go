@@ -41,9 +41,11 @@ type Source struct {
 type opData struct {
 	name     string
 	typ      string
+	parent   string // the transaction of a step (metrics.InMix)
 	lat, svc *hdrhistogram.Histogram
 	errors   map[string]int64
 	overflow int64
+	docs     metrics.Docs // what the server did with documents; summed across sources
 }
 
 // interval is one interval of one source.
@@ -105,7 +107,10 @@ func readResults(path string) (*Source, error) {
 	s := &Source{File: path, Kind: KindResults, Result: res, ops: map[string]*opData{}, start: res.StartedAt, end: res.EndedAt}
 	for i := range res.Operations {
 		o := &res.Operations[i]
-		d := &opData{name: o.Name, typ: o.Type, errors: o.ErrorsByClass, overflow: o.Overflow}
+		d := &opData{name: o.Name, typ: o.Type, parent: o.Parent, errors: o.ErrorsByClass, overflow: o.Overflow}
+		if o.Docs != nil {
+			d.docs = *o.Docs
+		}
 		if d.errors == nil && o.Errors > 0 {
 			d.errors = map[string]int64{"error": o.Errors}
 		}

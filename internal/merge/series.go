@@ -98,6 +98,12 @@ func mergeBucket(ms map[int]*member, keys, names []string, start time.Time) (rep
 			for _, x := range m.keyed[k] {
 				n += x.sum.Count
 				o.Errors += x.sum.Errors
+				if d := x.sum.Docs; d != nil {
+					if o.Docs == nil {
+						o.Docs = &metrics.Docs{}
+					}
+					o.Docs.Add(*d)
+				}
 				for c, e := range x.sum.ErrorsByClass {
 					if o.ErrorsByClass == nil {
 						o.ErrorsByClass = map[string]int64{}

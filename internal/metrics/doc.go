@@ -3,7 +3,8 @@
 //
 // The hot path is Shard.Record: a per-shard mutex and one histogram
 // increment, with no allocation. Workers share a small fixed set of shards
-// (2×GOMAXPROCS by default), because one histogram at mongoload's geometry
+// (by default GOMAXPROCS, at most MaxDefaultShards: only that many workers
+// record at the same instant; Options.Shards sets another count), because one histogram at mongoload's geometry
 // (1 µs to 1 h, 3 significant digits) is about 190 KB and a run can have
 // thousands of workers. At each interval the collector adds each shard's
 // histogram of each operation into the Interval and empties it, under that

@@ -1,6 +1,9 @@
 package metrics
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // Load is what the load model itself did during an interval: in an open-loop
 // run, how many operations the schedule called for and how many of them were
@@ -14,6 +17,14 @@ type Load struct {
 	InFlight   int64   // operations in flight
 	Active     int64   // workers or sessions running
 	TargetRate float64 // operations per second the schedule aimed at; 0 in closed loop
+	// SchedulerBusy is the time the load model's one scheduling goroutine
+	// (the open-loop scheduler, the sessions dispatcher) spent working
+	// rather than waiting, and SchedulerLag the furthest it fell behind a
+	// due time when it handed an operation on (open loop). Near the whole
+	// interval busy, or a growing lag, that goroutine is the client's
+	// limit, whatever the cores.
+	SchedulerBusy time.Duration
+	SchedulerLag  time.Duration
 }
 
 // add accumulates another interval's counters; gauges take the latest value.
@@ -21,12 +32,29 @@ func (l *Load) add(o Load) {
 	l.Scheduled += o.Scheduled
 	l.Dropped += o.Dropped
 	l.Late += o.Late
+	l.SchedulerBusy += o.SchedulerBusy
+	l.SchedulerLag = max(l.SchedulerLag, o.SchedulerLag)
 	l.InFlight, l.Active, l.TargetRate = o.InFlight, o.Active, o.TargetRate
 }
 
 // loadCounters are the Load counts being accumulated for the current interval.
 type loadCounters struct {
 	scheduled, dropped, late, inFlight atomic.Int64
+	schedBusy, schedLag                atomic.Int64 // nanoseconds
+}
+
+// SchedulerBusy adds time the scheduling goroutine spent working.
+func (r *Recorder) SchedulerBusy(d time.Duration) { r.load.schedBusy.Add(int64(d)) }
+
+// SchedulerLag notes how late the scheduler handed an operation on; the
+// interval keeps the largest.
+func (r *Recorder) SchedulerLag(d time.Duration) {
+	for {
+		old := r.load.schedLag.Load()
+		if int64(d) <= old || r.load.schedLag.CompareAndSwap(old, int64(d)) {
+			return
+		}
+	}
 }
 
 // Scheduled counts n operations the schedule called for.
@@ -48,5 +76,8 @@ func (r *Recorder) takeLoad() Load {
 		Dropped:   r.load.dropped.Swap(0),
 		Late:      r.load.late.Swap(0),
 		InFlight:  r.load.inFlight.Load(),
+
+		SchedulerBusy: time.Duration(r.load.schedBusy.Swap(0)),
+		SchedulerLag:  time.Duration(r.load.schedLag.Swap(0)),
 	}
 }

@@ -20,12 +20,17 @@ type Options struct {
 	// Service also keeps a service-time histogram per operation, for
 	// open-loop runs where latency is measured from the scheduled start.
 	Service bool
+	// Parents is indexed like the operations: the name of the operation
+	// each one is a part of (a transaction's step), "" for the mix's own
+	// operations. Every interval and total carries it on (see InMix).
+	Parents []string
 }
 
 // Recorder collects the latencies and errors of a fixed list of operations
 // from any number of workers, and cuts them into intervals.
 type Recorder struct {
 	ops     []string
+	parents []string // indexed like ops; "" for the mix's operations
 	service bool
 	shards  []*Shard
 
@@ -44,10 +49,12 @@ func NewRecorder(ops []string, opt Options) *Recorder {
 	}
 	r := &Recorder{
 		ops:     append([]string(nil), ops...),
+		parents: make([]string, len(ops)),
 		service: opt.Service,
 		shards:  make([]*Shard, n),
 		start:   time.Now(),
 	}
+	copy(r.parents, opt.Parents)
 	// Enough for the interval being cut and two in flight to the sinks;
 	// intervals a slow sink holds longer are left to the garbage collector.
 	r.pool.max = 3 * len(ops)
@@ -62,6 +69,20 @@ func NewRecorder(ops []string, opt Options) *Recorder {
 
 // Ops returns the operation names, indexed as they are recorded.
 func (r *Recorder) Ops() []string { return append([]string(nil), r.ops...) }
+
+// Parents returns each operation's parent ("" for the mix's operations),
+// indexed like Ops.
+func (r *Recorder) Parents() []string { return append([]string(nil), r.parents...) }
+
+// NewTotals returns empty totals for the recorder's operations, parents and
+// service histograms included.
+func (r *Recorder) NewTotals() *Totals {
+	t := NewTotals(r.ops, r.service)
+	for i := range t.ops {
+		t.ops[i].Parent = r.parents[i]
+	}
+	return t
+}
 
 // Shards returns the number of shards.
 func (r *Recorder) Shards() int { return len(r.shards) }
@@ -118,7 +139,7 @@ func (r *Recorder) newInterval(end time.Time) *Interval {
 	iv.refs.Store(1)
 	for i, name := range r.ops {
 		o := &iv.Ops[i]
-		o.Name = name
+		o.Name, o.Parent = name, r.parents[i]
 		o.Latency = r.pool.get(r.start, end)
 		if r.service {
 			o.Service = r.pool.get(r.start, end)

@@ -8,6 +8,7 @@ type set struct {
 	lat      []*hdrhistogram.Histogram
 	svc      []*hdrhistogram.Histogram // nil unless Options.Service
 	overflow []int64
+	docs     []Docs
 	errors   []map[string]int64 // per op; a map is made on the op's first error
 	outcomes []map[string]int64 // per op: business outcomes and retries, like errors
 }
@@ -16,6 +17,7 @@ func newSet(nops int, service bool) *set {
 	s := &set{
 		lat:      make([]*hdrhistogram.Histogram, nops),
 		overflow: make([]int64, nops),
+		docs:     make([]Docs, nops),
 		errors:   make([]map[string]int64, nops),
 		outcomes: make([]map[string]int64, nops),
 	}
@@ -40,6 +42,7 @@ func (s *set) addOpTo(i int, o *OpInterval) {
 		o.Service.Merge(s.svc[i])
 	}
 	o.Overflow += s.overflow[i]
+	o.Docs.Add(s.docs[i])
 	o.Errors = addErrors(o.Errors, s.errors[i])
 	o.Outcomes = addErrors(o.Outcomes, s.outcomes[i])
 }
@@ -59,6 +62,7 @@ func (s *set) resetOp(i int) {
 		resetHistogram(s.svc[i])
 	}
 	s.overflow[i] = 0
+	s.docs[i] = Docs{}
 	clear(s.errors[i])
 	clear(s.outcomes[i])
 }

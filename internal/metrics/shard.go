@@ -24,9 +24,16 @@ type Shard struct {
 // Recorder.Ops). Latencies above Highest are recorded as Highest and counted
 // in the operation's Overflow. It does not allocate.
 func (s *Shard) Record(op int, latency time.Duration) {
+	s.RecordDocs(op, latency, Docs{})
+}
+
+// RecordDocs is Record with what the server did with documents (the
+// executor's counts), added under the same lock. It does not allocate.
+func (s *Shard) RecordDocs(op int, latency time.Duration, d Docs) {
 	v, clamped := micros(latency)
 	s.mu.Lock()
 	c := s.cur
+	c.docs[op].Add(d)
 	// RecordValue cannot fail for a clamped value; count a failure as overflow
 	// anyway, so that no sample could ever vanish without a trace.
 	if c.lat[op].RecordValue(v) != nil || clamped {
@@ -43,10 +50,16 @@ func (s *Shard) Record(op int, latency time.Duration) {
 // ignored unless the Recorder was made with Options.Service. A sample with
 // either value above Highest counts once in Overflow. It does not allocate.
 func (s *Shard) RecordService(op int, response, service time.Duration) {
+	s.RecordServiceDocs(op, response, service, Docs{})
+}
+
+// RecordServiceDocs is RecordService with the operation's document counts.
+func (s *Shard) RecordServiceDocs(op int, response, service time.Duration, d Docs) {
 	rv, rc := micros(response)
 	sv, sc := micros(service)
 	s.mu.Lock()
 	c := s.cur
+	c.docs[op].Add(d)
 	failed := c.lat[op].RecordValue(rv) != nil
 	if c.svc != nil {
 		failed = c.svc[op].RecordValue(sv) != nil || failed

@@ -25,11 +25,13 @@ func (t *Totals) Load() Load { return t.load }
 // Its fields mean the same as OpInterval's.
 type OpTotal struct {
 	Name     string
+	Parent   string // see InMix
 	Latency  *hdrhistogram.Histogram
 	Service  *hdrhistogram.Histogram // nil unless made with service
 	Errors   map[string]int64        // nil if there were none
 	Outcomes map[string]int64        // nil if there were none
 	Overflow int64
+	Docs     Docs
 }
 
 // Count is the number of successful operations recorded.
@@ -76,14 +78,21 @@ func (o *OpTotal) add(from *OpInterval) {
 	if from.Name != o.Name {
 		panic(fmt.Sprintf("metrics: Totals.Add: operation %q where %q was expected", from.Name, o.Name))
 	}
+	if from.Parent != "" {
+		o.Parent = from.Parent
+	}
 	o.Latency.Merge(from.Latency)
 	if o.Service != nil && from.Service != nil {
 		o.Service.Merge(from.Service)
 	}
 	o.Overflow += from.Overflow
+	o.Docs.Add(from.Docs)
 	o.Errors = addErrors(o.Errors, from.Errors)
 	o.Outcomes = addErrors(o.Outcomes, from.Outcomes)
 }
+
+// InMix reports whether the operation is one of the mix's (see InMix).
+func (o *OpTotal) InMix() bool { return InMix(o.Parent) }
 
 // Op returns operation i's totals. The caller must not modify them.
 func (t *Totals) Op(i int) *OpTotal { return &t.ops[i] }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -20,6 +21,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/readpref"
 	"go.mongodb.org/mongo-driver/v2/mongo/writeconcern"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/connstring"
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/sendclock"
@@ -33,6 +35,8 @@ type Client struct {
 	// with a fallback), reported once at the end.
 	mu      sync.Mutex
 	notices []string
+	// owned: namespace -> the run may write into it (ownership.go).
+	owned map[string]bool
 	// Hosts is what was tried, for messages (no credentials).
 	Hosts string
 }
@@ -58,6 +62,56 @@ type ConnectOptions struct {
 	// when its command is sent, so service time can be told from response
 	// time, and counts commitTransaction commands (commit retries).
 	TrackSends bool
+	// OnWait is told, once, what Connect waits for when the server does
+	// not answer at once (a line for the user); nil says nothing.
+	OnWait func(string)
+}
+
+// firstTry is how long Connect waits before it either gives up on servers
+// that all refuse connections, or says what it is waiting for.
+const firstTry = 2 * time.Second
+
+// firstPing waits for a server within wait. Every server refusing
+// connections within firstTry is a definite answer (nothing listens
+// there), reported at once instead of after the whole server-selection
+// timeout; any other silence may end (an election, a slow network), so
+// Connect says what it waits for and goes on waiting.
+func (cl *Client) firstPing(ctx context.Context, wait time.Duration, co ...ConnectOptions) error {
+	try := min(wait, firstTry)
+	tryCtx, cancel := context.WithTimeout(ctx, try)
+	err := cl.c.Ping(tryCtx, readpref.PrimaryPreferred())
+	cancel()
+	if err == nil || ctx.Err() != nil || try == wait {
+		if err != nil {
+			return cl.connectError(err, wait)
+		}
+		return nil
+	}
+	if allRefused(err) {
+		return fmt.Errorf("%w: nothing listens at %s (connection refused): is the server running, and is that its address?", ErrUnreachable, cl.Hosts)
+	}
+	if len(co) > 0 && co[0].OnWait != nil {
+		co[0].OnWait(fmt.Sprintf("no answer yet from %s: waiting up to %s more (the server-selection timeout, --server-selection-timeout)", cl.Hosts, (wait - try).Round(time.Second)))
+	}
+	if err := cl.c.Ping(ctx, readpref.PrimaryPreferred()); err != nil {
+		return cl.connectError(err, wait)
+	}
+	return nil
+}
+
+// allRefused reports whether a server-selection failure found every known
+// server refusing connections.
+func allRefused(err error) bool {
+	var sse topology.ServerSelectionError
+	if !errors.As(err, &sse) || len(sse.Desc.Servers) == 0 {
+		return false
+	}
+	for _, s := range sse.Desc.Servers {
+		if !errors.Is(s.LastError, syscall.ECONNREFUSED) {
+			return false
+		}
+	}
+	return true
 }
 
 // Connect opens a client and pings the server, failing within the
@@ -85,16 +139,37 @@ func Connect(ctx context.Context, conn config.Connection, co ...ConnectOptions) 
 	}
 	pingCtx, cancel := context.WithTimeout(ctx, wait+time.Second)
 	defer cancel()
-	if err := c.Ping(pingCtx, readpref.PrimaryPreferred()); err != nil {
+	if err := cl.firstPing(pingCtx, wait, co...); err != nil {
 		_ = c.Disconnect(context.Background())
-		return nil, cl.connectError(err, wait)
+		return nil, err
+	}
+	if opts.Auth == nil {
+		// ping needs no login, so a server that requires one would only
+		// say so at the first real command, as a setup failure. Ask now.
+		if err := cl.needsLogin(pingCtx); err != nil {
+			_ = c.Disconnect(context.Background())
+			return nil, err
+		}
 	}
 	return cl, nil
 }
 
+// needsLogin tells a server that requires authentication from one that
+// does not, when no credentials were given: listDatabases (names only) is
+// refused with Unauthorized by the former. Any other answer lets the
+// connection go on (a server may not know the command).
+func (cl *Client) needsLogin(ctx context.Context) error {
+	cmd := bson.D{{Key: "listDatabases", Value: 1}, {Key: "nameOnly", Value: true}, {Key: "authorizedDatabases", Value: true}}
+	err := cl.c.Database("admin").RunCommand(ctx, cmd).Err()
+	if hasCode(err, codeUnauthorized) {
+		return fmt.Errorf("%w: the server at %s requires authentication and no credentials were given: set MONGOLOAD_USERNAME and MONGOLOAD_PASSWORD (or put the user in the URI), and --auth-source if the user is not defined in admin", ErrAuth, cl.Hosts)
+	}
+	return nil
+}
+
 func (cl *Client) connectError(err error, wait time.Duration) error {
 	var ce mongo.CommandError
-	if errors.As(err, &ce) && (ce.Code == 18 || ce.Name == "AuthenticationFailed") || strings.Contains(err.Error(), "auth error") {
+	if errors.As(err, &ce) && (ce.Code == codeAuthFailed || ce.Name == "AuthenticationFailed") || strings.Contains(err.Error(), "auth error") {
 		return fmt.Errorf("%w at %s: check the user name and password (MONGOLOAD_USERNAME/MONGOLOAD_PASSWORD or the URI) and authSource", ErrAuth, cl.Hosts)
 	}
 	if errors.Is(err, context.Canceled) {

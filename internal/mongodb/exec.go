@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/mongoload/mongoload/internal/generate"
+	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -19,7 +20,8 @@ import (
 type Executor struct {
 	op   *workload.Op
 	coll *mongo.Collection
-	// wtimeout bounds writes with a client deadline (driver v2 sends none).
+	// wtimeout bounds writes with the write concern's client-side deadline
+	// (clientTimeout); the server is not told of it.
 	wtimeout time.Duration
 	find     *options.FindOptionsBuilder
 	findOne  *options.FindOneOptionsBuilder
@@ -60,7 +62,7 @@ func (cl *Client) Executors(plan *workload.Plan) ([]*Executor, error) {
 		}
 		e := &Executor{op: op, coll: cl.c.Database(op.Collection.Database).Collection(op.Collection.Name, co)}
 		if wc != nil && op.Kind.Writes() {
-			e.wtimeout = wc.WTimeout.D()
+			e.wtimeout = wc.Deadline()
 		}
 		e.buildOptions()
 		out[i] = e
@@ -110,9 +112,9 @@ func (e *Executor) setProjectionSort(projection, sort []byte) {
 	}
 }
 
-// Do executes a built request. n is the number of documents returned,
-// matched or inserted; finding nothing is not an error.
-func (e *Executor) Do(ctx context.Context, r *workload.Request) (n int64, err error) {
+// Do executes a built request and returns what the server did with
+// documents (metrics.Docs); finding nothing is not an error.
+func (e *Executor) Do(ctx context.Context, r *workload.Request) (metrics.Docs, error) {
 	if e.txn != nil {
 		return e.txn.do(ctx, r)
 	}
@@ -133,13 +135,14 @@ func (e *Executor) Do(ctx context.Context, r *workload.Request) (n int64, err er
 		return one(e.coll.FindOne(ctx, filter, e.findOne).Err())
 	case workload.InsertOne:
 		_, err := e.coll.InsertOne(ctx, bson.Raw(r.Docs[0]))
-		return 1, err
+		return metrics.Docs{Inserted: 1}, err
 	case workload.InsertMany:
+		var d metrics.Docs
 		res, err := e.coll.InsertMany(ctx, r.Docs)
 		if res != nil {
-			n = int64(len(res.InsertedIDs))
+			d.Inserted = int64(len(res.InsertedIDs))
 		}
-		return n, err
+		return d, err
 	case workload.UpdateOne:
 		return updated(e.coll.UpdateOne(ctx, filter, bson.Raw(r.Update), e.update))
 	case workload.UpdateMany:
@@ -156,11 +159,12 @@ func (e *Executor) Do(ctx context.Context, r *workload.Request) (n int64, err er
 		cur, err := e.coll.Aggregate(ctx, bsoncore.Array(r.Pipeline))
 		return drain(ctx, cur, err)
 	case workload.CountDocuments:
-		return e.coll.CountDocuments(ctx, filter, e.count)
+		n, err := e.coll.CountDocuments(ctx, filter, e.count)
+		return shaped(metrics.Docs{Matched: n}, n), err
 	case workload.ReadModifyWrite:
 		return e.readModifyWrite(ctx, filter, r)
 	}
-	return 0, errors.New("unknown operation kind")
+	return metrics.Docs{}, errors.New("unknown operation kind")
 }
 
 // withDynamicOptions copies e with the projection and sort of this request;
@@ -188,19 +192,22 @@ func (e *Executor) buildOptionsFrom(r *workload.Request) {
 // readModifyWrite reads the document (with the projection, if any), then
 // updates it: YCSB's read-modify-write, one operation from the read to the
 // update's reply. Finding nothing skips the update, as in YCSB.
-func (e *Executor) readModifyWrite(ctx context.Context, filter bson.Raw, r *workload.Request) (int64, error) {
-	n, err := one(e.coll.FindOne(ctx, filter, e.findOne).Err())
-	if err != nil || n == 0 {
-		return n, err
+func (e *Executor) readModifyWrite(ctx context.Context, filter bson.Raw, r *workload.Request) (metrics.Docs, error) {
+	d, err := one(e.coll.FindOne(ctx, filter, e.findOne).Err())
+	if err != nil || d.Empty != 0 {
+		return d, err
 	}
-	return updated(e.coll.UpdateOne(ctx, filter, bson.Raw(r.Update), e.update))
+	u, err := updated(e.coll.UpdateOne(ctx, filter, bson.Raw(r.Update), e.update))
+	u.Returned = d.Returned
+	return u, err
 }
 
 // drain reads every document of the cursor: the time to fetch all batches
-// is part of the operation's latency.
-func drain(ctx context.Context, cur *mongo.Cursor, err error) (int64, error) {
+// is part of the operation's latency. Next only steps over the raw batch
+// (firstBatch, then each nextBatch): no document is decoded to count it.
+func drain(ctx context.Context, cur *mongo.Cursor, err error) (metrics.Docs, error) {
 	if err != nil {
-		return 0, err
+		return metrics.Docs{}, err
 	}
 	var n int64
 	for cur.Next(ctx) {
@@ -208,29 +215,41 @@ func drain(ctx context.Context, cur *mongo.Cursor, err error) (int64, error) {
 	}
 	err = cur.Err()
 	_ = cur.Close(context.WithoutCancel(ctx))
-	return n, err
+	return shaped(metrics.Docs{Returned: n}, n), err
 }
 
-func one(err error) (int64, error) {
+// shaped marks d as the result of an operation that can find nothing, and
+// as empty when found is 0.
+func shaped(d metrics.Docs, found int64) metrics.Docs {
+	d.Shaped = 1
+	if found == 0 {
+		d.Empty = 1
+	}
+	return d
+}
+
+// one is a single-document read's result.
+func one(err error) (metrics.Docs, error) {
 	if errors.Is(err, mongo.ErrNoDocuments) {
-		return 0, nil
+		return shaped(metrics.Docs{}, 0), nil
 	}
 	if err != nil {
-		return 0, err
+		return metrics.Docs{}, err
 	}
-	return 1, nil
+	return shaped(metrics.Docs{Returned: 1}, 1), nil
 }
 
-func updated(res *mongo.UpdateResult, err error) (int64, error) {
+func updated(res *mongo.UpdateResult, err error) (metrics.Docs, error) {
 	if res == nil {
-		return 0, err
+		return metrics.Docs{}, err
 	}
-	return res.MatchedCount + res.UpsertedCount, err
+	d := metrics.Docs{Matched: res.MatchedCount, Modified: res.ModifiedCount, Upserted: res.UpsertedCount}
+	return shaped(d, res.MatchedCount+res.UpsertedCount), err
 }
 
-func deleted(res *mongo.DeleteResult, err error) (int64, error) {
+func deleted(res *mongo.DeleteResult, err error) (metrics.Docs, error) {
 	if res == nil {
-		return 0, err
+		return metrics.Docs{}, err
 	}
-	return res.DeletedCount, err
+	return shaped(metrics.Docs{Deleted: res.DeletedCount}, res.DeletedCount), err
 }

@@ -2,6 +2,7 @@ package mongodb
 
 import (
 	"context"
+	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
@@ -16,6 +17,10 @@ import (
 // notices. If the server refuses the single command, the indexes are
 // created one by one.
 func (cl *Client) CreateIndexes(ctx context.Context, col *workload.Collection) ([]string, error) {
+	sharded, err := cl.Sharded(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("ask the server for its topology: %w", err)
+	}
 	var models []mongo.IndexModel
 	rest := *col
 	rest.Indexes = nil
@@ -32,8 +37,8 @@ func (cl *Client) CreateIndexes(ctx context.Context, col *workload.Collection) (
 			return nil, err
 		}
 		if err != nil {
-			return cl.createIndexes(ctx, col)
+			return cl.createIndexes(ctx, col, sharded)
 		}
 	}
-	return cl.createIndexes(ctx, &rest)
+	return cl.createIndexes(ctx, &rest, sharded)
 }

@@ -28,6 +28,11 @@ type SetupOptions struct {
 	// SkipIndexes leaves the indexes for later (a load that builds them
 	// once the data is in: CreateIndexes).
 	SkipIndexes bool
+	// Fill says, for a collection that seeding or loading will insert
+	// into, what will ("seeding to 50 documents would insert into it");
+	// "" or nil when nothing will. holds is the collection's key count
+	// now. Those are writes, under the ownership rule (ownership.go).
+	Fill func(col *workload.Collection, holds int64) string
 }
 
 // ErrNotOurs means the workload would write to a collection mongoload did not create.
@@ -81,10 +86,10 @@ func (cl *Client) prepareCollection(ctx context.Context, col *workload.Collectio
 	if err != nil && !errors.Is(err, mongo.ErrNoDocuments) {
 		return nil, fmt.Errorf("read %s.%s: %w", col.Database, MetaCollection, err)
 	}
-	switch {
-	case !exists && !o.Create:
+	if !exists && !o.Create {
 		return nil, fmt.Errorf("collection %s does not exist: run with setup enabled (the default) or --seed", col.Namespace())
-	case !exists:
+	}
+	if !exists {
 		if err := db.CreateCollection(ctx, col.Name); err != nil {
 			return nil, fmt.Errorf("create %s: %w", col.Namespace(), err)
 		}
@@ -93,9 +98,8 @@ func (cl *Client) prepareCollection(ctx context.Context, col *workload.Collectio
 			return nil, fmt.Errorf("mark %s as created by mongoload: %w", col.Namespace(), err)
 		}
 		ours = true
-	case !ours && col.Writes && !o.AllowExisting:
-		return nil, fmt.Errorf("%w: %s existed before and this workload writes to it; pass --allow-existing to write to it anyway, or --drop to drop and recreate it", ErrNotOurs, col.Namespace())
-	case !ours:
+	}
+	if !ours {
 		// Someone else's data: assume keys 0..n-1, as a previous load would have written.
 		n, err := db.Collection(col.Name).EstimatedDocumentCount(ctx)
 		if err != nil {
@@ -103,14 +107,23 @@ func (cl *Client) prepareCollection(ctx context.Context, col *workload.Collectio
 		}
 		m.Keys = n
 	}
+	var fill string
+	if o.Fill != nil {
+		fill = o.Fill(col, m.Keys)
+	}
+	own, err := decideOwnership(col, ours, o, fill)
+	if err != nil {
+		return nil, err
+	}
+	cl.setOwned(col.Namespace(), own.writable)
 	col.Keys.Reset(0, m.Keys)
 	var notices []string
-	if o.Create && (ours || o.AllowExisting) && !o.SkipIndexes {
-		if notices, err = cl.createIndexes(ctx, col); err != nil {
+	if own.index {
+		if notices, err = cl.createIndexes(ctx, col, sharded); err != nil {
 			return notices, err
 		}
 	}
-	notice, err := cl.shardCollection(ctx, col, sharded)
+	notice, err := cl.shardCollection(ctx, col, sharded, own)
 	if notice != "" {
 		notices = append(notices, notice)
 	}
@@ -129,6 +142,9 @@ func (cl *Client) collectionExists(ctx context.Context, col *workload.Collection
 // reads draw from keys that exist. $max: concurrent runs never move it back.
 func (cl *Client) SaveKeys(ctx context.Context, plan *workload.Plan) error {
 	for _, col := range plan.Collections {
+		if !cl.isOwned(col.Namespace()) {
+			continue // no mongoload_meta beside someone else's collection
+		}
 		end := col.Keys.PhysicalEnd()
 		meta := cl.c.Database(col.Database).Collection(MetaCollection)
 		_, err := meta.UpdateOne(ctx, bson.D{{Key: "_id", Value: col.Name}},

@@ -14,6 +14,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/mongo/readconcern"
 
+	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/sendclock"
 	"github.com/mongoload/mongoload/internal/workload"
 )
@@ -64,7 +65,7 @@ func (cl *Client) newTxn(op *workload.Op) (*txn, error) {
 // do runs one transaction. It returns nil when committed, a *workload.Abort
 // when a step's own condition rolled it back, or the error that failed it.
 // r.StepRuns gets every step execution; r.Retries the retries by cause.
-func (t *txn) do(ctx context.Context, r *workload.Request) (int64, error) {
+func (t *txn) do(ctx context.Context, r *workload.Request) (metrics.Docs, error) {
 	if t.op.MaxCommitTime > 0 {
 		// Driver v2 dropped maxCommitTimeMS in favour of client-side
 		// timeouts: the limit bounds the whole transaction from here.
@@ -76,7 +77,7 @@ func (t *txn) do(ctx context.Context, r *workload.Request) (int64, error) {
 	// concern (afterClusterTime) to the retries' first command.
 	sess, err := t.cl.c.StartSession(noCausal)
 	if err != nil {
-		return 0, err
+		return metrics.Docs{}, err
 	}
 	defer sess.EndSession(context.WithoutCancel(ctx))
 	clock := sendclock.From(ctx)
@@ -112,9 +113,9 @@ func (t *txn) do(ctx context.Context, r *workload.Request) (int64, error) {
 		return t.do(ctx, r)
 	}
 	if err != nil {
-		return 0, err
+		return metrics.Docs{}, err
 	}
-	return 1, nil
+	return metrics.Docs{}, nil // the steps carry the document counts
 }
 
 var noCausal = options.Session().SetCausalConsistency(false)
@@ -135,12 +136,12 @@ func addRetry(m map[string]int64, cause string, n int64) map[string]int64 {
 func (t *txn) runSteps(sc context.Context, r *workload.Request) error {
 	for i, e := range t.steps {
 		start := time.Now()
-		n, err := e.Do(sc, &r.Steps[i])
-		r.StepRuns = append(r.StepRuns, workload.StepRun{Op: e.op, Latency: time.Since(start), Err: err})
+		d, err := e.Do(sc, &r.Steps[i])
+		r.StepRuns = append(r.StepRuns, workload.StepRun{Op: e.op, Latency: time.Since(start), Err: err, Docs: d})
 		if err != nil {
 			return err
 		}
-		if e.op.AbortIfNoMatch && n == 0 {
+		if e.op.AbortIfNoMatch && d.Empty != 0 {
 			return &workload.Abort{Reason: e.op.AbortReason}
 		}
 	}
@@ -156,12 +157,12 @@ func (t *txn) runBatched(sc context.Context, r *workload.Request) error {
 		m := clientModel(e.op, &r.Steps[i])
 		if m == nil { // a read: its own command
 			start := time.Now()
-			n, err := e.Do(sc, &r.Steps[i])
-			r.StepRuns = append(r.StepRuns, workload.StepRun{Op: e.op, Latency: time.Since(start), Err: err})
+			d, err := e.Do(sc, &r.Steps[i])
+			r.StepRuns = append(r.StepRuns, workload.StepRun{Op: e.op, Latency: time.Since(start), Err: err, Docs: d})
 			if err != nil {
 				return err
 			}
-			if e.op.AbortIfNoMatch && n == 0 {
+			if e.op.AbortIfNoMatch && d.Empty != 0 {
 				return &workload.Abort{Reason: e.op.AbortReason}
 			}
 			continue
@@ -192,6 +193,10 @@ func (t *txn) runBatched(sc context.Context, r *workload.Request) error {
 		}
 		return err
 	}
+	first := len(r.StepRuns) - len(writeSteps)
+	for j := range writeSteps {
+		r.StepRuns[first+j].Docs = bulkDocs(res, j)
+	}
 	for j, i := range writeSteps {
 		e := t.steps[i]
 		if !e.op.AbortIfNoMatch {
@@ -205,6 +210,24 @@ func (t *txn) runBatched(sc context.Context, r *workload.Request) error {
 		}
 	}
 	return nil
+}
+
+// bulkDocs is what write j of a client bulkWrite did with documents.
+func bulkDocs(res *mongo.ClientBulkWriteResult, j int) metrics.Docs {
+	if u, ok := res.UpdateResults[j]; ok {
+		d := metrics.Docs{Matched: u.MatchedCount, Modified: u.ModifiedCount}
+		if u.UpsertedID != nil {
+			d.Upserted = 1
+		}
+		return shaped(d, d.Matched+d.Upserted)
+	}
+	if d, ok := res.DeleteResults[j]; ok {
+		return shaped(metrics.Docs{Deleted: d.DeletedCount}, d.DeletedCount)
+	}
+	if _, ok := res.InsertResults[j]; ok {
+		return metrics.Docs{Inserted: 1}
+	}
+	return metrics.Docs{}
 }
 
 // clientModel turns a write step into a client bulkWrite model; nil for reads.

@@ -3,6 +3,7 @@ package mongodb
 import (
 	"context"
 	"fmt"
+	"github.com/mongoload/mongoload/internal/metrics"
 	"testing"
 	"time"
 
@@ -80,7 +81,8 @@ func TestYCSBOperations(t *testing.T) {
 		op := e.op
 		for range 50 {
 			req.Build(op, st)
-			n, err := e.Do(ctx, &req)
+			d, err := e.Do(ctx, &req)
+			n := found(d)
 			limit := req.Limit
 			req.Release()
 			if err != nil {
@@ -129,7 +131,8 @@ func TestYCSBLatestReadsInserts(t *testing.T) {
 	do := func(e *Executor) int64 {
 		req.Build(e.op, st)
 		defer req.Release()
-		n, err := e.Do(ctx, &req)
+		d, err := e.Do(ctx, &req)
+		n := found(d)
 		if err != nil {
 			t.Fatalf("%s: %v", e.op.Name, err)
 		}
@@ -157,4 +160,10 @@ func TestYCSBLatestReadsInserts(t *testing.T) {
 	if newest < 30 {
 		t.Errorf("only %d of 200 reads drew the newest key", newest)
 	}
+}
+
+// found is the old single count of an operation's result: the documents it
+// returned, matched (or upserted), deleted or inserted, whichever it did.
+func found(d metrics.Docs) int64 {
+	return max(d.Returned, d.Matched+d.Upserted, d.Deleted, d.Inserted)
 }

@@ -32,6 +32,12 @@ type Options struct {
 	Getenv func(string) (string, bool)
 	// Now dates plgm's "within the last year" ranges (default time.Now).
 	Now func() time.Time
+	// FixMisses replaces plgm's fallback updates and deletes, whose filter
+	// {_id: "val-NNN"} can never equal the ObjectIds of the documents, by
+	// ones that hit existing documents: the collection gets integer keys
+	// as _id ({$gen: key}) and the fallback draws from them. The default
+	// stays faithful to plgm, so results compare with plgm's.
+	FixMisses bool
 }
 
 // Warning is a plgm feature with no mongoload equivalent, or one whose
@@ -78,6 +84,7 @@ type converter struct {
 	warnings []Warning
 	seen     map[Warning]bool
 	names    map[string]bool
+	fix      bool // Options.FixMisses
 }
 
 func (c *converter) warn(file string, line int, field, format string, args ...any) {
@@ -99,7 +106,7 @@ func Convert(o Options) (*Result, error) {
 	if o.Now != nil {
 		now = o.Now()
 	}
-	c := &converter{now: now, set: defaultSettings(o.ConfigPath != ""), seen: map[Warning]bool{}, names: map[string]bool{}}
+	c := &converter{now: now, set: defaultSettings(o.ConfigPath != ""), seen: map[Warning]bool{}, names: map[string]bool{}, fix: o.FixMisses}
 	if o.ConfigPath != "" {
 		if err := c.readConfigFile(o.ConfigPath); err != nil {
 			return nil, err
@@ -223,7 +230,13 @@ func mixText(p map[string]int) string {
 func (c *converter) collection(col *collectionDef) config.Collection {
 	out := config.Collection{Database: col.db, Name: col.name, Line: col.line}
 	t := doc()
+	if c.fix && c.fallbackMisses(col) {
+		t.Fields = append(t.Fields, field("_id", gen("key")))
+	}
 	for _, f := range col.fields {
+		if c.fix && f.name == "_id" && c.fallbackMisses(col) {
+			continue // keyed instead, so the fallback reaches the documents
+		}
 		t.Fields = append(t.Fields, field(f.name, c.template(col, f)))
 	}
 	out.Template = t
@@ -373,6 +386,21 @@ func (c *converter) operation(q *queryDef, weight float64) (*config.Operation, e
 	return op, nil
 }
 
+// fallbackMisses reports whether plgm's fallback filter on col, a "val-"
+// string _id, can never match: the collection has no integer key and its
+// _id is an ObjectId (defined so, or left to the driver).
+func (c *converter) fallbackMisses(col *collectionDef) bool {
+	if col.key != nil {
+		return false
+	}
+	for _, f := range col.fields {
+		if f.name == "_id" {
+			return strings.EqualFold(f.typ, "objectid")
+		}
+	}
+	return true
+}
+
 // fallback is plgm's generated operation for an update or delete type
 // with no query: it targets one document by the collection's key (plgm:
 // by the shard key, or _id) and sets one of its fields, picked at random.
@@ -381,7 +409,16 @@ func (c *converter) fallback(typ string, col *collectionDef, weight float64) con
 	if col.key != nil {
 		filter = doc(field(col.key.name, c.keyGen(col.key, true)))
 	}
-	op := config.Operation{Name: c.opName(typ + "_" + col.name + "_generated"), Type: typ, Collection: c.collName(col), Weight: weight, Filter: filter}
+	name := c.opName(typ + "_" + col.name + "_generated")
+	if c.fallbackMisses(col) {
+		if c.fix {
+			filter = doc(field("_id", gen("key")))
+			c.warn(col.file, col.line, name, "--fix-misses: plgm's fallback filter {_id: \"val-NNN\"} never matches the collection's ObjectId ids; this %s filters on {_id: {$gen: key}} instead, and %s's documents get integer keys 0..N-1 as _id, so it hits existing documents (results no longer compare with plgm's)", typ, col.name)
+		} else {
+			c.warn(col.file, col.line, name, "plgm's fallback filter {_id: \"val-NNN\"} can never match: %s's _id values are ObjectIds, so every %s finds nothing and measures a miss, as in plgm; import with --fix-misses for one that hits existing documents", col.name, typ)
+		}
+	}
+	op := config.Operation{Name: name, Type: typ, Collection: c.collName(col), Weight: weight, Filter: filter}
 	if strings.HasPrefix(typ, "update") {
 		var choices []config.Value
 		for _, f := range col.fields {

@@ -4,14 +4,16 @@
 package procstat
 
 import (
-	"runtime"
 	"time"
 )
 
 // Usage is a reading of the process's resource use since it started.
 type Usage struct {
-	CPU    time.Duration // user + system
-	MaxRSS int64         // bytes; 0 where the system does not say
+	CPU time.Duration // user + system
+	// MaxRSS is the peak resident memory of the whole process so far, in
+	// bytes (seeding included; a phase's own peak is PeakSampler's); 0
+	// where the system does not say.
+	MaxRSS int64
 	At     time.Time
 }
 
@@ -20,11 +22,12 @@ func (u Usage) Since(u0 Usage) (cpu, wall time.Duration) {
 	return u.CPU - u0.CPU, u.At.Sub(u0.At)
 }
 
-// Utilization is the share of the machine's cores used between u0 and u (0..1).
+// Utilization is the share of the CPU the process may use (AvailableCPU)
+// that it used between u0 and u (0..1).
 func (u Usage) Utilization(u0 Usage) float64 {
 	cpu, wall := u.Since(u0)
 	if wall <= 0 {
 		return 0
 	}
-	return cpu.Seconds() / wall.Seconds() / float64(runtime.NumCPU())
+	return cpu.Seconds() / wall.Seconds() / AvailableCPU()
 }

@@ -20,5 +20,5 @@ func Read() Usage {
 	if runtime.GOOS != "darwin" { // Linux and the BSDs count kilobytes, macOS bytes
 		rss *= 1024
 	}
-	return Usage{CPU: cpu, MaxRSS: rss, At: now}
+	return Usage{CPU: cpu, MaxRSS: lifetimeRSS(rss), At: now}
 }

@@ -98,8 +98,8 @@ func newCollector(o Options) *collector {
 	}
 	c.dOps = d("operations_total", "Operations that succeeded, by operation.", "operation", "type")
 	c.dErrs = d("errors_total", "Operations that failed, by operation and error class.", "operation", "class")
-	c.dLat = d("latency_seconds", "Latency of successful operations (open loop: from the scheduled start), from HDR histograms.", "operation")
-	c.dSvc = d("service_time_seconds", "Service time of successful operations, from the actual send (open loop).", "operation")
+	c.dLat = d("latency_seconds", "Latency of successful operations, from HDR histograms: from the send (closed loop), the ready time (closed loop with more workers than the in-flight limit), the due time (sessions) or the scheduled start (open loop).", "operation")
+	c.dSvc = d("service_time_seconds", "Service time of successful operations, from the actual send (open loop and sessions).", "operation")
 	c.dInFlight = d("in_flight_operations", "Operations in flight at the end of the last interval.")
 	c.dActive = d("active", "Workers or sessions running (open loop: operations in flight) at the end of the last interval.")
 	c.dSched = d("scheduled_operations_total", "Operations the open-loop schedule called for.")
@@ -128,7 +128,9 @@ func (c *collector) add(iv *metrics.Interval, elapsed time.Duration) {
 		for class, e := range o.Errors {
 			s.errors[class] += uint64(e)
 		}
-		done += n + o.ErrorCount()
+		if o.InMix() { // a transaction's step is a part of one operation
+			done += n + o.ErrorCount()
+		}
 		s.lat.add(o.Latency)
 		if o.Service != nil {
 			if s.svc == nil {

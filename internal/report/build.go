@@ -1,9 +1,12 @@
 package report
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
+	"strconv"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -34,7 +37,18 @@ type RunInfo struct {
 	Notes              []string
 	// Client is the generator's own use; Build fills CPUPerOpMicros.
 	Client *ClientUsage
+	// EmptyThreshold flags an operation whose share of empty results (a
+	// read that returned nothing, an update that matched nothing, a delete
+	// that deleted nothing) is above it, 0..1; 0 means DefaultEmptyThreshold,
+	// and 1 or more never flags. MissCauses says, per operation, why its
+	// filter may not reach the data, where the workload shows it.
+	EmptyThreshold float64
+	MissCauses     map[string]string
 }
+
+// DefaultEmptyThreshold is the share of empty results above which an
+// operation is flagged.
+const DefaultEmptyThreshold = 0.5
 
 // Build assembles the result of a run from the whole-run totals (which must
 // include every measured interval) and the interval series. Throughput is
@@ -68,6 +82,7 @@ func Build(info RunInfo, totals *metrics.Totals, series []IntervalSummary) *Resu
 	}
 	if totals != nil {
 		res.addOperations(totals, info.OpTypes, info.OpParents)
+		res.flagEmpty(info.EmptyThreshold, info.MissCauses)
 	}
 	if info.Load.Type == Open && totals != nil && res.DurationSeconds > 0 && totals.Load().Scheduled > 0 {
 		l := totals.Load()
@@ -75,13 +90,20 @@ func Build(info RunInfo, totals *metrics.Totals, series []IntervalSummary) *Resu
 			TargetRate:   round3(float64(l.Scheduled) / res.DurationSeconds),
 			AchievedRate: round3(float64(res.Totals.Operations+res.Totals.Errors) / res.DurationSeconds),
 			Scheduled:    l.Scheduled, Dropped: l.Dropped, Late: l.Late,
+			DroppedShare: math.Round(float64(l.Dropped)/float64(l.Scheduled)*1e6) / 1e6,
 		}
 		if l.Dropped > 0 {
 			res.Notes = append(res.Notes, fmt.Sprintf("%d scheduled operations were dropped: every in-flight place was taken (raise --max-in-flight, or the server cannot keep this rate)", l.Dropped))
 		}
 	}
+	busy, lag := schedulerFigures(res.Intervals)
+	if busy >= Saturated {
+		res.Notes = append(res.Notes, fmt.Sprintf("the load model's scheduling goroutine (%s) was busy %.0f%% of its busiest interval and fell up to %s ms behind: one goroutine of mongoload was the limit, not the server; split the load over processes with --partition",
+			schedulerName(info.Load.Type), 100*busy, strconv.FormatFloat(lag, 'f', -1, 64)))
+	}
 	if info.Client != nil {
 		c := *info.Client
+		c.SchedulerBusy, c.SchedulerLagMs = busy, lag
 		if res.Totals.Operations > 0 {
 			c.CPUPerOpMicros = round3(c.CPUSeconds * 1e6 / float64(res.Totals.Operations))
 		}
@@ -100,9 +122,9 @@ func (res *Result) addOperations(totals *metrics.Totals, types, parents map[stri
 	for i := range totals.Len() {
 		o := totals.Op(i)
 		op := res.operation(o, types[o.Name], secs)
-		op.Parent = parents[o.Name]
+		op.Parent = cmp.Or(o.Parent, parents[o.Name])
 		res.Operations = append(res.Operations, op)
-		if op.Parent != "" {
+		if !op.InMix() {
 			continue // a transaction's step: its transaction counts once in the totals
 		}
 		all.Merge(o.Latency)
@@ -115,6 +137,12 @@ func (res *Result) addOperations(totals *metrics.Totals, types, parents map[stri
 		t.Operations += o.Count()
 		t.Errors += o.ErrorCount()
 		t.Overflow += o.Overflow
+		if !o.Docs.IsZero() {
+			if t.Docs == nil {
+				t.Docs = &metrics.Docs{}
+			}
+			t.Docs.Add(o.Docs)
+		}
 		for class, n := range o.Errors {
 			if t.ErrorsByClass == nil {
 				t.ErrorsByClass = map[string]int64{}
@@ -142,9 +170,12 @@ func (res *Result) operation(o *metrics.OpTotal, typ string, secs float64) Opera
 		Throughput:    perSecond(o.Count(), secs),
 		Latency:       latencyOf(o.Latency),
 		Overflow:      o.Overflow,
+		Docs:          docsOf(o.Docs),
 		Histogram:     res.encode(o.Name, o.Latency),
 	}
-	if o.Service != nil {
+	// A step's latency is already measured from its own send; it has no
+	// service time of its own, and an empty one would print as zeros.
+	if o.Service != nil && o.InMix() {
 		s := latencyOf(o.Service)
 		op.Service = &s
 		op.ServiceHistogram = res.encode(o.Name, o.Service)
@@ -165,4 +196,22 @@ func (res *Result) encode(name string, h *hdrhistogram.Histogram) string {
 		res.Notes = append(res.Notes, fmt.Sprintf("%s: histogram not saved: %v", name, err))
 	}
 	return s
+}
+
+// schedulerFigures are the busiest interval's scheduler share and the
+// largest scheduler lag of a series (measured intervals of 200ms or more).
+func schedulerFigures(series []IntervalSummary) (busy, lagMs float64) {
+	for _, iv := range series {
+		if l := iv.Load; l != nil && iv.Dt >= 0.2 {
+			busy, lagMs = max(busy, l.SchedulerBusy), max(lagMs, l.SchedulerLagMs)
+		}
+	}
+	return busy, lagMs
+}
+
+func schedulerName(load string) string {
+	if load == Sessions {
+		return "the sessions dispatcher"
+	}
+	return "the open-loop scheduler"
 }

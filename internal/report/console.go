@@ -22,9 +22,24 @@ func WriteConsole(w io.Writer, res *Result) error {
 	writeMerged(ew, res)
 	ew.printf("\n")
 	latencyTable(res, false).write(ew, "")
+	if len(res.StepOperations()) > 0 {
+		ew.printf("%s\n", StepLegend)
+	}
+	if d := res.Schedule; d != nil && d.Dropped > 0 {
+		ew.printf("dropped: %s\n", DropText(d))
+	}
 	if res.Totals.Service != nil {
 		ew.printf("\nservice time (ms), from the actual send:\n")
 		latencyTable(res, true).write(ew, "")
+	}
+	if rows := DocsRows(res); rows != nil {
+		ew.printf("\ndocuments (what the server did with them; empty: reads, updates, deletes that found none):\n")
+		t := &table{}
+		t.add(DocsHead...)
+		for _, r := range rows {
+			t.add(r...)
+		}
+		t.write(ew, "")
 	}
 	writeErrors(ew, res)
 	writeOutcomes(ew, res)
@@ -40,8 +55,8 @@ func WriteConsole(w io.Writer, res *Result) error {
 	}
 	ew.printf("\n")
 	if c := res.Client; c != nil {
-		ew.printf("client:   %.2f CPU-s, %.1f µs CPU per operation, %.0f%% of %d cores, peak RSS %.1f MB\n",
-			c.CPUSeconds, c.CPUPerOpMicros, 100*c.Utilization, c.Cores, float64(c.MaxRSSBytes)/(1<<20))
+		ew.printf("client:   %.2f CPU-s, %.1f µs CPU per operation, %s, %s\n",
+			c.CPUSeconds, c.CPUPerOpMicros, c.CPUText(), c.MemoryText())
 	}
 	writeCPU(ew, res)
 	if res.ConfigLine != "" {
@@ -88,16 +103,8 @@ func writeHeader(w *errWriter, res *Result) {
 	} else {
 		w.printf("measured: nothing (the run lasted from %s to %s)\n", from, to)
 	}
-	outcome := string(res.Outcome)
-	if res.Reason != "" {
-		outcome += ": " + res.Reason
-	}
-	w.printf("outcome:  %s\n", outcome)
-	if res.Load.Type == Open {
-		w.printf("latency:  ms, from each operation's scheduled start to its reply (queueing included)\n")
-	} else {
-		w.printf("latency:  ms, from sending each operation to its reply\n")
-	}
+	w.printf("outcome:  %s\n", OutcomeText(res.Outcome, res.Reason))
+	w.printf("latency:  ms, %s\n", res.Load.ClockText())
 }
 
 // describeLoad says in words how load was applied.
@@ -149,8 +156,8 @@ func latencyTable(res *Result, service bool) *table {
 		}
 		t.add(cells...)
 	}
-	for i := range res.Operations {
-		o := &res.Operations[i]
+	mix, steps := res.MixOperations(), res.StepOperations()
+	for _, o := range mix {
 		l := &o.Latency
 		if service {
 			l = o.Service
@@ -162,8 +169,20 @@ func latencyTable(res *Result, service bool) *table {
 		tl = res.Totals.Service
 	}
 	row("TOTAL", res.Totals.Operations, res.Totals.Errors, res.Totals.Throughput, tl)
+	if !service { // steps have no service time of their own
+		for _, o := range steps {
+			row(StepLabel(o.Name), o.Count, o.Errors, o.Throughput, &o.Latency)
+		}
+	}
 	return t
 }
+
+// StepLabel is how a transaction's step is named in a table, after TOTAL:
+// marked as a part of its transaction, not an operation of the mix.
+func StepLabel(name string) string { return "  ↳ " + name }
+
+// StepLegend explains StepLabel's rows under a table that has them.
+const StepLegend = "↳ a step of a transaction: one part of the transaction's operation, not counted in TOTAL; its latency is from the step's own send to its reply"
 
 // latencyCells formats avg, min, p50, p95, p99, p99.9 and max; dashes when
 // nothing was recorded, since 0.000 would claim a measurement.
@@ -212,4 +231,16 @@ func writeErrors(w *errWriter, res *Result) {
 		}
 	}
 	t.write(w, "  ")
+}
+
+// OutcomeText is how a run ended, in words: the outcome and its reason,
+// without saying the outcome twice (older results give "interrupted" as the
+// reason of an interrupted run).
+func OutcomeText(o Outcome, reason string) string {
+	reason = strings.TrimSpace(strings.TrimPrefix(reason, string(o)))
+	reason = strings.TrimLeft(reason, ":, ")
+	if reason == "" {
+		return string(o)
+	}
+	return string(o) + ": " + reason
 }

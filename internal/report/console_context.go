@@ -324,7 +324,7 @@ func CPUSummary(res *Result) (string, []string) {
 	if cN > 0 {
 		cc := ""
 		if res.Client != nil {
-			cc = fmt.Sprintf(" of %d cores", res.Client.Cores)
+			cc = " of " + res.Client.CoresText()
 		}
 		parts = append(parts, fmt.Sprintf("client avg %.0f%%, busiest interval %.0f%%%s", 100*cAvg/float64(cN), 100*cPeak, cc))
 		if cHot > 0 {

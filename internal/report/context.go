@@ -101,7 +101,7 @@ type CollStats struct {
 // server's (ServerSample.CPU), so a report can say which side was saturated.
 type IntervalClient struct {
 	CPUSeconds float64 `json:"cpuSeconds"` // user + system
-	// Utilization is CPUSeconds over the interval's length and the
-	// machine's cores: 1 is every core busy.
+	// Utilization is CPUSeconds over the interval's length and the CPU
+	// the process may use (procstat.AvailableCPU): 1 is all of it busy.
 	Utilization float64 `json:"utilization"`
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/mongoload/mongoload/internal/metrics"
 	"math"
 	"os"
 	"path/filepath"
@@ -148,22 +149,28 @@ func sweepRows(sw *Sweep) [][]string {
 }
 
 func operationRows(pre []string, res *Result) [][]string {
+	// parent, last, names the transaction of a step: such rows are parts
+	// of that transaction's row and must not be added to the others.
 	head := append(prefixHead(pre), "operation", "type", "count", "errors", "throughput", "avg_ms", "p50_ms", "p95_ms", "p99_ms", "p999_ms", "max_ms")
+	head = append(append(head, docsHead...), "parent")
 	rows := [][]string{head}
 	for _, op := range res.Operations {
 		l := op.Latency
-		rows = append(rows, append(append([]string(nil), pre...), op.Name, op.Type, strconv.FormatInt(op.Count, 10), strconv.FormatInt(op.Errors, 10),
-			num(op.Throughput), num(l.Avg), num(l.P50), num(l.P95), num(l.P99), num(l.P999), num(l.Max)))
+		row := append(append([]string(nil), pre...), op.Name, op.Type, strconv.FormatInt(op.Count, 10), strconv.FormatInt(op.Errors, 10),
+			num(op.Throughput), num(l.Avg), num(l.P50), num(l.P95), num(l.P99), num(l.P999), num(l.Max))
+		rows = append(rows, append(append(row, docsCells(op.Docs)...), op.Parent))
 	}
 	return rows
 }
 
 func intervalRows(pre []string, res *Result) [][]string {
 	rows := [][]string{append(prefixHead(pre), "t_s", "dt_s", "operation", "count", "rate", "p50_ms", "p95_ms", "p99_ms", "max_ms", "errors")}
+	rows[0] = append(append(rows[0], docsHead...), "parent")
 	for _, iv := range res.Intervals {
 		for _, op := range iv.Ops {
-			rows = append(rows, append(append([]string(nil), pre...), num(iv.T), num(iv.Dt), op.Name, strconv.FormatInt(op.Count, 10),
-				num(op.Rate), num(op.P50), num(op.P95), num(op.P99), num(op.Max), strconv.FormatInt(op.Errors, 10)))
+			row := append(append([]string(nil), pre...), num(iv.T), num(iv.Dt), op.Name, strconv.FormatInt(op.Count, 10),
+				num(op.Rate), num(op.P50), num(op.P95), num(op.P99), num(op.Max), strconv.FormatInt(op.Errors, 10))
+			rows = append(rows, append(append(row, docsCells(op.Docs)...), op.Parent))
 		}
 	}
 	return rows
@@ -234,4 +241,18 @@ func optInt(p *int64) string {
 		return ""
 	}
 	return strconv.FormatInt(*p, 10)
+}
+
+// docsHead and docsCells are the CSV columns of an operation's documents.
+var docsHead = []string{"returned", "matched", "modified", "upserted", "deleted", "inserted", "empty", "shaped"}
+
+func docsCells(d *metrics.Docs) []string {
+	if d == nil {
+		d = &metrics.Docs{}
+	}
+	out := make([]string, 0, len(docsHead))
+	for _, n := range []int64{d.Returned, d.Matched, d.Modified, d.Upserted, d.Deleted, d.Inserted, d.Empty, d.Shaped} {
+		out = append(out, strconv.FormatInt(n, 10))
+	}
+	return out
 }

@@ -105,10 +105,19 @@ func ReadJSON(path string) (*Result, error) {
 // CheckWritable reports whether WriteJSON will be able to write path, so a
 // run can fail before it starts rather than after an hour of load. It
 // creates and removes a temporary file beside path, as WriteJSON would, and
-// leaves nothing behind.
-func CheckWritable(path string) error {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+// leaves nothing behind. inputs are the files the command reads (its
+// workload, the files it merges): writing path must not overwrite one.
+func CheckWritable(path string, inputs ...string) error {
+	fi, statErr := os.Stat(path)
+	if statErr == nil && fi.IsDir() {
 		return fmt.Errorf("results file %q is a directory", path)
+	}
+	if statErr == nil {
+		for _, in := range inputs {
+			if ii, err := os.Stat(in); err == nil && os.SameFile(fi, ii) {
+				return fmt.Errorf("output file %q is also an input of this command (%s): writing it would destroy that input; choose another output file", path, in)
+			}
+		}
 	}
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".check-*")
@@ -117,6 +126,10 @@ func CheckWritable(path string) error {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
+		}
+		if di, derr := os.Stat(dir); derr == nil && di.IsDir() {
+			// The directory is there: say so, whatever errno the file system chose.
+			return fmt.Errorf("results file %q cannot be written: mongoload writes it through a new file in directory %q, which does not accept one (%v)", path, dir, err)
 		}
 		return fmt.Errorf("results file %q cannot be written: directory %q: %w", path, dir, err)
 	}

@@ -21,7 +21,9 @@ const liveOpsPerLine = 3
 //
 //	[  12s]  8,412 ops/s | find_by_id 4,120/s p99 2.31ms | update_seats 1,770/s p99 3.02ms | errors 0
 //
-// Rates and errors are for that interval alone, not cumulative. Close writes
+// Rates and errors are for that interval alone, not cumulative, and count
+// the mix's operations only: a transaction is one operation, its steps are
+// not shown. Close writes
 // nothing more and returns the first write error, if any.
 func NewLiveSink(w io.Writer) Sink { return &liveSink{w: w} }
 
@@ -53,6 +55,9 @@ func LiveLine(sum IntervalSummary) string {
 	classes := map[string]int64{}
 	fields := make([]string, 0, len(sum.Ops)+1)
 	for _, o := range sum.Ops {
+		if !o.InMix() {
+			continue // a transaction's step: part of its transaction's rate
+		}
 		total += o.Rate
 		errs += o.Errors
 		for c, n := range o.ErrorsByClass {

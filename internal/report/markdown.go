@@ -2,6 +2,7 @@ package report
 
 import (
 	"io"
+	"strings"
 	"time"
 )
 
@@ -18,8 +19,12 @@ func WriteResultMarkdown(w io.Writer, res *Result) error {
 	ew.printf("- **measured**: %s to %s (%s, after a %s warm-up)\n", res.StartedAt.Format(time.RFC3339), res.EndedAt.Format(time.RFC3339),
 		seconds(res.DurationSeconds), seconds(res.WarmupSeconds))
 	ew.printf("- **outcome**: %s\n", res.Outcome)
+	ew.printf("- **latency**: %s\n", mdEscape(res.Load.ClockText()))
+	if d := res.Schedule; d != nil && d.Dropped > 0 {
+		ew.printf("- **dropped**: %s\n", mdEscape(DropText(d)))
+	}
 	if c := res.Client; c != nil {
-		ew.printf("- **client**: %.0f%% of %d cores, %.1f µs CPU per operation\n", 100*c.Utilization, c.Cores, c.CPUPerOpMicros)
+		ew.printf("- **client**: %s, %.1f µs CPU per operation, %s\n", c.CPUText(), c.CPUPerOpMicros, c.MemoryText())
 	}
 	if cost := CostOf(res); cost != nil {
 		ew.printf("- **cost**: %s %s/month\n", costText(cost.Monthly), cost.Currency)
@@ -27,13 +32,32 @@ func WriteResultMarkdown(w io.Writer, res *Result) error {
 	ew.printf("\nLatencies in ms.\n\n")
 	t := &table{left: 1}
 	t.add("operation", "count", "ops/s", "avg", "p50", "p95", "p99", "p99.9", "max", "errors")
-	for _, op := range res.Operations {
+	opRow := func(name string, op *Operation) {
 		l := op.Latency
-		t.add(op.Name, thousands(op.Count), rate(op.Throughput), msFixed(l.Avg), msFixed(l.P50), msFixed(l.P95), msFixed(l.P99), msFixed(l.P999), msFixed(l.Max), thousands(op.Errors))
+		t.add(name, thousands(op.Count), rate(op.Throughput), msFixed(l.Avg), msFixed(l.P50), msFixed(l.P95), msFixed(l.P99), msFixed(l.P999), msFixed(l.Max), thousands(op.Errors))
+	}
+	for _, op := range res.MixOperations() {
+		opRow(op.Name, op)
 	}
 	l := res.Totals.Latency
 	t.add("**TOTAL**", thousands(res.Totals.Operations), rate(res.Totals.Throughput), msFixed(l.Avg), msFixed(l.P50), msFixed(l.P95), msFixed(l.P99), msFixed(l.P999), msFixed(l.Max), thousands(res.Totals.Errors))
+	steps := res.StepOperations()
+	for _, op := range steps {
+		opRow(strings.TrimSpace(StepLabel(op.Name)), op)
+	}
 	t.markdown(ew)
+	if len(steps) > 0 {
+		ew.printf("\n%s\n", mdEscape(StepLegend))
+	}
+	if rows := DocsRows(res); rows != nil {
+		ew.printf("\nDocuments (what the server did with them; empty: reads, updates, deletes that found none).\n\n")
+		dt := &table{left: 1}
+		dt.add(DocsHead...)
+		for _, r := range rows {
+			dt.add(r...)
+		}
+		dt.markdown(ew)
+	}
 	if len(res.Notes) > 0 {
 		ew.printf("\nNotes:\n\n")
 		for _, n := range res.Notes {

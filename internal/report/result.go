@@ -2,6 +2,8 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -66,14 +68,36 @@ type Result struct {
 type ClientUsage struct {
 	CPUSeconds     float64 `json:"cpuSeconds"`     // user + system during the measured phase
 	CPUPerOpMicros float64 `json:"cpuPerOpMicros"` // CPUSeconds per successful operation, in µs
-	Utilization    float64 `json:"utilization"`    // share of all the machine's cores, 0..1
-	Cores          int     `json:"cores"`
-	MaxRSSBytes    int64   `json:"maxRSSBytes"` // peak resident memory of the whole process
+	// Utilization is the share of AvailableCPU used, 0..1: at 1 the
+	// client itself was the limit, however many cores the host has.
+	Utilization float64 `json:"utilization"`
+	Cores       int     `json:"cores"` // the host's CPUs this process may run on
+	// AvailableCPU is the CPU this process may use, in cores: the least
+	// of GOMAXPROCS and its cgroup's CPU quota (cpu.max), maybe fractional.
+	AvailableCPU float64 `json:"availableCpu,omitempty"`
+	// MaxRSSBytes is the peak resident memory of the whole process's
+	// lifetime, seeding and loading included. MeasuredPeakRSSBytes is the
+	// measured phase's own peak (exact on Linux, where the kernel's peak is
+	// reset at its start: MeasuredPeakRSSExact; elsewhere the largest
+	// per-interval sample), and SetupPeakRSSBytes the peak before it:
+	// connecting, seeding, loading, warm-up.
+	MaxRSSBytes          int64 `json:"maxRSSBytes"`
+	MeasuredPeakRSSBytes int64 `json:"measuredPeakRSSBytes,omitempty"`
+	MeasuredPeakRSSExact bool  `json:"measuredPeakRSSExact,omitempty"`
+	SetupPeakRSSBytes    int64 `json:"setupPeakRSSBytes,omitempty"`
 	// PeakUtilization is the busiest interval's share of the cores, and
 	// SaturatedIntervals the intervals at 90% or more: mongoload itself was
 	// then the limit (intervals[].client has each interval's).
 	PeakUtilization    float64 `json:"peakUtilization,omitempty"`
 	SaturatedIntervals int     `json:"saturatedIntervals,omitempty"`
+	// SchedulerBusy is the busiest interval's share of time the load
+	// model's one scheduling goroutine (open-loop scheduler, sessions
+	// dispatcher) was working, and SchedulerLagMs the furthest the
+	// open-loop scheduler fell behind its schedule: at Saturated or more
+	// busy, that one goroutine was the client's limit, however idle the
+	// other cores.
+	SchedulerBusy  float64 `json:"schedulerBusy,omitempty"`
+	SchedulerLagMs float64 `json:"schedulerLagMs,omitempty"`
 }
 
 // Tool names the program that wrote the file.
@@ -105,6 +129,47 @@ type LoadModel struct {
 	ThinkTime   string  `json:"thinkTime,omitempty"` // as configured, such as "2s" or "exp(2s)"
 	Stages      string  `json:"stages,omitempty"`    // a ramp, as DURATION:TARGET,...
 	Partition   string  `json:"partition,omitempty"` // i/N when this process ran a share
+	// MaxInFlight is the most operations in flight at once: the in-flight
+	// limit of an open loop, the connection pool of the others.
+	MaxInFlight int `json:"maxInFlight,omitempty"`
+	// LatencyFrom says where every latency of the run starts (each ends at
+	// the reply): "send", "ready", "due" or "scheduled" (metrics.FromSend
+	// ...); ServiceTimeFrom is "send" where service times were recorded.
+	// ClockText says it in words. Files written before these fields
+	// existed are read by their load type (LatencyClock).
+	LatencyFrom     string `json:"latencyFrom,omitempty"`
+	ServiceTimeFrom string `json:"serviceTimeFrom,omitempty"`
+}
+
+// LatencyClock is where l's latencies start: LatencyFrom, or for an older
+// file what its load type measured.
+func (l LoadModel) LatencyClock() string {
+	switch {
+	case l.LatencyFrom != "":
+		return l.LatencyFrom
+	case l.Type == Open:
+		return metrics.FromScheduled
+	case l.Type == Sessions:
+		return metrics.FromDue
+	}
+	return metrics.FromSend
+}
+
+// ClockText says in words what l's latencies measure, for report headers.
+func (l LoadModel) ClockText() string {
+	wait := "waiting for an in-flight place included"
+	if l.MaxInFlight > 0 {
+		wait = "waiting for one of the " + Thousands(int64(l.MaxInFlight)) + " in-flight places included"
+	}
+	switch l.LatencyClock() {
+	case metrics.FromScheduled:
+		return "from each operation's scheduled start to its reply (queueing included); service time from the actual send"
+	case metrics.FromDue:
+		return "from when each session's operation was due (after its think time) to its reply, " + wait + "; service time from the actual send"
+	case metrics.FromReady:
+		return "from when each worker was ready to send to its reply, " + wait + ": the workers outnumber the in-flight places"
+	}
+	return "from sending each operation to its reply"
 }
 
 // Schedule is how well an open-loop run kept its schedule: operations the
@@ -117,6 +182,17 @@ type Schedule struct {
 	Scheduled    int64   `json:"scheduled"`
 	Dropped      int64   `json:"dropped"`
 	Late         int64   `json:"late"`
+	// DroppedShare is Dropped over Scheduled, 0..1: operations that were
+	// due and never sent, so never answered; they are not in any latency
+	// percentile, and a latency objective counts each as an infinite
+	// latency (analysis.Check).
+	DroppedShare float64 `json:"droppedShare,omitempty"`
+}
+
+// DropText states an open loop's drops beside its percentiles.
+func DropText(s *Schedule) string {
+	return fmt.Sprintf("%s of %s scheduled operations (%.3f%%) were never sent: the percentiles leave them out; --slo counts each as an infinite latency",
+		Thousands(s.Dropped), Thousands(s.Scheduled), 100*s.DroppedShare)
 }
 
 // Outcome is how a run ended.
@@ -140,6 +216,9 @@ type Totals struct {
 	Outcomes   map[string]int64 `json:"outcomes,omitempty"`
 	Throughput float64          `json:"throughput"` // successful operations per second
 	Overflow   int64            `json:"overflow"`
+	// Docs is what the server did with documents, over every operation
+	// (transaction steps excluded: their transaction's figures hold them).
+	Docs *metrics.Docs `json:"docs,omitempty"`
 	// Latency is over all operations' samples together.
 	Latency Latency  `json:"latency"`
 	Service *Latency `json:"service,omitempty"`
@@ -149,8 +228,9 @@ type Totals struct {
 type Operation struct {
 	Name string `json:"name"`
 	Type string `json:"type,omitempty"` // find, insertOne, ...
-	// Parent names the transaction this operation is a step of; steps are
-	// not added into the totals (their transaction is).
+	// Parent names the transaction this operation is a step of. A step is
+	// a part of its transaction, not an operation of the mix: it is never
+	// added into totals, throughput, objectives or verdicts (InMix).
 	Parent        string           `json:"parent,omitempty"`
 	Count         int64            `json:"count"`  // successful operations
 	Errors        int64            `json:"errors"` // failed operations
@@ -165,11 +245,43 @@ type Operation struct {
 	// Overflow counts latencies above the histogram's 1 h limit, recorded as
 	// 1 h: when it is not zero, max and the top percentiles are understated.
 	Overflow int64 `json:"overflow"`
+	// Docs is what the server did with documents over the successful
+	// operations: returned, matched, modified, upserted, deleted, inserted,
+	// and how many found nothing (empty) of those that could (shaped).
+	Docs *metrics.Docs `json:"docs,omitempty"`
 	// Histogram is the whole-run latency histogram (microseconds, 1 µs to
 	// 1 h, 3 significant digits), HdrHistogram V2 compressed and base64
 	// encoded: add these to merge the results of several processes.
 	Histogram        string `json:"histogram"`
 	ServiceHistogram string `json:"serviceHistogram,omitempty"`
+}
+
+// InMix reports whether the operation is one of the mix's operations, the
+// ones Totals, throughput, objectives and verdicts count (metrics.InMix).
+func (o *Operation) InMix() bool { return metrics.InMix(o.Parent) }
+
+// MixOperations returns the mix's operations, their parts (transaction
+// steps) left out: what every total is made of.
+func (r *Result) MixOperations() []*Operation {
+	out := make([]*Operation, 0, len(r.Operations))
+	for i := range r.Operations {
+		if r.Operations[i].InMix() {
+			out = append(out, &r.Operations[i])
+		}
+	}
+	return out
+}
+
+// StepOperations returns the operations that are parts of another (a
+// transaction's steps), the complement of MixOperations.
+func (r *Result) StepOperations() []*Operation {
+	var out []*Operation
+	for i := range r.Operations {
+		if !r.Operations[i].InMix() {
+			out = append(out, &r.Operations[i])
+		}
+	}
+	return out
 }
 
 // LatencyHistogram decodes the operation's latency histogram.
@@ -198,4 +310,36 @@ type Latency struct {
 	P999   float64 `json:"p999"`
 	Max    float64 `json:"max"`
 	StdDev float64 `json:"stddev"`
+}
+
+// CPUText says how much of the CPU it may use the client used: "85% of
+// 1.5 cores (GOMAXPROCS/cgroup quota; the host has 8)".
+func (c *ClientUsage) CPUText() string {
+	return fmt.Sprintf("%.0f%% of %s", 100*c.Utilization, c.CoresText())
+}
+
+// CoresText is the CPU the client may use, in words.
+func (c *ClientUsage) CoresText() string {
+	avail := c.AvailableCPU
+	if avail <= 0 || avail == float64(c.Cores) {
+		return fmt.Sprintf("%d cores", c.Cores)
+	}
+	return fmt.Sprintf("the %s cores it may use (GOMAXPROCS and cgroup quota; the host has %d)", strconv.FormatFloat(avail, 'f', -1, 64), c.Cores)
+}
+
+// MemoryText states the measured phase's peak memory apart from the whole
+// process's, whose peak includes seeding and loading.
+func (c *ClientUsage) MemoryText() string {
+	mb := func(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/(1<<20)) }
+	if c.MeasuredPeakRSSBytes <= 0 {
+		return "peak RSS " + mb(c.MaxRSSBytes) + " (whole process)"
+	}
+	s := "peak RSS " + mb(c.MeasuredPeakRSSBytes) + " measured phase"
+	if !c.MeasuredPeakRSSExact {
+		s += " (sampled)"
+	}
+	if c.SetupPeakRSSBytes > 0 {
+		s += ", " + mb(c.SetupPeakRSSBytes) + " before it (connecting, seeding, warm-up)"
+	}
+	return s + ", " + mb(c.MaxRSSBytes) + " whole process"
 }

@@ -3,11 +3,11 @@ package report
 import (
 	"maps"
 	"math"
-	"runtime"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/procstat"
 )
 
 // IntervalSummary is one entry of a result's interval series.
@@ -29,11 +29,19 @@ type IntervalLoad struct {
 	InFlight   int64   `json:"inFlight"`
 	Active     int64   `json:"active"` // workers, sessions, or (open loop) operations in flight
 	TargetRate float64 `json:"targetRate,omitempty"`
+	// SchedulerBusy is the share of the interval the load model's one
+	// scheduling goroutine (open-loop scheduler, sessions dispatcher) was
+	// working, 0..1; SchedulerLagMs the furthest it fell behind a due time
+	// (open loop). metrics.Load says why.
+	SchedulerBusy  float64 `json:"schedulerBusy,omitempty"`
+	SchedulerLagMs float64 `json:"schedulerLagMs,omitempty"`
 }
 
 // OpSummary is one operation during one interval; latencies in ms.
 type OpSummary struct {
-	Name          string           `json:"name"`
+	Name string `json:"name"`
+	// Parent names the transaction a step belongs to; not in totals (InMix).
+	Parent        string           `json:"parent,omitempty"`
 	Count         int64            `json:"count"`
 	Rate          float64          `json:"rate"` // Count per second of the interval
 	P50           float64          `json:"p50"`
@@ -42,6 +50,8 @@ type OpSummary struct {
 	Max           float64          `json:"max"`
 	Errors        int64            `json:"errors"`
 	ErrorsByClass map[string]int64 `json:"errorsByClass,omitempty"`
+	// Docs is what the server did with documents during the interval.
+	Docs *metrics.Docs `json:"docs,omitempty"`
 	// PercentilesUpperBound is set in a merged series where P50, P95 and P99
 	// could not be computed from histograms: they are then the largest of
 	// the processes' values, which bound the true percentile from above (to
@@ -63,16 +73,21 @@ func summarize(iv *metrics.Interval, elapsed time.Duration) IntervalSummary {
 	dt := iv.End.Sub(iv.Start).Seconds()
 	s := IntervalSummary{T: round3(elapsed.Seconds()), Dt: round3(dt), Ops: make([]OpSummary, len(iv.Ops))}
 	if l := iv.Load; l != (metrics.Load{}) {
-		s.Load = &IntervalLoad{Scheduled: l.Scheduled, Dropped: l.Dropped, Late: l.Late, InFlight: l.InFlight, Active: l.Active, TargetRate: l.TargetRate}
+		s.Load = &IntervalLoad{Scheduled: l.Scheduled, Dropped: l.Dropped, Late: l.Late, InFlight: l.InFlight, Active: l.Active, TargetRate: l.TargetRate,
+			SchedulerLagMs: round3(float64(l.SchedulerLag) / 1e6)}
+		if dt > 0 {
+			s.Load.SchedulerBusy = round3(min(l.SchedulerBusy.Seconds()/dt, 1))
+		}
 	}
 	if c := iv.ClientCPU; c != nil && dt > 0 {
-		s.Client = &IntervalClient{CPUSeconds: round3(c.Seconds()), Utilization: round3(c.Seconds() / dt / float64(runtime.NumCPU()))}
+		s.Client = &IntervalClient{CPUSeconds: round3(c.Seconds()), Utilization: round3(c.Seconds() / dt / procstat.AvailableCPU())}
 	}
 	for i := range iv.Ops {
 		o := &iv.Ops[i]
 		q := o.Latency.ValueAtPercentilesSlice([]float64{50, 95, 99})
 		s.Ops[i] = OpSummary{
 			Name:          o.Name,
+			Parent:        o.Parent,
 			Count:         o.Count(),
 			Rate:          perSecond(o.Count(), dt),
 			P50:           ms(q[0]),
@@ -81,10 +96,14 @@ func summarize(iv *metrics.Interval, elapsed time.Duration) IntervalSummary {
 			Max:           maxMs(o.Latency),
 			Errors:        o.ErrorCount(),
 			ErrorsByClass: maps.Clone(o.Errors),
+			Docs:          docsOf(o.Docs),
 		}
 	}
 	return s
 }
+
+// InMix reports whether the operation is one of the mix's (metrics.InMix).
+func (o *OpSummary) InMix() bool { return metrics.InMix(o.Parent) }
 
 // latencyOf summarizes h, which holds microseconds.
 func latencyOf(h *hdrhistogram.Histogram) Latency {
@@ -129,4 +148,12 @@ func perSecond(n int64, secs float64) float64 {
 		return 0
 	}
 	return round3(float64(n) / secs)
+}
+
+// docsOf is d for the results, nil when nothing was counted.
+func docsOf(d metrics.Docs) *metrics.Docs {
+	if d.IsZero() {
+		return nil
+	}
+	return &d
 }

@@ -104,7 +104,9 @@ type SweepAnalysis struct {
 	Saturation *int `json:"saturation,omitempty"`
 	Plateau    *int `json:"plateau,omitempty"`
 	Best       *int `json:"best,omitempty"`
-	// Limit is what limited the run, Kind one of "client", "server",
+	// Limit is what limited the run, Kind one of "client", "client-pool"
+	// (levels above the client's in-flight limit), "client-scheduler" (the
+	// load model's one scheduling goroutine fell behind), "server",
 	// "server-cpu", "server-cache", "server-tickets", "server-connections",
 	// "none" (no saturation) or "unknown" (too few steps).
 	Limit Limit `json:"limit"`
@@ -123,7 +125,7 @@ type SweepThresholds struct {
 	Oversaturated float64 `json:"oversaturated"`
 	// Latency is the latency the rules use: avg, p50, p95 or p99.
 	Latency string `json:"latency"`
-	// ClientCPU is the share of the client machine's cores above which the
+	// ClientCPU is the share of the CPU the client may use above which the
 	// load generator itself is named as the limit.
 	ClientCPU float64 `json:"clientCpu"`
 }
@@ -146,16 +148,29 @@ type StepFigures struct {
 	Latency    Latency `json:"latency"`
 	Read       *Class  `json:"read,omitempty"`
 	Write      *Class  `json:"write,omitempty"`
-	// ClientCPU is the share of the client machine's cores mongoload used
+	// ClientCPU is the share of the CPU it may use (ClientCPUAvailable) mongoload used
 	// (0..1), CPUPerOpMicros its CPU per operation; absent in results that
 	// do not say.
-	ClientCPU      *float64 `json:"clientCpu,omitempty"`
-	ClientCores    int      `json:"clientCores,omitempty"`
-	CPUPerOpMicros *float64 `json:"cpuPerOpMicros,omitempty"`
+	ClientCPU   *float64 `json:"clientCpu,omitempty"`
+	ClientCores int      `json:"clientCores,omitempty"`
+	// SchedulerBusy is the busiest interval's share of time the load
+	// model's one scheduling goroutine was working (ClientUsage).
+	SchedulerBusy float64 `json:"schedulerBusy,omitempty"`
+	// ClientCPUAvailable is the CPU the client process could use (cores,
+	// GOMAXPROCS and cgroup quota), which ClientCPU is a share of.
+	ClientCPUAvailable float64  `json:"clientCpuAvailable,omitempty"`
+	CPUPerOpMicros     *float64 `json:"cpuPerOpMicros,omitempty"`
 	// Dropped counts open-loop operations dropped for want of an in-flight
 	// place: the server could not keep the rate.
-	Dropped int64          `json:"dropped,omitempty"`
-	Server  *ServerFigures `json:"server,omitempty"`
+	Dropped int64 `json:"dropped,omitempty"`
+	// InFlightLimit is the most operations the client had in flight at
+	// once (closed loop: its connection pool or --max-in-flight), and
+	// AboveInFlightLimit flags a closed-loop step with more workers than
+	// that: the extra workers only queued inside mongoload, so the server
+	// saw no more load than at the limit.
+	InFlightLimit      int            `json:"inFlightLimit,omitempty"`
+	AboveInFlightLimit bool           `json:"aboveInFlightLimit,omitempty"`
+	Server             *ServerFigures `json:"server,omitempty"`
 	// Gain is the throughput gain over the previous step as a share of the
 	// proportional gain (1 = linear); nil for the first step.
 	Gain *float64 `json:"gain,omitempty"`

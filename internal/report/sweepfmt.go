@@ -92,7 +92,7 @@ func sweepHeader(sw *Sweep) [][2]string {
 	when := sw.StartedAt.Format(time.RFC3339) + " to " + sw.EndedAt.Format(time.RFC3339)
 	h = append(h, [2]string{"when", when})
 	if sw.Outcome != Completed {
-		h = append(h, [2]string{"outcome", fmt.Sprintf("%s: %s", sw.Outcome, sw.Reason)})
+		h = append(h, [2]string{"outcome", OutcomeText(sw.Outcome, sw.Reason)})
 	}
 	return h
 }
@@ -148,6 +148,9 @@ func sweepTables(sw *Sweep) []titledTable {
 		verdict := f.Verdict
 		if !f.Complete {
 			verdict = "(interrupted: not judged)"
+		}
+		if f.AboveInFlightLimit {
+			verdict = strings.TrimPrefix(verdict+"; ", "; ") + fmt.Sprintf("queued in the client: above its %s in-flight places", thousands(int64(f.InFlightLimit)))
 		}
 		cpu := "-"
 		if f.ClientCPU != nil {

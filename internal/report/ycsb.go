@@ -90,7 +90,9 @@ func (s *ycsbStatus) Interval(iv *metrics.Interval, elapsed time.Duration) {
 	for i := range iv.Ops {
 		o, a := &iv.Ops[i], &s.ops[i]
 		n := o.Count() + o.ErrorCount()
-		s.total += n
+		if o.InMix() { // a transaction's steps are parts of one operation
+			s.total += n
+		}
 		a.seen = a.seen || n > 0
 		a.lat.Merge(o.Latency)
 		if o.Service != nil {

@@ -62,6 +62,20 @@ func (p *Plan) OpNames() []string {
 	return names
 }
 
+// OpParents lists, in metrics order, the name of the transaction each
+// operation is a step of: "" for the mix's operations (metrics.InMix).
+func (p *Plan) OpParents() []string {
+	parents := make([]string, 0, len(p.Ops)+len(p.Steps))
+	for _, op := range p.AllOps() {
+		parent := ""
+		if op.Parent != nil {
+			parent = op.Parent.Name
+		}
+		parents = append(parents, parent)
+	}
+	return parents
+}
+
 // AllOps lists every operation in metrics order: the mix's, then the steps.
 func (p *Plan) AllOps() []*Op { return append(append([]*Op(nil), p.Ops...), p.Steps...) }
 

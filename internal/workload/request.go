@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/mongoload/mongoload/internal/generate"
+	"github.com/mongoload/mongoload/internal/metrics"
 )
 
 // bigBuffers holds the buffers of operations that carry documents. A worker
@@ -54,6 +55,7 @@ type StepRun struct {
 	Op      *Op
 	Latency time.Duration
 	Err     error
+	Docs    metrics.Docs // what the step did with documents, when it succeeded
 }
 
 // Release returns the request's large buffer, if it holds one, and ends

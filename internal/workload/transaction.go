@@ -17,6 +17,9 @@ func (a *Abort) Error() string { return "aborted: " + a.Reason }
 
 // AbortReason returns the reason when err is a workload's own abort.
 func AbortReason(err error) (string, bool) {
+	if err == nil {
+		return "", false // errors.As would allocate its target on every success
+	}
 	var a *Abort
 	if errors.As(err, &a) {
 		return a.Reason, true

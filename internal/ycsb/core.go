@@ -85,7 +85,8 @@ func (c Core) BuiltinYAML() ([]byte, error) {
 Application example: %s.
 Mix: %s.
 Records as YCSB's MongoDB binding writes them: _id "user" followed by the
-FNV-hashed record number, %d fields of %d random bytes (binary), in %s.%s.
+FNV-hashed record number, %d fields of %d random printable bytes drawn
+as YCSB's RandomByteIterator draws them (binary), in %s.%s.
 The operations are named as YCSB names its measurements, so --format ycsb
 prints the same sections. The seed is YCSB's recordcount (raise it with
 --seed); threads, duration and operation count come from mongoload's flags.

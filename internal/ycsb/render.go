@@ -124,16 +124,17 @@ func (w *Workload) distribution(builtin bool) string {
 
 func (w *Workload) field(i int) string { return quote(w.FieldNamePrefix + strconv.Itoa(i)) }
 
-// value is a field's value: random bytes, stored as binary like YCSB's
-// MongoDB binding stores its byte arrays.
+// value is a field's value: bytes drawn as YCSB's RandomByteIterator
+// draws them (printable: ' ' plus 5, 6 or 7 random bits), stored as binary
+// like YCSB's MongoDB binding stores its byte arrays.
 func (w *Workload) value() string {
 	switch w.FieldLengthDistribution {
 	case "uniform":
-		return fmt.Sprintf("{$gen: binary, min: %d, max: %d}", w.MinFieldLength, w.FieldLength)
+		return fmt.Sprintf("{$gen: binary, min: %d, max: %d, bytes: ycsb}", w.MinFieldLength, w.FieldLength)
 	case "zipfian":
-		return fmt.Sprintf("{$gen: binary, min: %d, max: %d, lengthDistribution: zipfian}", w.MinFieldLength, w.FieldLength)
+		return fmt.Sprintf("{$gen: binary, min: %d, max: %d, lengthDistribution: zipfian, bytes: ycsb}", w.MinFieldLength, w.FieldLength)
 	}
-	return fmt.Sprintf("{$gen: binary, length: %d}", w.FieldLength)
+	return fmt.Sprintf("{$gen: binary, length: %d, bytes: ycsb}", w.FieldLength)
 }
 
 // readProjection writes the fields a read returns: all (readallfields),

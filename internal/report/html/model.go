@@ -114,15 +114,36 @@ func resultView(res *report.Result) *view {
 	v := &view{Title: "mongoload results: " + res.Workload.Name, Notes: res.Notes}
 	v.Facts = resultFacts(res)
 	t := &table{Head: []string{"operation", "type", "count", "ops/s", "avg", "p50", "p95", "p99", "p99.9", "max", "errors"}}
-	for _, op := range res.Operations {
+	opRow := func(name string, op *report.Operation) {
 		l := op.Latency
-		t.Rows = append(t.Rows, []cell{{Text: op.Name, Left: true}, {Text: op.Type, Left: true}, {Text: report.Thousands(op.Count)}, {Text: fixed1(op.Throughput)},
+		t.Rows = append(t.Rows, []cell{{Text: name, Left: true}, {Text: op.Type, Left: true}, {Text: report.Thousands(op.Count)}, {Text: fixed1(op.Throughput)},
 			{Text: ms3(l.Avg)}, {Text: ms3(l.P50)}, {Text: ms3(l.P95)}, {Text: ms3(l.P99)}, {Text: ms3(l.P999)}, {Text: ms3(l.Max)}, {Text: report.Thousands(op.Errors)}})
+	}
+	for _, op := range res.MixOperations() {
+		opRow(op.Name, op)
 	}
 	tl := res.Totals.Latency
 	t.Rows = append(t.Rows, []cell{{Text: "TOTAL", Left: true}, {Text: "", Left: true}, {Text: report.Thousands(res.Totals.Operations)}, {Text: fixed1(res.Totals.Throughput)},
 		{Text: ms3(tl.Avg)}, {Text: ms3(tl.P50)}, {Text: ms3(tl.P95)}, {Text: ms3(tl.P99)}, {Text: ms3(tl.P999)}, {Text: ms3(tl.Max)}, {Text: report.Thousands(res.Totals.Errors)}})
-	v.Sections = append(v.Sections, section{Title: "Operations", Intro: "Latencies in milliseconds, from HDR histograms over the measured phase.", Table: t})
+	intro := "Latencies in milliseconds, from HDR histograms over the measured phase."
+	if steps := res.StepOperations(); len(steps) > 0 {
+		for _, op := range steps {
+			opRow(report.StepLabel(op.Name), op)
+		}
+		intro += " " + report.StepLegend + "."
+	}
+	v.Sections = append(v.Sections, section{Title: "Operations", Intro: intro, Table: t})
+	if rows := report.DocsRows(res); rows != nil {
+		dt := &table{Head: report.DocsHead}
+		for _, r := range rows {
+			cells := []cell{{Text: r[0], Left: true}}
+			for _, c := range r[1:] {
+				cells = append(cells, cell{Text: c})
+			}
+			dt.Rows = append(dt.Rows, cells)
+		}
+		v.Sections = append(v.Sections, section{Title: "Documents", Intro: "What the server did with documents; empty is the share of reads, updates and deletes that found none.", Table: dt})
+	}
 	timeSections(v, res, "", 0)
 	operatorSections(v, res) // context, slow shapes, collections (operator.go)
 	return v
@@ -136,8 +157,12 @@ func resultFacts(res *report.Result) [][2]string {
 	f = append(f, [2]string{"load", loadText(res.Load)})
 	f = append(f, [2]string{"measured", fmt.Sprintf("%s to %s (%.1fs, after a %.1fs warm-up)", res.StartedAt.Format(time.RFC3339), res.EndedAt.Format(time.RFC3339), res.DurationSeconds, res.WarmupSeconds)})
 	f = append(f, [2]string{"outcome", string(res.Outcome)})
+	f = append(f, [2]string{"latency", res.Load.ClockText()})
+	if d := res.Schedule; d != nil && d.Dropped > 0 {
+		f = append(f, [2]string{"dropped", report.DropText(d)})
+	}
 	if c := res.Client; c != nil {
-		f = append(f, [2]string{"client", fmt.Sprintf("%.0f%% of %d cores, %.1f µs CPU per operation", 100*c.Utilization, c.Cores, c.CPUPerOpMicros)})
+		f = append(f, [2]string{"client", fmt.Sprintf("%s, %.1f µs CPU per operation, %s", c.CPUText(), c.CPUPerOpMicros, c.MemoryText())})
 	}
 	if res.ConfigLine != "" {
 		f = append(f, [2]string{"config", res.ConfigLine})
@@ -176,8 +201,16 @@ func timeSections(v *view, res *report.Result, prefix string, offset float64) {
 	}
 	names := opNames(res)
 	tput := chart{ID: prefix + "throughput", Title: "Throughput per operation (ops/s)", Kind: "time", XLabel: "seconds", YLabel: "ops/s", X: x}
+	steps := map[string]bool{}
+	for _, op := range res.StepOperations() {
+		steps[op.Name] = true
+	}
 	for k, name := range names {
-		s := series{Label: name, Color: color(k), Values: make([]*float64, len(x))}
+		label := name
+		if steps[name] {
+			label = strings.TrimSpace(report.StepLabel(name)) + " (a step: part of its transaction)"
+		}
+		s := series{Label: label, Color: color(k), Values: make([]*float64, len(x))}
 		for i, iv := range res.Intervals {
 			if op := opIn(iv, name); op != nil {
 				s.Values[i] = f64(op.Rate)
@@ -320,7 +353,9 @@ func clientRateAt(res *report.Result, t float64) *float64 {
 		if t <= iv.T+1e-9 && t > iv.T-iv.Dt-1e-9 {
 			var sum float64
 			for _, op := range iv.Ops {
-				sum += op.Rate
+				if op.InMix() { // a step is a part of its transaction's operation
+					sum += op.Rate
+				}
 			}
 			return f64(math.Round(sum*10) / 10)
 		}
@@ -472,6 +507,9 @@ func timeline(v *view, sw *report.Sweep) {
 			}
 			var sum, worst float64
 			for _, op := range iv.Ops {
+				if !op.InMix() {
+					continue // a step is a part of its transaction's operation
+				}
 				sum += op.Rate
 				if op.Count > 0 {
 					worst = max(worst, op.P99)

@@ -150,3 +150,71 @@ func ServerSample(cacheUsed, cacheDirty float64, cpuCores *float64) *report.Serv
 	}
 	return &report.Server{Host: "db1", Version: "8.0.4", IntervalSeconds: 1, Samples: []report.ServerSample{s}}
 }
+
+// The operations of Transactions: a transaction "pay" of two steps, and a
+// read. Steps come after the mix's operations, as in a plan's metrics order.
+var (
+	TxnOps     = []string{"pay", "lookup", "pay/debit", "pay/ledger"}
+	TxnParents = []string{"", "", "pay", "pay"}
+	txnTypes   = map[string]string{"pay": "transaction", "lookup": "findOne", "pay/debit": "updateOne", "pay/ledger": "insertOne"}
+)
+
+// What Transactions records in each of its TxnSeconds one-second
+// intervals: PayN transactions at PayMs, each with its two steps (debit at
+// DebitMs, ledger at LedgerMs), LookupN reads at LookupMs, and PayErrors
+// failed transactions.
+const (
+	TxnSeconds        = 2
+	PayN, LookupN     = 100, 50
+	PayMs, LookupMs   = 50, 2
+	DebitMs, LedgerMs = 10, 20
+	PayErrors         = 4
+	TxnServiceShiftMs = 5 // open loop: the service time is the latency less this
+)
+
+// Transactions is a result of a transaction workload whose figures the
+// caller can compute from the constants above, and its intervals; open
+// makes it an open-loop run with service times.
+func Transactions(open bool) (*report.Result, []*metrics.Interval) {
+	rec := metrics.NewRecorder(TxnOps, metrics.Options{Shards: 1, Service: open, Parents: TxnParents})
+	rec.Reset(T0)
+	totals := rec.NewTotals()
+	var series []report.IntervalSummary
+	var ivs []*metrics.Interval
+	ms := func(v int) time.Duration { return time.Duration(v) * time.Millisecond }
+	for sec := 1; sec <= TxnSeconds; sec++ {
+		s := rec.Shard(0)
+		record := func(op int, lat time.Duration) {
+			if open && TxnParents[op] == "" {
+				s.RecordService(op, lat, lat-ms(TxnServiceShiftMs))
+			} else {
+				s.Record(op, lat)
+			}
+		}
+		for range PayN {
+			record(0, ms(PayMs))
+			record(2, ms(DebitMs))
+			record(3, ms(LedgerMs))
+		}
+		for range LookupN {
+			record(1, ms(LookupMs))
+		}
+		for range PayErrors {
+			s.RecordError(0, "WriteConflict(112)")
+		}
+		end := T0.Add(time.Duration(sec) * time.Second)
+		iv := rec.Interval(end)
+		totals.Add(iv)
+		ivs = append(ivs, iv)
+		series = append(series, report.Summarize(iv, time.Duration(sec)*time.Second))
+	}
+	load := report.LoadModel{Type: report.Sessions, Sessions: 50, ThinkTime: "50ms"}
+	if open {
+		load = report.LoadModel{Type: report.Open, Rate: 200, Concurrency: 100}
+	}
+	info := report.RunInfo{
+		Tool: report.Tool{Name: "mongoload", Version: "0.1.0-test"}, Workload: report.Workload{Name: "payments", Source: "builtin:payments"},
+		Load: load, OpTypes: txnTypes, StartedAt: T0, EndedAt: T0.Add(TxnSeconds * time.Second), Outcome: report.Completed,
+	}
+	return report.Build(info, totals, series), ivs
+}

@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/testserver"
+)
+
+// TestOutNeverOverwritesInput: an output file that is also an input of the
+// command (the workload, a -P file, a file being merged) is refused before
+// anything runs, with one line, and the input is left byte for byte.
+func TestOutNeverOverwritesInput(t *testing.T) {
+	w := writeFile(t, "w.yaml", minimal)
+	p := writeFile(t, "workloada", "recordcount=10\noperationcount=10\nreadproportion=1\n")
+	m := writeFile(t, "a.json", `{"schema": "mongoload/results"}`)
+	link := w + ".link"
+	if err := os.Symlink(w, link); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		args  []string
+		input string
+	}{
+		{"run workload", []string{"run", w, "--out", w}, w},
+		{"run through a symlink", []string{"run", w, "--out", link}, w},
+		{"run -P", []string{"run", "-P", p, "--out", p}, p},
+		{"sweep workload", []string{"sweep", w, "--concurrency", "1,2", "--out", w}, w},
+		{"sweep html", []string{"sweep", w, "--concurrency", "1,2", "--html", w}, w},
+		{"merge input", []string{"merge", m, "--out", m}, m},
+		{"report html", []string{"report", m, "--html", m}, m},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before, _ := os.ReadFile(tt.input)
+			args := tt.args
+			if args[0] != "merge" && args[0] != "report" {
+				args = append(args, "--uri", "mongodb://127.0.0.1:1", "--server-selection-timeout", "1s")
+			}
+			code, _, stderr := run(t, context.Background(), nil, args...)
+			if code != ExitOutput || !strings.Contains(stderr, "is also an input of this command") {
+				t.Fatalf("exit %d, stderr %q; want %d and a line saying it is an input", code, stderr, ExitOutput)
+			}
+			if n := strings.Count(strings.TrimSpace(stderr), "\n"); n > 0 {
+				t.Errorf("more than one line: %q", stderr)
+			}
+			if after, _ := os.ReadFile(tt.input); string(after) != string(before) {
+				t.Errorf("the input was changed")
+			}
+		})
+	}
+}
+
+// TestOutInAnUnwritableDirectory: --out /proc/version names the directory
+// that refuses new files, rather than calling it missing.
+func TestOutInAnUnwritableDirectory(t *testing.T) {
+	if _, err := os.Stat("/proc/version"); err != nil {
+		t.Skip("no /proc")
+	}
+	code, _, stderr := run(t, context.Background(), nil, "run", writeFile(t, "w.yaml", minimal), "--out", "/proc/version", "--uri", "mongodb://127.0.0.1:1")
+	if code != ExitOutput || !strings.Contains(stderr, `directory "/proc", which does not accept one`) {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestNoCredentialsIsAnAuthFailure: against a server that requires
+// authentication, a run without credentials used to exit 22 with a raw
+// "(Unauthorized)" at setup; it exits 17, the authentication code, with
+// one line saying what to set, and the doc says the same of 17.
+func TestNoCredentialsIsAnAuthFailure(t *testing.T) {
+	testserver.URI(t)
+	script, err := testserver.Script()
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("cliauth-%d", os.Getpid())
+	cmd := exec.Command(script, "start", name)
+	cmd.Env = append(os.Environ(), "TESTSERVER_ARGS=--auth")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s start %s: %v", script, name, err)
+	}
+	t.Cleanup(func() { _ = exec.Command(script, "stop", name).Run() })
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	uri := lines[len(lines)-1]
+	code, _, stderr := run(t, context.Background(), nil, "run", writeFile(t, "w.yaml", minimal), "--uri", uri, "--duration", "1s")
+	if code != ExitAuth || !strings.Contains(stderr, "MONGOLOAD_USERNAME and MONGOLOAD_PASSWORD") || strings.Contains(stderr, "Unauthorized") {
+		t.Fatalf("exit %d, stderr %q; want %d naming MONGOLOAD_USERNAME and MONGOLOAD_PASSWORD", code, stderr, ExitAuth)
+	}
+	docSays(t, ExitAuth, "MONGOLOAD_USERNAME", "none were given")
+}
+
+// TestUnreachableServer: nothing listening at the address is reported at
+// once, as such, not after the whole server-selection timeout (10 s by
+// default); a server that accepts connections but does not answer gets a
+// line saying what mongoload waits for, while it waits.
+func TestUnreachableServer(t *testing.T) {
+	w := writeFile(t, "w.yaml", minimal)
+	start := time.Now()
+	code, _, stderr := run(t, context.Background(), nil, "run", w, "--uri", "mongodb://127.0.0.1:1/?directConnection=true", "--duration", "1s")
+	took := time.Since(start)
+	if code != ExitUnreachable || !strings.Contains(stderr, "nothing listens at 127.0.0.1:1 (connection refused)") {
+		t.Fatalf("refused: exit %d, stderr %q", code, stderr)
+	}
+	if !testserver.Race && took > 6*time.Second {
+		t.Errorf("a refused connection took %s to report (the server-selection timeout is 10s)", took)
+	}
+	docSays(t, ExitUnreachable, "no server answered")
+
+	// A listener that never answers: the handshake waits.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	addr := ln.Addr().String()
+	code, _, stderr = run(t, context.Background(), nil, "run", w, "--uri", "mongodb://"+addr+"/?directConnection=true", "--server-selection-timeout", "3s", "--duration", "1s")
+	if code != ExitUnreachable || !strings.Contains(stderr, "no answer yet from "+addr+": waiting up to 1s more") {
+		t.Fatalf("silent server: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -1,0 +1,113 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+const seeded = `
+collections:
+  - {database: db, name: cards, seed: 1000000, template: {a: 1}}
+  - {database: db, name: merchants, seed: 5000, template: {a: 1}}
+  - {database: db, name: ledger, template: {a: 1}}
+operations:
+  - {name: get, type: findOne, weight: 1, collection: cards, filter: {a: 1}}
+run: {seed: 7}
+`
+
+// TestSeedPrecedence: a seed count set by the environment or a flag wins
+// over the workload file's, per-collection counts included (flags >
+// environment > file > defaults). The oracle is the rule itself, applied by
+// hand to each case: the counts each collection ends with.
+func TestSeedPrecedence(t *testing.T) {
+	tests := []struct {
+		name string
+		env  string // MONGOLOAD_SEED, "" for none
+		flag string // --seed, "" for none
+		want []int64
+	}{
+		// The file alone: per-collection counts, run.seed for the rest.
+		{"file", "", "", []int64{1000000, 5000, 7}},
+		// --seed N replaces every count (mongoload run payments --seed 5000).
+		{"flag", "", "5000", []int64{5000, 5000, 5000}},
+		// The environment is above the file too.
+		{"env", "300", "", []int64{300, 300, 300}},
+		// And a flag above the environment.
+		{"flag over env", "300", "40", []int64{40, 40, 40}},
+		// NAME=N sets only the named collections (the payments ledger's history).
+		{"named", "", "ledger=100", []int64{1000000, 5000, 100}},
+		{"namespace", "", "db.cards=10,merchants=2", []int64{10, 2, 7}},
+		// A flag naming collections leaves what the environment set elsewhere.
+		{"env then named flag", "300", "cards=1", []int64{1, 300, 300}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := Parse([]byte(seeded), "w.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := ApplyEnv(cfg, func(k string) (string, bool) {
+				return tt.env, k == "MONGOLOAD_SEED" && tt.env != ""
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if tt.flag != "" {
+				if err := setting(t, "seed").Set(cfg, tt.flag); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i, want := range tt.want {
+				got := cfg.Collections[i].Seed
+				if got == 0 {
+					got = cfg.Run.Seed // a collection without its own count takes run.seed
+				}
+				if got != want {
+					t.Errorf("%s: seed %d, want %d", cfg.Collections[i].Name, got, want)
+				}
+			}
+		})
+	}
+}
+
+func setting(t *testing.T, flag string) Setting {
+	t.Helper()
+	for _, s := range Settings {
+		if s.Flag == flag {
+			return s
+		}
+	}
+	t.Fatalf("no setting %s", flag)
+	return Setting{}
+}
+
+// TestSettingIntegers: a number too big for its field is called out of
+// range with the bound, not "not an integer"; a word is not a number.
+func TestSettingIntegers(t *testing.T) {
+	tests := []struct {
+		flag, value, want string
+	}{
+		{"seed", "99999999999999999999", `"99999999999999999999" is out of range: from -9223372036854775808 to 9223372036854775807`},
+		{"concurrency", "99999999999999999999", `is out of range`},
+		{"max-pool-size", "99999999999999999999", `"99999999999999999999" is out of range: at most 18446744073709551615`},
+		{"random-seed", "99999999999999999999", `is out of range: at most 18446744073709551615`},
+		{"concurrency", "many", `"many" is not an integer`},
+		{"max-pool-size", "-1", `"-1" is not a non-negative integer`},
+		{"seed", "cards=0", `leave a collection out`},
+		{"seed", "crads=5", `no collection "crads" (it has cards, merchants, ledger) (did you mean "cards"?)`},
+	}
+	for _, tt := range tests {
+		cfg, err := Parse([]byte(seeded), "w.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = setting(t, tt.flag).Set(cfg, tt.value)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("--%s %s: %v, want %q", tt.flag, tt.value, err, tt.want)
+		}
+	}
+	// The same in a workload file.
+	_, err := Parse([]byte(base+"run: {concurrency: 99999999999999999999}\n"), "w.yaml")
+	if err == nil || !strings.Contains(err.Error(), "out of range for a whole number from") || strings.Contains(err.Error(), "wrong type") {
+		t.Errorf("file: %v", err)
+	}
+}

@@ -1,0 +1,88 @@
+package mongodb
+
+import (
+	"fmt"
+
+	"github.com/mongoload/mongoload/internal/workload"
+)
+
+// The ownership rule, in one place: mongoload writes into, indexes and
+// shards only collections it created (marked in MetaCollection), unless the
+// user said otherwise. Everything that changes a collection asks here:
+// the operations' writes, seeding and loading (SetupOptions.Fill), index
+// creation and sharding. A collection mongoload did not create:
+//   - is written to (operations, seeding, loading) and indexed only with
+//     --allow-existing;
+//   - is never sharded, not even with --allow-existing: sharding cannot be
+//     undone, and writing is all that flag allows;
+//   - gets no mongoload_meta beside it, unless the user allowed writes.
+//
+// Sharding and index creation also need setup enabled (SetupOptions.Create).
+
+// ownership is what the rule decided for one collection.
+type ownership struct {
+	ours     bool // mongoload created it (or the user said --drop, and it was recreated)
+	writable bool // the run may write into it and keep key counts beside it
+	index    bool // setup may create its indexes
+	shard    bool // setup may shard it
+}
+
+// decideOwnership applies the rule to col; fill says why seeding or
+// loading would insert into it ("" when neither will). It fails with
+// ErrNotOurs, naming the writer and the fix, when the run would write to
+// a collection it may not.
+func decideOwnership(col *workload.Collection, ours bool, o SetupOptions, fill string) (ownership, error) {
+	d := ownership{ours: ours, writable: ours || o.AllowExisting}
+	d.index = o.Create && d.writable && !o.SkipIndexes
+	d.shard = o.Create && ours
+	if d.writable {
+		return d, nil
+	}
+	var why string
+	switch {
+	case col.Writes && fill != "":
+		why = "this workload writes to it and " + fill
+	case col.Writes:
+		why = "this workload writes to it"
+	case fill != "":
+		why = fill
+	default:
+		return d, nil // reads only: allowed
+	}
+	return d, fmt.Errorf("%w: %s existed before and %s; pass --allow-existing to write to it anyway, or --drop to drop and recreate it", ErrNotOurs, col.Namespace(), why)
+}
+
+// ownedNamespaces remembers which collections of this client's runs are
+// mongoload's, so later steps (SaveKeys) leave the others alone.
+func (cl *Client) setOwned(ns string, writable bool) {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	if cl.owned == nil {
+		cl.owned = map[string]bool{}
+	}
+	cl.owned[ns] = writable
+}
+
+func (cl *Client) isOwned(ns string) bool {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	return cl.owned[ns]
+}
+
+// Server error codes matched by number, never by message text.
+const (
+	codeAlreadyInitialized = 23 // enableSharding/shardCollection: already done
+	codeUnauthorized       = 13 // the command needs an authenticated user
+	codeAuthFailed         = 18 // AuthenticationFailed
+)
+
+// hasCode reports whether err is a server error with one of codes.
+func hasCode(err error, codes ...int) bool {
+	_, c, ok := serverCode(err)
+	for _, want := range codes {
+		if ok && c == want {
+			return true
+		}
+	}
+	return false
+}
