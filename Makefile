@@ -36,8 +36,9 @@ vet: ## gofmt check and go vet
 fmt: ## format the code
 	gofmt -w $$(git ls-files '*.go')
 
-bench: build ## client CPU per operation vs a plain driver loop, peak RSS (needs ~2 minutes)
+bench: build ## mongoload vs raw-BSON driver floors in alternating pairs, RSS, no-op ceiling; rewrites the README's table (~6 minutes)
 	bench/run.sh
+	bench/readme.sh bench/results/table.md README.md
 
 ycsb-fidelity: ## check YCSB mode against YCSB's own generators (needs Java and Maven) and update docs/ycsb.md's table
 	bench/ycsb-fidelity/run.sh --docs

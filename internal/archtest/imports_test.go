@@ -15,8 +15,8 @@ import (
 var driverClient = []string{"go.mongodb.org/mongo-driver/v2/mongo", "go.mongodb.org/mongo-driver/v2/x/mongo"}
 
 // allowed may import the driver client: the one driver package, and the
-// plain driver loop that benchmarks measure mongoload against.
-var allowed = []string{"internal/mongodb", "bench/driverloop"}
+// floor programs that make bench measures mongoload against.
+var allowed = []string{"internal/mongodb", "bench/floor/ycsb", "bench/floor/airline"}
 
 // TestOnlyOnePackageImportsTheDriver keeps every other package testable and
 // driver-agnostic (FerretDB enforces the same with depguard).

@@ -49,7 +49,7 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 		}
 	}
 	startPprof(o)
-	client, err := connectPrepared(ctx, o, cfg, plan, model(cfg) != engine.Closed)
+	client, err := connectPrepared(ctx, o, cfg, plan, engine.TracksSends(model(cfg), plan))
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 
 // connectPrepared connects, sets up and seeds the workload, and takes this
 // process's share of the keys: what every command that measures does first.
-// trackSends asks the driver to mark sends (open loop and sessions).
+// trackSends asks the driver to mark sends (see engine.TracksSends).
 func connectPrepared(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, trackSends bool) (*mongodb.Client, error) {
 	client, err := connect(ctx, o, cfg, mongodb.ConnectOptions{TrackSends: trackSends})
 	if err != nil {
@@ -217,7 +217,9 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	info.StartedAt = time.Now()
 	u0 := procstat.Read()
 	faults := newFaultSchedule(ctx, o, cfg, client)
-	series := &seriesSink{} // the interval series also goes into the step's result
+	// The interval series also goes into the step's result. The client CPU
+	// is stamped on each interval (op.wrap) before anything summarises it.
+	series := &seriesSink{next: fan}
 	var setupPeak int64
 	opts.OnPhase = func(string) { // on the collecting goroutine, before measuring
 		u0 = procstat.Read()
@@ -234,8 +236,7 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 		}
 	}
 	op.engine(&opts) // slow operations, client CPU per interval
-	series.next = op.wrap(fan)
-	res := engine.Run(ctx, plan, runners, rec, series, opts)
+	res := engine.Run(ctx, plan, runners, rec, op.wrap(series), opts)
 	injected := faults.end()
 	// Every step after the phase is bounded when the run ended on a fault
 	// or an interrupt: a hanging server must not hold the results back.

@@ -203,7 +203,7 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	defer func() { out.view.end(ctx, o, cfg, sw, err) }() // the dashboard's final report (operator.go)
 	out.view.sweep(param, levels)
 	first := stepConfig(cfg, param, levels[0])
-	client, err := connectPrepared(ctx, o, cfg, plan, model(first) != engine.Closed)
+	client, err := connectPrepared(ctx, o, cfg, plan, engine.TracksSends(model(first), plan))
 	if err != nil {
 		return err
 	}

@@ -88,8 +88,7 @@ func (r *run) collect(done <-chan struct{}) *Result {
 			r.halt(res, Completed, "")
 			res.overran = true
 		case now := <-tick.C:
-			iv := r.interval(now, res)
-			if progressed(iv) {
+			if r.interval(now, res) {
 				lastProgress = now
 			} else if note := r.lastLoss.Load(); note != nil && now.Sub(lastProgress) >= r.o.LostAfter && note.at.After(lastProgress) {
 				res.Lost = note.err
@@ -112,8 +111,10 @@ func (r *run) duration() time.Duration {
 	return d
 }
 
-// interval takes one snapshot, sets the load model's gauges, and passes it on.
-func (r *run) interval(now time.Time, res *Result) *metrics.Interval {
+// interval takes one snapshot, sets the load model's gauges, passes it on
+// and releases it (sinks that read it later retained it); true means some
+// operation succeeded during it.
+func (r *run) interval(now time.Time, res *Result) bool {
 	iv := r.rec.Interval(now)
 	elapsed := now.Sub(res.Start)
 	switch r.o.Model {
@@ -126,8 +127,11 @@ func (r *run) interval(now time.Time, res *Result) *metrics.Interval {
 		iv.Load.Active = r.closed.active.Load()
 	}
 	res.Totals.Add(iv)
+	iv.RunTotals = res.Totals // the one whole-run total; sinks keep none of their own
 	r.sink.Interval(iv, elapsed)
-	return iv
+	ok := progressed(iv)
+	iv.Release()
+	return ok
 }
 
 // wait lets the warm-up run; false means the run ended during it.

@@ -33,7 +33,10 @@ type Executor interface {
 	Do(ctx context.Context, r *workload.Request) (metrics.Docs, error)
 }
 
-// Sink receives one snapshot per interval of the measured phase.
+// Sink receives one snapshot per interval of the measured phase. The engine
+// releases each interval once Interval returns (its histograms are reused):
+// a sink that keeps it, or reads it on another goroutine later, must Retain
+// it first and Release it when done.
 type Sink interface {
 	Interval(iv *metrics.Interval, elapsed time.Duration)
 }
@@ -103,6 +106,11 @@ type Options struct {
 	// what it keeps and return at once. Faster operations never reach it.
 	OnSlow        func(op *workload.Op, latency time.Duration, req *workload.Request, err error)
 	SlowThreshold time.Duration
+
+	// handOff, if set, is told how late each open-loop operation or session
+	// reached its runner (hand-off time minus due time): the scheduling
+	// lateness the benchmarks measure.
+	handOff func(late time.Duration)
 }
 
 // Outcome says how a run ended.
@@ -283,10 +291,20 @@ func (r *run) newWorker(id int) *worker {
 	return &worker{id: id, st: generate.NewState(r.o.RandomSeed, uint64(id)+1)}
 }
 
+// TracksSends reports whether a run of plan under model needs the driver to
+// mark each command's send on the operation's send clock: for service time
+// (open loop, sessions) and, in every model, to count a transaction's
+// commitTransaction commands (commit retries). The one rule: the client is
+// connected with it (mongodb.ConnectOptions.TrackSends) and runners carry a
+// clock exactly when it holds.
+func TracksSends(model Model, plan *workload.Plan) bool {
+	return model == Open || model == Sessions || len(plan.Steps) > 0
+}
+
 // runnerCtx is a runner's context: it carries the runner's send clock, made
 // once, so marking the send costs no allocation per operation.
 func (r *run) runnerCtx() (context.Context, *sendclock.Clock) {
-	if !r.service && len(r.plan.Steps) == 0 {
+	if !TracksSends(r.o.Model, r.plan) {
 		return r.opCtx, nil
 	}
 	c := &sendclock.Clock{}

@@ -51,12 +51,13 @@ type collectSink struct {
 }
 
 func (s *collectSink) Interval(iv *metrics.Interval, _ time.Duration) {
+	iv.Retain() // kept past the call: the engine releases its own hold
 	s.mu.Lock()
 	s.ivs = append(s.ivs, iv)
 	s.mu.Unlock()
 }
 
-func testPlan(t *testing.T) *workload.Plan {
+func testPlan(t testing.TB) *workload.Plan {
 	t.Helper()
 	cfg, err := config.Parse([]byte(`
 collections:

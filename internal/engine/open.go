@@ -39,8 +39,12 @@ func (r *run) startOpen(wg *sync.WaitGroup) {
 			ctx, clock := r.runnerCtx()
 			shard := r.rec.Shard(id)
 			for due, ok := first, true; ok; due, ok = <-work {
-				if time.Since(due) > r.o.LateAfter {
+				late := time.Since(due)
+				if late > r.o.LateAfter {
 					r.rec.Late()
+				}
+				if r.o.handOff != nil {
+					r.o.handOff(late)
 				}
 				if !r.exec(ctx, clock, w, shard, due) {
 					return

@@ -22,17 +22,25 @@ func (r *run) startSessions(wg *sync.WaitGroup) {
 	if k <= 0 {
 		k = min(m, DefaultSessionRunners)
 	}
-	due := make(chan *worker)
+	// due holds up to k due sessions, so the dispatcher hands off every
+	// session that is due in one pass instead of one rendezvous per
+	// operation; a session waiting there is late exactly as one waiting in
+	// the heap, and its latency counts from when it was due either way.
+	due := make(chan *worker, k)
 	back := make(chan *worker, m) // never blocks a runner
 	h := make(sessionHeap, 0, m)
-	now := time.Now()
 	for i := 0; i < m; i++ {
-		w := r.newWorker(i)
-		// Spread the first operations over one think time, so the sessions
-		// do not all start in the same instant.
-		w.ready = now.Add(time.Duration(w.st.Rand.Float64() * float64(r.o.ThinkTime)))
-		heap.Push(&h, w)
+		h = append(h, r.newWorker(i))
 	}
+	// Spread the first operations over one think time from now, once every
+	// session exists (making ten thousand takes milliseconds that must not
+	// count as lateness), so the sessions do not all start in one instant.
+	now := time.Now()
+	for i, w := range h {
+		w.ready = now.Add(time.Duration(w.st.Rand.Float64() * float64(r.o.ThinkTime)))
+		w.heap = i
+	}
+	heap.Init(&h)
 	for i := 0; i < k; i++ {
 		wg.Add(1)
 		go func(id int) {
@@ -40,6 +48,9 @@ func (r *run) startSessions(wg *sync.WaitGroup) {
 			ctx, clock := r.runnerCtx()
 			shard := r.rec.Shard(id)
 			for w := range due {
+				if r.o.handOff != nil {
+					r.o.handOff(time.Since(w.ready))
+				}
 				ok := r.exec(ctx, clock, w, shard, w.ready)
 				w.ready = time.Now().Add(r.think(w))
 				back <- w
@@ -64,7 +75,10 @@ func (r *run) think(w *worker) time.Duration {
 	return r.o.ThinkTime
 }
 
-// dispatchSessions hands each session to a runner when it is due.
+// dispatchSessions hands each session to a runner when it is due. Each
+// pass takes back every session the runners returned and hands off every
+// due one the queue has room for, reading the clock once; it sleeps only
+// when nothing is due (or every runner is busy and the queue full).
 func (r *run) dispatchSessions(h *sessionHeap, due chan<- *worker, back <-chan *worker) {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
@@ -74,20 +88,37 @@ func (r *run) dispatchSessions(h *sessionHeap, due chan<- *worker, back <-chan *
 	busy := busyClock{rec: r.rec, woke: time.Now()}
 	defer func() { busy.flush(time.Now()) }()
 	for !r.stop.Load() {
+		for returned := true; returned; {
+			select {
+			case w := <-back:
+				heap.Push(h, w)
+			default:
+				returned = false
+			}
+		}
+		now := time.Now()
+		full := false
+		for h.Len() > 0 && !full && !(*h)[0].ready.After(now) {
+			select {
+			case due <- (*h)[0]:
+				heap.Pop(h)
+			default:
+				full = true
+			}
+		}
 		var out chan<- *worker
 		var head *worker
 		var wake <-chan time.Time
-		now := time.Now()
 		if h.Len() > 0 {
 			head = (*h)[0]
 			if wait := head.ready.Sub(now); wait <= 0 {
-				out = due
+				out = due // due, but the queue is full: wait for room
 			} else {
 				timer.Reset(wait)
 				wake = timer.C
 			}
 		}
-		busy.flush(now)
+		busy.flush(time.Now()) // the pass's work, hand-offs included
 		select {
 		case out <- head:
 			heap.Pop(h)

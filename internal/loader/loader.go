@@ -41,6 +41,15 @@ import (
 // for ~2 KB documents).
 const DefaultBatchSize = 1000
 
+// MaxBatchBytes bounds one insertMany's documents: a batch holds at most
+// BatchSize documents and about this many bytes, so large documents (the
+// 7 KB payments-heavy ledger) do not make 7 MB batches per worker, each
+// copied again into the command and the driver's wire message. 512 KiB is
+// ~230 default flights or ~450 YCSB records; loading 40,000 flights it
+// peaked at 52 MB RSS against 73 MB at 1 MiB, at no lower rate (bench/run.sh
+// measures seeding's peak).
+const MaxBatchBytes = 512 << 10
+
 // DefaultWorkers is two inserters per core of the client, at least 4 and
 // at most 32. On the 2-core test machine (shared with the server) 4 and 8
 // workers load at the same rate within the noise, 4 with a third less
@@ -285,9 +294,26 @@ func newPartRun(store Store, col *workload.Collection, rec *Record, o Options) *
 	h.Write([]byte(col.Namespace()))
 	p.seed = rec.Seed ^ h.Sum64()
 	redo, fresh := rec.work(o.Part)
-	ahead := int64(o.BatchSize) * int64(o.Workers) * 4
-	p.chunks = &dispenser{redo: redo, fresh: fresh, chunk: int64(o.BatchSize), lease: p.lease, ahead: ahead, extend: p.extendLease}
+	batch := batchSize(col, o.BatchSize, p.seed, rec.Epoch, pr.From)
+	ahead := batch * int64(o.Workers) * 4
+	p.chunks = &dispenser{redo: redo, fresh: fresh, chunk: batch, lease: p.lease, ahead: ahead, extend: p.extendLease}
 	return p
+}
+
+// batchSize is the documents per insertMany: at most count, and about
+// MaxBatchBytes of documents of the size the template makes (measured on a
+// sample of the part's first keys).
+func batchSize(col *workload.Collection, count int, seed uint64, epoch uint32, from int64) int64 {
+	const sample = 16
+	st := generate.NewState(seed, 1<<40)
+	var buf []byte
+	for k := from; k < from+sample; k++ {
+		st.BeginDocument(col.Keys, k, seed, epoch)
+		buf = col.Doc.Append(buf, st)
+	}
+	st.EndDocuments()
+	avg := max(int64(len(buf))/sample, 1)
+	return max(1, min(int64(count), MaxBatchBytes/avg))
 }
 
 func (p *partRun) finished() bool {

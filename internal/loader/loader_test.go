@@ -278,3 +278,45 @@ func TestDecide(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadBatchesBoundedByBytes: with 7 KB documents a batch of the default
+// 1,000 would be 7 MB per worker; batches stay within MaxBatchBytes (plus
+// one document), while small documents keep the full count. The oracle is
+// the byte size of each batch the server received.
+func TestLoadBatchesBoundedByBytes(t *testing.T) {
+	for _, tt := range []struct {
+		name, template string
+		wantFull       bool // every batch but the last holds BatchSize documents
+	}{
+		{"7KB documents", `{_id: {$gen: objectId}, k: {$gen: key}, blob: {$gen: string, length: 7000}}`, false},
+		{"small documents", keyedTemplate, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			col, srv, store := testCollection(t, tt.template), newFakeServer(), newMemStore()
+			var mu sync.Mutex
+			var maxBytes, maxDocs, docSize int
+			srv.hook = func(_ int, docs [][]byte) (int, error) {
+				n := 0
+				for _, d := range docs {
+					n += len(d)
+					docSize = max(docSize, len(d))
+				}
+				mu.Lock()
+				maxBytes, maxDocs = max(maxBytes, n), max(maxDocs, len(docs))
+				mu.Unlock()
+				return len(docs), nil
+			}
+			const batch = 1000
+			if _, err := Load(context.Background(), srv, store, col, quick(Options{Target: 3000, BatchSize: batch, Workers: 2})); err != nil {
+				t.Fatal(err)
+			}
+			srv.check(t, 3000)
+			if maxBytes > MaxBatchBytes+docSize {
+				t.Errorf("a batch of %d bytes (%d documents of up to %d bytes): want at most %d", maxBytes, maxDocs, docSize, MaxBatchBytes+docSize)
+			}
+			if tt.wantFull != (maxDocs == batch) {
+				t.Errorf("largest batch %d documents of %d bytes each, batch size %d", maxDocs, docSize, batch)
+			}
+		})
+	}
+}

@@ -6,9 +6,9 @@
 // (by default GOMAXPROCS, at most MaxDefaultShards: only that many workers
 // record at the same instant; Options.Shards sets another count), because one histogram at mongoload's geometry
 // (1 µs to 1 h, 3 significant digits) is about 190 KB and a run can have
-// thousands of workers. At each interval the collector swaps every shard's
-// histograms for clean spares, holding each shard's lock only for the pointer
-// swap, and merges the swapped-out ones into the Interval.
+// thousands of workers. At each interval the collector adds each shard's
+// histogram of each operation into the Interval and empties it, under that
+// shard's lock, one operation at a time (no spare copy of every histogram).
 //
 // Whole-run figures come from Totals, which adds the interval histograms
 // together: percentiles are never averaged.

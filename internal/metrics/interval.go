@@ -1,6 +1,8 @@
 package metrics
 
 import (
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -18,6 +20,100 @@ type Interval struct {
 	// interval, set once per interval by whoever hands it on to the sinks;
 	// nil where it was not read.
 	ClientCPU *time.Duration
+	// RunTotals are the run's whole-run totals, this interval included: the
+	// one whole-run total, kept by the collector, which keeps adding to it.
+	// A sink may keep the pointer but must read it only once the run is
+	// over (the JSON sink's fallback when it gets no result). Nil where no
+	// collector keeps totals.
+	RunTotals *Totals
+	// Summary is the interval's summary, computed once by the first sink
+	// that asks (report.Summarize) and shared by all of them.
+	Summary Memo
+
+	// refs counts the holders of an interval made by a Recorder; the last
+	// Release returns its histograms to the recorder's pool.
+	refs atomic.Int32
+	pool *histPool
+}
+
+// Retain records one more holder of iv (a sink reading it later, on
+// another goroutine): iv's histograms stay valid until it calls Release.
+func (iv *Interval) Retain() {
+	if iv.pool != nil {
+		iv.refs.Add(1)
+	}
+}
+
+// Release says a holder is done with iv. The Recorder's caller holds the
+// interval it got; when the last holder releases it, its histograms go
+// back to the recorder to be reused by a later interval (a new ~190 KB
+// histogram per operation per interval is most of the collector's cost).
+// Using an interval after releasing it is a bug: its histograms are
+// detached so that it fails loudly instead of reading another interval.
+// An interval nobody releases is simply left to the garbage collector.
+func (iv *Interval) Release() {
+	if iv.pool == nil {
+		return
+	}
+	switch n := iv.refs.Add(-1); {
+	case n < 0:
+		panic("metrics: Interval released more often than retained")
+	case n == 0:
+		for i := range iv.Ops {
+			o := &iv.Ops[i]
+			iv.pool.put(o.Latency)
+			iv.pool.put(o.Service)
+			o.Latency, o.Service = nil, nil
+		}
+	}
+}
+
+// histPool keeps released interval histograms for reuse, at most max.
+type histPool struct {
+	mu   sync.Mutex
+	free []*hdrhistogram.Histogram
+	max  int
+}
+
+// get returns an empty histogram stamped with its interval's times.
+func (p *histPool) get(start, end time.Time) *hdrhistogram.Histogram {
+	p.mu.Lock()
+	var h *hdrhistogram.Histogram
+	if n := len(p.free); n > 0 {
+		h, p.free = p.free[n-1], p.free[:n-1]
+	}
+	p.mu.Unlock()
+	if h == nil {
+		return newStamped(start, end)
+	}
+	h.SetStartTimeMs(start.UnixMilli())
+	h.SetEndTimeMs(end.UnixMilli())
+	return h
+}
+
+func (p *histPool) put(h *hdrhistogram.Histogram) {
+	if h == nil {
+		return
+	}
+	resetHistogram(h)
+	p.mu.Lock()
+	if len(p.free) < p.max {
+		p.free = append(p.free, h)
+	}
+	p.mu.Unlock()
+}
+
+// Memo holds one value derived from an immutable interval: computed once,
+// by whichever goroutine asks first, and shared.
+type Memo struct {
+	once sync.Once
+	v    any
+}
+
+// Get returns the value, computing it with f on the first call.
+func (m *Memo) Get(f func() any) any {
+	m.once.Do(func() { m.v = f() })
+	return m.v
 }
 
 // OpInterval is what one operation recorded during an interval.

@@ -14,8 +14,8 @@ type Options struct {
 	// Shards is the number of shards workers share; 0 means GOMAXPROCS (only
 	// that many workers record at the same instant), at most MaxDefaultShards, so a many-core machine does not pay hundreds
 	// of megabytes of histograms for contention it would not see.
-	// Memory is about 2 × Shards × ops × 190 KB (×2 again with Service):
-	// every shard holds a current and a spare histogram per operation.
+	// Memory is about Shards × ops × 190 KB (×2 with Service), plus one
+	// histogram per operation for each interval in flight to the sinks.
 	Shards int
 	// Service also keeps a service-time histogram per operation, for
 	// open-loop runs where latency is measured from the scheduled start.
@@ -37,6 +37,7 @@ type Recorder struct {
 	mu    sync.Mutex // serializes Interval and Reset; never taken by recording
 	start time.Time  // start of the interval being recorded
 	load  loadCounters
+	pool  histPool // released intervals' histograms
 }
 
 // NewRecorder returns a Recorder for the operations named ops; operation i
@@ -54,8 +55,14 @@ func NewRecorder(ops []string, opt Options) *Recorder {
 		start:   time.Now(),
 	}
 	copy(r.parents, opt.Parents)
+	// Enough for the interval being cut and two in flight to the sinks;
+	// intervals a slow sink holds longer are left to the garbage collector.
+	r.pool.max = 3 * len(ops)
+	if opt.Service {
+		r.pool.max *= 2
+	}
 	for i := range r.shards {
-		r.shards[i] = &Shard{cur: newSet(len(ops), opt.Service), spare: newSet(len(ops), opt.Service)}
+		r.shards[i] = &Shard{cur: newSet(len(ops), opt.Service)}
 	}
 	return r
 }
@@ -92,19 +99,22 @@ func (r *Recorder) Shard(worker int) *Shard {
 // or Reset (or since NewRecorder), as an interval ending at now. Take now
 // just before calling: a sample recorded during the call lands in this
 // interval or the next, never in both and never in neither. The returned
-// Interval is never modified again.
+// Interval is never modified again; the caller holds it, and may Release
+// it (after Retain for every other holder) so its histograms are reused.
 func (r *Recorder) Interval(now time.Time) *Interval {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	// Swap every shard first, so the interval boundary is the same for all
-	// shards to within microseconds, then do the slow merging with no shard
-	// lock held.
-	old := r.swapAll()
 	iv := r.newInterval(now)
 	iv.Load = r.takeLoad()
-	for _, s := range old {
-		s.addTo(iv)
-		s.reset()
+	// Each shard's histogram of an operation is added to the interval and
+	// emptied under that shard's lock, one operation at a time: a sample
+	// lands in exactly one interval, no spare set doubles the shards'
+	// memory, and a recorder waits at most one merge (~0.1 ms) once per
+	// interval.
+	for _, s := range r.shards {
+		for i := range iv.Ops {
+			s.drainOp(i, &iv.Ops[i])
+		}
 	}
 	r.start = now
 	return iv
@@ -115,29 +125,24 @@ func (r *Recorder) Interval(now time.Time) *Interval {
 func (r *Recorder) Reset(now time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, s := range r.swapAll() {
-		s.reset()
+	for _, s := range r.shards {
+		s.mu.Lock()
+		s.cur.reset()
+		s.mu.Unlock()
 	}
 	r.takeLoad()
 	r.start = now
 }
 
-func (r *Recorder) swapAll() []*set {
-	old := make([]*set, len(r.shards))
-	for i, s := range r.shards {
-		old[i] = s.swap()
-	}
-	return old
-}
-
 func (r *Recorder) newInterval(end time.Time) *Interval {
-	iv := &Interval{Start: r.start, End: end, Ops: make([]OpInterval, len(r.ops))}
+	iv := &Interval{Start: r.start, End: end, Ops: make([]OpInterval, len(r.ops)), pool: &r.pool}
+	iv.refs.Store(1)
 	for i, name := range r.ops {
 		o := &iv.Ops[i]
 		o.Name, o.Parent = name, r.parents[i]
-		o.Latency = newStamped(r.start, end)
+		o.Latency = r.pool.get(r.start, end)
 		if r.service {
-			o.Service = newStamped(r.start, end)
+			o.Service = r.pool.get(r.start, end)
 		}
 	}
 	return iv

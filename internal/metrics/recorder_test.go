@@ -316,3 +316,44 @@ func TestLoadCountsPerInterval(t *testing.T) {
 		t.Fatalf("totals load %+v", l)
 	}
 }
+
+// TestIntervalHistogramsReused: a released interval's histograms serve the
+// next interval, emptied; one still held by a sink is not touched until
+// its last holder releases it. The oracle is the samples recorded into
+// each interval.
+func TestIntervalHistogramsReused(t *testing.T) {
+	r := NewRecorder([]string{"op"}, Options{Shards: 2})
+	t0 := time.Now()
+	for i := range 5 {
+		r.Shard(i).Record(0, time.Millisecond)
+	}
+	first := r.Interval(t0.Add(time.Second))
+	first.Retain() // a sink holds it
+	h := first.Ops[0].Latency
+	first.Release() // the caller is done; the sink is not
+	r.Shard(0).Record(0, 2*time.Millisecond)
+	second := r.Interval(t0.Add(2 * time.Second))
+	if second.Ops[0].Latency == h {
+		t.Fatal("a histogram still held by a sink was reused")
+	}
+	if n := first.Ops[0].Count(); n != 5 {
+		t.Fatalf("the held interval counts %d, want 5", n)
+	}
+	first.Release() // the sink is done: its histogram goes back
+	h2 := second.Ops[0].Latency
+	second.Release()
+	for i := range 3 {
+		r.Shard(i).Record(0, 3*time.Millisecond)
+	}
+	third := r.Interval(t0.Add(3 * time.Second))
+	got := third.Ops[0].Latency
+	if got != h && got != h2 {
+		t.Fatal("released histograms were not reused")
+	}
+	if got.TotalCount() != 3 || got.Min() != 3000 || got.EndTimeMs() != t0.Add(3*time.Second).UnixMilli() {
+		t.Fatalf("reused histogram: count %d, min %d, end %d", got.TotalCount(), got.Min(), got.EndTimeMs())
+	}
+	if first.Ops[0].Latency != nil {
+		t.Fatal("a released interval still points at a histogram now reused")
+	}
+}

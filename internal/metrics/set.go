@@ -3,7 +3,7 @@ package metrics
 import "github.com/HdrHistogram/hdrhistogram-go"
 
 // set holds everything one shard records for every operation during one
-// interval. A shard owns two sets: one receiving recordings, one spare.
+// interval. A shard owns one, drained into every interval.
 type set struct {
 	lat      []*hdrhistogram.Histogram
 	svc      []*hdrhistogram.Histogram // nil unless Options.Service
@@ -33,37 +33,38 @@ func newSet(nops int, service bool) *set {
 	return s
 }
 
-// addTo adds the set's recordings to iv, whose Ops are indexed like the set.
-// Merge's dropped count is ignored because it is always 0 here: both sides
-// have NewHistogram's geometry, and no total comes near MaxInt64.
-func (s *set) addTo(iv *Interval) {
-	for i := range iv.Ops {
-		o := &iv.Ops[i]
-		o.Latency.Merge(s.lat[i])
-		if s.svc != nil {
-			o.Service.Merge(s.svc[i])
-		}
-		o.Overflow += s.overflow[i]
-		o.Docs.Add(s.docs[i])
-		o.Errors = addErrors(o.Errors, s.errors[i])
-		o.Outcomes = addErrors(o.Outcomes, s.outcomes[i])
+// addOpTo adds the set's recordings of operation i to o. Merge's dropped
+// count is ignored because it is always 0 here: both sides have
+// NewHistogram's geometry, and no total comes near MaxInt64.
+func (s *set) addOpTo(i int, o *OpInterval) {
+	o.Latency.Merge(s.lat[i])
+	if s.svc != nil {
+		o.Service.Merge(s.svc[i])
+	}
+	o.Overflow += s.overflow[i]
+	o.Docs.Add(s.docs[i])
+	o.Errors = addErrors(o.Errors, s.errors[i])
+	o.Outcomes = addErrors(o.Outcomes, s.outcomes[i])
+}
+
+// reset empties the set.
+func (s *set) reset() {
+	for i := range s.lat {
+		s.resetOp(i)
 	}
 }
 
-// reset empties the set so it can become a shard's next spare.
-func (s *set) reset() {
-	for i := range s.lat {
-		resetHistogram(s.lat[i])
-		if s.svc != nil {
-			resetHistogram(s.svc[i])
-		}
-		s.overflow[i] = 0
-		s.docs[i] = Docs{}
-		// clear keeps the map's storage, so a recurring error class does not
-		// allocate again on the hot path.
-		clear(s.errors[i])
-		clear(s.outcomes[i])
+// resetOp empties operation i's recordings. clear keeps the maps' storage,
+// so a recurring error class does not allocate again on the hot path.
+func (s *set) resetOp(i int) {
+	resetHistogram(s.lat[i])
+	if s.svc != nil {
+		resetHistogram(s.svc[i])
 	}
+	s.overflow[i] = 0
+	s.docs[i] = Docs{}
+	clear(s.errors[i])
+	clear(s.outcomes[i])
 }
 
 // resetHistogram skips histograms that are already empty: Reset zeroes all

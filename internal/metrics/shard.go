@@ -12,9 +12,8 @@ import (
 // RecordService; a failed operation is counted with RecordError alone, so
 // that a latency histogram never mixes fast failures with real work.
 type Shard struct {
-	mu    sync.Mutex
-	cur   *set // receives recordings
-	spare *set // touched only by the collector, under Recorder.mu
+	mu  sync.Mutex
+	cur *set // receives recordings; drained into each interval
 
 	// pad keeps two shards' mutexes off the same cache line, so workers on
 	// different CPUs do not contend through false sharing.
@@ -106,13 +105,11 @@ func (s *Shard) RecordOutcome(op int, name string, n int64) {
 	s.mu.Unlock()
 }
 
-// swap makes the spare set current and returns the set that was current. The
-// shard lock is held only for the pointer exchange.
-func (s *Shard) swap() *set {
+// drainOp adds what the shard recorded for operation op to o and empties
+// it, under the shard's lock.
+func (s *Shard) drainOp(op int, o *OpInterval) {
 	s.mu.Lock()
-	old := s.cur
-	s.cur = s.spare
+	s.cur.addOpTo(op, o)
+	s.cur.resetOp(op)
 	s.mu.Unlock()
-	s.spare = old
-	return old
 }

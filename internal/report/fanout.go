@@ -57,13 +57,15 @@ func (o *outlet) run() {
 	defer close(o.done)
 	for d := range o.ch {
 		o.sink.Interval(d.iv, d.elapsed)
+		d.iv.Release() // retained when queued
 	}
 	// o.res was set before o.ch was closed, so reading it here is ordered.
 	o.err = o.sink.Close(o.res)
 }
 
 // Interval queues iv for every sink without ever waiting: a sink whose
-// buffer is full misses it, and the miss is counted.
+// buffer is full misses it, and the miss is counted. Each queued delivery
+// retains iv until its sink has read it.
 func (f *Fanout) Interval(iv *metrics.Interval, elapsed time.Duration) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -72,9 +74,11 @@ func (f *Fanout) Interval(iv *metrics.Interval, elapsed time.Duration) {
 	}
 	f.sent++
 	for _, o := range f.outs {
+		iv.Retain() // the outlet releases it once its sink has read it
 		select {
 		case o.ch <- delivery{iv, elapsed}:
 		default:
+			iv.Release()
 			o.dropped++
 		}
 	}

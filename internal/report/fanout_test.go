@@ -202,3 +202,19 @@ func TestJSONSinkWithoutResult(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSummarizeOncePerInterval: every sink of an interval gets the same
+// summary, computed once (the percentiles walk every histogram), and equal
+// to what a fresh computation gives.
+func TestSummarizeOncePerInterval(t *testing.T) {
+	r := openRun()
+	iv := r.ivs[2]
+	a, b := Summarize(iv, 3*time.Second), Summarize(iv, 3*time.Second)
+	if &a.Ops[0] != &b.Ops[0] {
+		t.Fatal("the second Summarize computed the summary again")
+	}
+	fresh := summarize(iv, 3*time.Second)
+	if fresh.Ops[0].P99 != a.Ops[0].P99 || fresh.Ops[1].Count != a.Ops[1].Count || fresh.T != a.T {
+		t.Fatalf("shared summary %+v differs from a fresh one %+v", a, fresh)
+	}
+}

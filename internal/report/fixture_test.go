@@ -112,6 +112,7 @@ func record(r *metrics.Recorder, info RunInfo, each func(s *metrics.Shard, sec, 
 		iv := r.Interval(start.Add(time.Duration(sec) * time.Second))
 		out.ivs = append(out.ivs, iv)
 		out.totals.Add(iv)
+		iv.RunTotals = out.totals // as the engine's collector does
 		out.series = append(out.series, Summarize(iv, time.Duration(sec)*time.Second))
 	}
 	return out

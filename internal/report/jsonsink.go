@@ -19,26 +19,26 @@ type jsonSink struct {
 	path   string
 	info   RunInfo
 	series []IntervalSummary
-	totals *metrics.Totals // only for a Close without a result
+	// totals are the run's whole-run totals (Interval.RunTotals), read only
+	// by a Close without a result, once the run is over: the sink merges no
+	// histogram of its own.
+	totals *metrics.Totals
 }
 
 func (s *jsonSink) Name() string { return "JSON results file " + s.path }
 
 func (s *jsonSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
 	s.series = append(s.series, Summarize(iv, elapsed))
-	if s.totals == nil {
-		names := make([]string, len(iv.Ops))
-		for i := range iv.Ops {
-			names[i] = iv.Ops[i].Name
-		}
-		s.totals = metrics.NewTotals(names, len(iv.Ops) > 0 && iv.Ops[0].Service != nil)
-	}
-	s.totals.Add(iv)
+	s.totals = iv.RunTotals
 }
 
 func (s *jsonSink) Close(res *Result) error {
 	if res == nil {
-		res = Build(s.info, s.totals, nil)
+		totals := s.totals
+		if totals == nil {
+			totals = metrics.NewTotals(nil, false)
+		}
+		res = Build(s.info, totals, nil)
 		res.Notes = append(res.Notes, "the run ended without a result: this one was built from the intervals the results file received")
 	}
 	// A shallow copy: res is shared with other sinks, which must not see

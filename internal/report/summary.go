@@ -60,8 +60,16 @@ type OpSummary struct {
 }
 
 // Summarize reduces an interval to its series entry. elapsed is the time
-// since the measured phase began, at the interval's end.
+// since the measured phase began, at the interval's end (the same for every
+// sink of an interval). The summary is computed once per interval and
+// shared by every sink that asks (each percentile walks the histograms):
+// callers must not modify it, and the interval must be complete (its
+// ClientCPU stamped) before the first call.
 func Summarize(iv *metrics.Interval, elapsed time.Duration) IntervalSummary {
+	return iv.Summary.Get(func() any { return summarize(iv, elapsed) }).(IntervalSummary)
+}
+
+func summarize(iv *metrics.Interval, elapsed time.Duration) IntervalSummary {
 	dt := iv.End.Sub(iv.Start).Seconds()
 	s := IntervalSummary{T: round3(elapsed.Seconds()), Dt: round3(dt), Ops: make([]OpSummary, len(iv.Ops))}
 	if l := iv.Load; l != (metrics.Load{}) {

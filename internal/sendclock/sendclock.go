@@ -11,6 +11,11 @@ import (
 	"time"
 )
 
+// base anchors the clock: send times are kept as monotonic offsets from it,
+// so a send time subtracted from a later time.Now() is immune to wall-clock
+// steps (NTP, a manual change), like every other latency.
+var base = time.Now()
+
 // Clock holds the time of the first send of the current operation, and
 // counts the commitTransaction commands the runner has sent (their excess
 // over the transactions that reached commit are commit retries).
@@ -32,15 +37,20 @@ func (c *Clock) Commits() int64 { return c.commits.Load() }
 
 // Mark records now as the send time, unless one was already recorded (a find
 // sends getMores after its first command: the first send counts).
-func (c *Clock) Mark() { c.ns.CompareAndSwap(0, time.Now().UnixNano()) }
+// The offset is stored plus one, so 0 still means "nothing sent".
+func (c *Clock) Mark() { c.ns.CompareAndSwap(0, int64(time.Since(base))+1) }
 
 // Reset forgets the send time, before the next operation.
 func (c *Clock) Reset() { c.ns.Store(0) }
 
-// Sent returns the recorded send time, and false if nothing was sent.
+// Sent returns the recorded send time, carrying the monotonic clock reading,
+// and false if nothing was sent.
 func (c *Clock) Sent() (time.Time, bool) {
 	ns := c.ns.Load()
-	return time.Unix(0, ns), ns != 0
+	if ns == 0 {
+		return time.Time{}, false
+	}
+	return base.Add(time.Duration(ns - 1)), true
 }
 
 type key struct{}

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Prints bench/run.sh's table from the files it wrote (bench/results).
+
+Each workload's .pair file holds, in run order, one line per run:
+  floor|mongoload OPS CPU_SECONDS MEASURED_RSS_KB LOAD1
+and consecutive floor/mongoload lines are one pair. Ratios are taken within
+a pair (the machine is shared, so only a ratio of neighbouring runs means
+anything); the table gives their median and the min..max spread.
+"""
+import statistics
+import sys
+
+out, workloads, duration, conc = sys.argv[1], sys.argv[2].split(), float(sys.argv[3]), sys.argv[4]
+big_rss, seed_rss = int(sys.argv[5]), int(sys.argv[6])
+noop_ops, noop_cpu = int(sys.argv[7]), float(sys.argv[8]) + float(sys.argv[9])
+
+
+def spread(xs, fmt):
+    xs = sorted(xs)
+    return f"{fmt.format(statistics.median(xs))} ({fmt.format(xs[0])}..{fmt.format(xs[-1])})"
+
+
+print(f"{conc} workers, {duration:.0f} s per run, floor and mongoload alternating; "
+      f"median (min..max) over the pairs\n")
+print("| workload | client | CPU/op µs | ops/s | measured-phase RSS MB | load avg |")
+print("|---|---|---|---|---|---|")
+ratios = {}
+for w in workloads:
+    runs = [l.split() for l in open(f"{out}/{w}.pair")]
+    by = {"floor": [], "mongoload": []}
+    for r in runs:
+        by[r[0]].append(tuple(float(x) for x in r[1:]))
+    for who, xs in by.items():
+        cpu = [c / o * 1e6 for o, c, _, _ in xs]
+        ops = [o / duration for o, _, _, _ in xs]
+        rss = [m / 1024 for _, _, m, _ in xs]
+        load = [l for *_, l in xs]
+        print(f"| {w} | {who} | {spread(cpu, '{:.1f}')} | {spread(ops, '{:,.0f}')} | "
+              f"{spread(rss, '{:.1f}')} | {spread(load, '{:.1f}')} |")
+    pairs = list(zip(by["floor"], by["mongoload"]))
+    ratios[w] = ([(mc / mo) / (fc / fo) for (fo, fc, _, _), (mo, mc, _, _) in pairs],
+                 [mo / fo for (fo, _, _, _), (mo, _, _, _) in pairs])
+print()
+print("| workload | CPU/op mongoload/floor (target <= 1.15) | throughput mongoload/floor (target >= 0.95) |")
+print("|---|---|---|")
+for w, (c, t) in ratios.items():
+    print(f"| {w} | **{spread(c, '{:.2f}x')}** | **{spread(t, '{:.2f}x')}** |")
+print()
+print("| figure | value | target |")
+print("|---|---|---|")
+print(f"| mongoload measured-phase RSS, 1,000 workers (ycsb-a) | {big_rss / 1024:.1f} MB | <= 64 MB |")
+print(f"| peak RSS seeding 100,000 default documents | {seed_rss / 1024:.1f} MB | <= 64 MB |")
+print(f"| no-op executor (bench/ceiling), ycsb-a, GOMAXPROCS=1: operations per CPU second | {noop_ops / noop_cpu:,.0f} | >= 1,000,000 |")
