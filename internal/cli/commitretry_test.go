@@ -16,31 +16,52 @@ import (
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
-// commitCutter is a TCP proxy to the real server that counts the
-// commitTransaction commands it sees and, for the first cut of them, drops
-// the connection instead of forwarding the command: the client never learns
-// whether the commit happened, the driver's UnknownTransactionCommitResult.
-type commitCutter struct {
-	ln      net.Listener
-	target  string
-	cut     int64
-	commits atomic.Int64
-	wg      sync.WaitGroup
+// cmdCutter is a TCP proxy to the real server that counts the wire
+// messages holding needle (a command's name, say) and drops the connection,
+// instead of forwarding the message, for those whose count cut says to:
+// the client never gets a reply, as when a server dies mid-command.
+type cmdCutter struct {
+	ln     net.Listener
+	target string
+	needle []byte
+	cut    func(n int64) bool
+	seen   atomic.Int64 // messages holding needle, cut or not
+	cuts   atomic.Int64
+	wg     sync.WaitGroup
 }
 
-func newCommitCutter(t *testing.T, target string, cut int64) *commitCutter {
+func newCmdCutter(t *testing.T, target string, needle []byte, cut func(n int64) bool) *cmdCutter {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &commitCutter{ln: ln, target: target, cut: cut}
+	p := &cmdCutter{ln: ln, target: target, needle: needle, cut: cut}
 	p.wg.Add(1)
 	go p.accept()
 	t.Cleanup(func() { ln.Close(); p.wg.Wait() })
 	return p
 }
 
-func (p *commitCutter) accept() {
+// newCommitCutter cuts the first n commitTransaction commands: the driver's
+// UnknownTransactionCommitResult.
+func newCommitCutter(t *testing.T, target string, n int64) *cmdCutter {
+	return newCmdCutter(t, target, []byte("commitTransaction\x00"), func(i int64) bool { return i <= n })
+}
+
+// proxied returns uri with its host replaced by the proxy's.
+func (p *cmdCutter) proxied(t *testing.T, uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Host = p.ln.Addr().String()
+	q := u.Query()
+	q.Set("directConnection", "true") // the replica set's hello names the real port
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+func (p *cmdCutter) accept() {
 	defer p.wg.Done()
 	for {
 		c, err := p.ln.Accept()
@@ -58,7 +79,7 @@ func (p *commitCutter) accept() {
 }
 
 // forward copies client messages to the server one wire message at a time.
-func (p *commitCutter) forward(c, s net.Conn) {
+func (p *cmdCutter) forward(c, s net.Conn) {
 	defer c.Close()
 	defer s.Close()
 	var hdr [4]byte
@@ -75,10 +96,9 @@ func (p *commitCutter) forward(c, s net.Conn) {
 		if _, err := io.ReadFull(c, msg[4:]); err != nil {
 			return
 		}
-		if bytes.Contains(msg, []byte("commitTransaction\x00")) {
-			if p.commits.Add(1) <= p.cut {
-				return // cut: neither forwarded nor answered
-			}
+		if bytes.Contains(msg, p.needle) && p.cut(p.seen.Add(1)) {
+			p.cuts.Add(1)
+			return // cut: neither forwarded nor answered
 		}
 		if _, err := s.Write(msg); err != nil {
 			return
@@ -99,11 +119,6 @@ func TestClosedLoopCountsCommitRetries(t *testing.T) {
 	}
 	const cut = 3 // the first commit, the driver's own retry of it, and one more
 	proxy := newCommitCutter(t, u.Host, cut)
-	pu := *u
-	pu.Host = proxy.ln.Addr().String()
-	q := pu.Query()
-	q.Set("directConnection", "true") // the replica set's hello names the real port
-	pu.RawQuery = q.Encode()
 	w := uniqueDB(t, `
 collections:
   - {database: mltest, name: acct, seed: 10, template: {k: {$gen: key}, n: 0}}
@@ -117,7 +132,7 @@ operations:
 `)
 	const txns = 20
 	out := filepath.Join(t.TempDir(), "r.json")
-	code, stdout, stderr := run(t, context.Background(), nil, "run", w, "--uri", pu.String(), "--concurrency", "1",
+	code, stdout, stderr := run(t, context.Background(), nil, "run", w, "--uri", proxy.proxied(t, uri), "--concurrency", "1",
 		"--operations", "20", "--duration", "0", "--warmup", "0s", "--quiet", "--drop", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
@@ -130,7 +145,7 @@ operations:
 	if pay == nil || pay.Count != txns {
 		t.Fatalf("pay: %+v, want %d transactions", pay, txns)
 	}
-	sent := proxy.commits.Load()
+	sent := proxy.seen.Load()
 	t.Logf("%d commitTransaction commands for %d transactions; outcomes %v", sent, txns, pay.Outcomes)
 	if want := sent - txns; want < cut-1 || pay.Outcomes[mongodb.RetryUnknownCommit] != want {
 		t.Fatalf("%d commitTransaction commands for %d transactions: want %d commit retries counted, outcomes %v",

@@ -302,11 +302,10 @@ func TracksSends(model Model, plan *workload.Plan) bool {
 }
 
 // runnerCtx is a runner's context: it carries the runner's send clock, made
-// once, so marking the send costs no allocation per operation.
+// once, so marking the send costs no allocation per operation. Every runner
+// has one: besides the send (marked only when TracksSends holds), it counts
+// the operation's failed commands, which tell a retried operation apart.
 func (r *run) runnerCtx() (context.Context, *sendclock.Clock) {
-	if !TracksSends(r.o.Model, r.plan) {
-		return r.opCtx, nil
-	}
 	c := &sendclock.Clock{}
 	return sendclock.With(r.opCtx, c), c
 }
@@ -381,11 +380,27 @@ func (r *run) exec(ctx context.Context, clock *sendclock.Clock, w *worker, shard
 	}
 	if err == nil && measured {
 		r.faults.succeeded(end)
+		r.recordRetried(shard, i, clock)
 	}
 	if err != nil && r.o.IsLoss(err) {
 		r.lastLoss.Store(&lossNote{at: end, err: err})
 	}
 	return true
+}
+
+// recordRetried counts an operation that succeeded after the driver
+// retried a failed command (a retryable read or write), apart for reads and
+// writes. A transaction's retries are counted by cause (recordSteps).
+func (r *run) recordRetried(shard *metrics.Shard, i int, clock *sendclock.Clock) {
+	op := r.plan.Ops[i]
+	if clock == nil || clock.Failures() == 0 || op.Kind == workload.Transaction {
+		return
+	}
+	if op.Kind.Writes() {
+		shard.RecordOutcome(i, metrics.RetriedWrite, 1)
+	} else {
+		shard.RecordOutcome(i, metrics.RetriedRead, 1)
+	}
 }
 
 // recordSteps records every step execution of a transaction in the step's

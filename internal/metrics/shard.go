@@ -88,6 +88,13 @@ func (s *Shard) RecordError(op int, class string) {
 	s.mu.Unlock()
 }
 
+// The outcomes of an operation that succeeded after the driver retried a
+// failed command: a retryable read or write that a fault did not cost.
+const (
+	RetriedRead  = "retried: read"
+	RetriedWrite = "retried: write"
+)
+
 // RecordOutcome counts n occurrences of a named outcome of operation op that
 // is neither a success nor an error: a transaction aborted by the workload's
 // own condition ("aborted: insufficient funds"), or retries it needed

@@ -117,6 +117,28 @@ func allRefused(err error) bool {
 	return true
 }
 
+// commandMonitor marks the operation's send clock. Failed commands are
+// always counted (a command that failed in an operation that then succeeded
+// was retried by the driver); with no Succeeded callback the driver
+// publishes nothing for a success, so this costs nothing until a failure.
+// Started, which makes the driver copy every command, is installed only when
+// sends are tracked.
+func commandMonitor(trackSends bool) *event.CommandMonitor {
+	m := &event.CommandMonitor{Failed: func(ctx context.Context, _ *event.CommandFailedEvent) {
+		if c := sendclock.From(ctx); c != nil {
+			c.Failed()
+		}
+	}}
+	if trackSends {
+		m.Started = func(ctx context.Context, e *event.CommandStartedEvent) {
+			if c := sendclock.From(ctx); c != nil {
+				c.Command(e.CommandName)
+			}
+		}
+	}
+	return m
+}
+
 // Connect opens a client and pings the server, failing within the
 // server-selection timeout with the address tried.
 func Connect(ctx context.Context, conn config.Connection, co ...ConnectOptions) (*Client, error) {
@@ -124,13 +146,7 @@ func Connect(ctx context.Context, conn config.Connection, co ...ConnectOptions) 
 	if err != nil {
 		return nil, err
 	}
-	if len(co) > 0 && co[0].TrackSends {
-		opts.SetMonitor(&event.CommandMonitor{Started: func(ctx context.Context, e *event.CommandStartedEvent) {
-			if c := sendclock.From(ctx); c != nil {
-				c.Command(e.CommandName)
-			}
-		}})
-	}
+	opts.SetMonitor(commandMonitor(len(co) > 0 && co[0].TrackSends))
 	c, err := mongo.Connect(opts)
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", config.RedactURI(conn.URI), err)

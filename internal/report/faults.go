@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mongoload/mongoload/internal/metrics"
 )
 
 // Faults is what a run saw of a server that failed under it: the spans
@@ -22,13 +24,36 @@ type Faults struct {
 	Abandoned int64 `json:"abandoned,omitempty"`
 	// Lost is every operation that did not complete: the errors plus
 	// the abandoned. Operations the driver retried and that then
-	// succeeded are successes and are not in it.
+	// succeeded are successes and are not in it: they are Retried.
 	Lost int64 `json:"lost"`
+	// Retried counts the operations that succeeded after the driver
+	// retried a failed command (retryable reads and writes), apart for
+	// reads and writes; a transaction's retries are its outcomes instead.
+	Retried *Retried `json:"retried,omitempty"`
 	// Timeline is the errors per class, per interval with errors.
 	Timeline []FaultInterval `json:"timeline,omitempty"`
 	// Injected are the actions of the fault schedule (--fault) and what
 	// came of each.
 	Injected []InjectedFault `json:"injected,omitempty"`
+}
+
+// Retried is the operations the driver's retries saved, reads and writes apart.
+type Retried struct {
+	Reads  int64 `json:"reads"`
+	Writes int64 `json:"writes"`
+}
+
+// retriedOf sums the mix's operations' retried outcomes; nil if none.
+func retriedOf(res *Result) *Retried {
+	var r Retried
+	for _, o := range res.Operations {
+		r.Reads += o.Outcomes[metrics.RetriedRead]
+		r.Writes += o.Outcomes[metrics.RetriedWrite]
+	}
+	if r.Reads == 0 && r.Writes == 0 {
+		return nil
+	}
+	return &r
 }
 
 // InjectedFault is one action of the fault schedule.
@@ -83,10 +108,11 @@ const Recovered = 0.9
 // and the result's interval series; it leaves it nil when there was no
 // gap and nothing was abandoned.
 func BuildFaults(res *Result, gaps []Span, abandoned int64, injected []InjectedFault) {
-	if len(gaps) == 0 && abandoned == 0 && len(injected) == 0 {
+	retried := retriedOf(res)
+	if len(gaps) == 0 && abandoned == 0 && len(injected) == 0 && retried == nil {
 		return
 	}
-	f := &Faults{Abandoned: abandoned, Lost: res.Totals.Errors + abandoned, Injected: injected}
+	f := &Faults{Abandoned: abandoned, Lost: res.Totals.Errors + abandoned, Retried: retried, Injected: injected}
 	for _, iv := range res.Intervals {
 		byClass := map[string]int64{}
 		for _, o := range iv.Ops {
@@ -162,6 +188,9 @@ func writeFaults(w *errWriter, res *Result) {
 	}
 	w.printf("\nfaults:   %s operation(s) lost (%s errors, %s abandoned in flight)\n",
 		thousands(f.Lost), thousands(f.Lost-f.Abandoned), thousands(f.Abandoned))
+	if r := f.Retried; r != nil {
+		w.printf("  retried by the driver and then successful: %s read(s), %s write(s)\n", thousands(r.Reads), thousands(r.Writes))
+	}
 	for i, g := range f.Gaps {
 		line := "  gap " + strconv.Itoa(i+1) + ": no operation succeeded from " + secs(g.Start) + " to " + secs(g.End) + " (" + secs(g.Seconds) + ")"
 		if g.Flaps > 0 {

@@ -16,13 +16,22 @@ import (
 // steps (NTP, a manual change), like every other latency.
 var base = time.Now()
 
-// Clock holds the time of the first send of the current operation, and
-// counts the commitTransaction commands the runner has sent (their excess
-// over the transactions that reached commit are commit retries).
+// Clock holds the time of the first send of the current operation, counts
+// the commitTransaction commands the runner has sent (their excess over the
+// transactions that reached commit are commit retries), and the current
+// operation's commands that failed (one that failed and then succeeded was
+// retried by the driver).
 type Clock struct {
-	ns      atomic.Int64
-	commits atomic.Int64
+	ns       atomic.Int64
+	commits  atomic.Int64
+	failures atomic.Int64
 }
+
+// Failed counts a command of the current operation that failed.
+func (c *Clock) Failed() { c.failures.Add(1) }
+
+// Failures is how many commands of the current operation failed.
+func (c *Clock) Failures() int64 { return c.failures.Load() }
 
 // Command marks a command's send; commits are counted.
 func (c *Clock) Command(name string) {
@@ -40,8 +49,11 @@ func (c *Clock) Commits() int64 { return c.commits.Load() }
 // The offset is stored plus one, so 0 still means "nothing sent".
 func (c *Clock) Mark() { c.ns.CompareAndSwap(0, int64(time.Since(base))+1) }
 
-// Reset forgets the send time, before the next operation.
-func (c *Clock) Reset() { c.ns.Store(0) }
+// Reset forgets the send time and the failures, before the next operation.
+func (c *Clock) Reset() {
+	c.ns.Store(0)
+	c.failures.Store(0)
+}
 
 // Sent returns the recorded send time, carrying the monotonic clock reading,
 // and false if nothing was sent.
