@@ -175,7 +175,8 @@ func checkFaultRun(t *testing.T, fr *faultRun, classes []string, direct string) 
 	}
 	if f == nil {
 		f = &report.Faults{}
-	} else {
+	}
+	if len(f.Gaps) > 0 {
 		// Oracle: the test's clock. No failure before the fault began, no
 		// success again before the server was being brought back.
 		at := func(s float64) time.Time { return res.StartedAt.Add(time.Duration(s * float64(time.Second))) }

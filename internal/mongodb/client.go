@@ -159,14 +159,14 @@ func Connect(ctx context.Context, conn config.Connection, co ...ConnectOptions) 
 	pingCtx, cancel := context.WithTimeout(ctx, wait+time.Second)
 	defer cancel()
 	if err := cl.firstPing(pingCtx, wait, co...); err != nil {
-		_ = c.Disconnect(context.Background())
+		disconnectWithin(c, time.Second)
 		return nil, err
 	}
 	if opts.Auth == nil {
 		// ping needs no login, so a server that requires one would only
 		// say so at the first real command, as a setup failure. Ask now.
 		if err := cl.needsLogin(pingCtx); err != nil {
-			_ = c.Disconnect(context.Background())
+			disconnectWithin(c, time.Second)
 			return nil, err
 		}
 	}
@@ -349,9 +349,26 @@ func (cl *Client) Close() {
 	if cl.unresponsive.Load() {
 		wait = 500 * time.Millisecond
 	}
+	disconnectWithin(cl.c, wait)
+}
+
+// disconnectWithin disconnects c, returning after wait at the most. The
+// driver's Disconnect bounds by its context only the wait for connections in
+// use: it then waits, unbounded, for each server's monitor, whose heartbeat
+// a frozen server holds for the whole connect timeout. The process has no
+// use for the client any more, so what is left finishes in the background.
+func disconnectWithin(c *mongo.Client, wait time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
-	defer cancel()
-	_ = cl.c.Disconnect(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer cancel()
+		_ = c.Disconnect(ctx)
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
 }
 
 // Hello returns the server's hello reply (topology, version hints).

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime/pprof"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,6 +36,7 @@ var (
 	workers  = flag.Int("concurrency", 8, "workers (goroutines)")
 	duration = flag.Duration("duration", 15*time.Second, "how long")
 	readPct  = flag.Int("read", 50, "percentage of reads; the rest are updates")
+	cpuProf  = flag.String("cpuprofile", "", "write a CPU profile of the measured loop to this file (to compare with mongoload's, MONGOLOAD_PPROF)")
 )
 
 func main() {
@@ -56,6 +58,16 @@ func run() error {
 	ids, err := keys(ctx, c)
 	if err != nil {
 		return err
+	}
+	if *cpuProf != "" {
+		f, err := os.Create(*cpuProf)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	var ops, errs atomic.Int64
 	stop := time.Now().Add(*duration)
