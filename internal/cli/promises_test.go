@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -75,21 +73,7 @@ func TestOutInAnUnwritableDirectory(t *testing.T) {
 // "(Unauthorized)" at setup; it exits 17, the authentication code, with
 // one line saying what to set, and the doc says the same of 17.
 func TestNoCredentialsIsAnAuthFailure(t *testing.T) {
-	testserver.URI(t)
-	script, err := testserver.Script()
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := fmt.Sprintf("cliauth-%d", os.Getpid())
-	cmd := exec.Command(script, "start", name)
-	cmd.Env = append(os.Environ(), "TESTSERVER_ARGS=--auth")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s start %s: %v", script, name, err)
-	}
-	t.Cleanup(func() { _ = exec.Command(script, "stop", name).Run() })
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	uri := lines[len(lines)-1]
+	uri := testserver.OwnServer(t, "--auth").URI
 	code, _, stderr := run(t, context.Background(), nil, "run", writeFile(t, "w.yaml", minimal), "--uri", uri, "--duration", "1s")
 	if code != ExitAuth || !strings.Contains(stderr, "MONGOLOAD_USERNAME and MONGOLOAD_PASSWORD") || strings.Contains(stderr, "Unauthorized") {
 		t.Fatalf("exit %d, stderr %q; want %d naming MONGOLOAD_USERNAME and MONGOLOAD_PASSWORD", code, stderr, ExitAuth)

@@ -3,9 +3,6 @@ package mongodb
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -18,34 +15,13 @@ import (
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
-// authServer starts a test server of its own that requires SCRAM
-// authentication (TESTSERVER_ARGS=--auth) and returns its URI.
-func authServer(t *testing.T) string {
-	t.Helper()
-	testserver.URI(t) // honours MONGOLOAD_SKIP_INTEGRATION
-	script, err := testserver.Script()
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := fmt.Sprintf("auth-%d", os.Getpid())
-	cmd := exec.Command(script, "start", name)
-	cmd.Env = append(os.Environ(), "TESTSERVER_ARGS=--auth")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s start %s: %v", script, name, err)
-	}
-	t.Cleanup(func() { _ = exec.Command(script, "stop", name).Run() })
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	return lines[len(lines)-1]
-}
-
 // TestConnectWithoutCredentials: against a server that requires
 // authentication, connecting without credentials is an authentication
 // failure at once (ErrAuth, naming MONGOLOAD_USERNAME/MONGOLOAD_PASSWORD),
 // not a raw Unauthorized at setup; wrong credentials are ErrAuth too, and
 // right ones connect.
 func TestConnectWithoutCredentials(t *testing.T) {
-	uri := authServer(t)
+	uri := testserver.OwnServer(t, "--auth").URI
 	ctx := context.Background()
 	timeouts := config.Timeouts{ServerSelection: config.Duration(5 * time.Second)}
 	_, err := Connect(ctx, config.Connection{URI: uri, Timeouts: timeouts})

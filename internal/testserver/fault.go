@@ -13,20 +13,22 @@ import (
 type Server struct {
 	t      testing.TB
 	script string
+	args   []string // the server's own arguments (TESTSERVER_ARGS)
 	Name   string
 	URI    string
 }
 
-// OwnServer starts a server for t alone; it is stopped, and its data
-// removed, when t ends.
-func OwnServer(t testing.TB) *Server {
+// OwnServer starts a server for t alone, with the server's own arguments
+// if any (such as "--auth": SCRAM authentication required); it is stopped,
+// and its data removed, when t ends.
+func OwnServer(t testing.TB, serverArgs ...string) *Server {
 	t.Helper()
 	URI(t) // honours MONGOLOAD_SKIP_INTEGRATION
 	script, err := Script()
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{t: t, script: script,
+	s := &Server{t: t, script: script, args: serverArgs,
 		Name: fmt.Sprintf("fault-%d-%s", os.Getpid(), strings.NewReplacer("/", "_", " ", "_").Replace(t.Name()))}
 	s.URI = s.do("start")
 	t.Cleanup(func() { _ = exec.Command(script, "stop", s.Name).Run() })
@@ -37,6 +39,9 @@ func OwnServer(t testing.TB) *Server {
 func (s *Server) do(args ...string) string {
 	s.t.Helper()
 	cmd := exec.Command(s.script, append([]string{args[0], s.Name}, args[1:]...)...)
+	if len(s.args) > 0 {
+		cmd.Env = append(os.Environ(), "TESTSERVER_ARGS="+strings.Join(s.args, " "))
+	}
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
