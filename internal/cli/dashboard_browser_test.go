@@ -60,7 +60,7 @@ func TestDashboardInBrowser(t *testing.T) {
 	defer cancel()
 	done := make(chan runOutcome, 1)
 	go func() {
-		code, stdout, stderr := run(t, ctx, nil, "run", uniqueDB(t, unindexed), "--uri", uri, "--duration", "7s", "--seed", "3000",
+		code, stdout, stderr := run(t, ctx, nil, "run", uniqueDB(t, unindexed), "--uri", uri, "--duration", "12s", "--seed", "3000",
 			"--concurrency", "3", "--slow", "2ms", "--explain", "3", "--drop", "--quiet",
 			"--dashboard", strconv.Itoa(port), "--dashboard-linger", "60s") // the test ends the linger
 		done <- runOutcome{code, stdout, stderr}
