@@ -47,15 +47,7 @@ func TestDropsFailLatencyObjectives(t *testing.T) {
 		{"throughput>=90", 98, true}, // not a latency: drops do not count
 	}
 	for _, tt := range tests {
-		objs, err := ParseObjectives(tt.slo)
-		if err != nil {
-			t.Fatal(err)
-		}
-		vs, err := Check(res, objs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := vs[0]
+		v := verdictOf(t, res, tt.slo)
 		if v.Pass != tt.pass || !(v.Measured == tt.want || math.Abs(v.Measured-tt.want) <= 0.001*tt.want) {
 			t.Errorf("%s: measured %g pass %v, want %g pass %v", tt.slo, v.Measured, v.Pass, tt.want, tt.pass)
 		}

@@ -29,16 +29,9 @@ func TestObjectivesCountTransactionsOnce(t *testing.T) {
 		{"pay/debit:p50<=1s", rt.DebitMs},
 	}
 	for _, tt := range tests {
-		objs, err := ParseObjectives(tt.slo)
-		if err != nil {
-			t.Fatal(err)
-		}
-		vs, err := Check(res, objs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := vs[0].Measured
-		if vs[0].Missing {
+		v := verdictOf(t, res, tt.slo)
+		got := v.Measured
+		if v.Missing {
 			got = 0
 		}
 		if math.Abs(got-tt.want) > 0.001*tt.want+1e-9 {

@@ -60,15 +60,7 @@ func TestCheck(t *testing.T) {
 		{"nosuch:p99<=1ms", false, 0},        // a scope that matches nothing fails
 	}
 	for _, tt := range tests {
-		os, err := ParseObjectives(tt.slo)
-		if err != nil {
-			t.Fatalf("%s: %v", tt.slo, err)
-		}
-		vs, err := Check(res, os)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := vs[0]
+		v := verdictOf(t, res, tt.slo)
 		if v.Pass != tt.pass {
 			t.Errorf("%s: pass=%v (measured %.3f), want %v", tt.slo, v.Pass, v.Measured, tt.pass)
 		}
@@ -96,4 +88,18 @@ func TestParseObjectivesErrors(t *testing.T) {
 			t.Errorf("ParseObjectives(%q) = %v, want an error containing %q", tt.in, err, tt.want)
 		}
 	}
+}
+
+// verdictOf parses one objective and checks it against res.
+func verdictOf(t *testing.T, res *report.Result, slo string) Verdict {
+	t.Helper()
+	objs, err := ParseObjectives(slo)
+	if err != nil {
+		t.Fatalf("%s: %v", slo, err)
+	}
+	vs, err := Check(res, objs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vs[0]
 }
