@@ -206,3 +206,44 @@ func serverNotes(s *report.Server) []string {
 	}
 	return notes
 }
+
+// telemetryStage is the observers (see observers) as one part of a
+// measured step: opened with the server's context, started when measuring
+// starts, stopped (the final sample) and added to the result once the
+// result is built, before the operator's commands after the run.
+type telemetryStage struct {
+	onSample []func(report.ServerSample)
+	ctx      context.Context // the run's: close waits for the final sample until it is done
+	start    func()
+	stop     func(context.Context)
+	finish   func(*report.Result)
+}
+
+func (t *telemetryStage) phases() []Phase {
+	return []Phase{PhaseContext, PhaseMeasure, PhaseCollect}
+}
+
+func (t *telemetryStage) enter(p Phase, r *runState) error {
+	switch p {
+	case PhaseContext:
+		sinks, start, stop, finish, err := observers(r.ctx, r.o, r.cfg, r.plan, r.client, t.onSample...)
+		if err != nil {
+			return err // carries its exit code
+		}
+		t.ctx, t.start, t.stop, t.finish = r.ctx, start, stop, finish
+		r.sinks = append(r.sinks, sinks...)
+	case PhaseMeasure:
+		t.start()
+	case PhaseCollect:
+		t.stop(r.post)     // the server's final sample
+		t.finish(r.result) // the server series and the cross-check, before the file is written
+	}
+	return nil
+}
+
+// close closes the telemetry connection on every path (stop is idempotent).
+func (t *telemetryStage) close() {
+	if t.stop != nil {
+		t.stop(t.ctx)
+	}
+}

@@ -116,12 +116,14 @@ type operator struct {
 	notes   []string
 	slow    *insights.Recorder
 	cpu     *cpuSink
+	// interrupted is whether the run was interrupted when the result was
+	// collected: explain is skipped then.
+	interrupted bool
 }
 
-// startOperator reads the server's context and the collections'
-// statistics on a connection of its own, and returns the sinks that feed
-// the dashboard. It never fails: what cannot be read is noted.
-func startOperator(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, view *operatorView, info report.RunInfo) (*operator, []report.Sink) {
+// newOperator makes the operator's view of one measured phase; start
+// reads what it reads before the phase.
+func newOperator(o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, view *operatorView) *operator {
 	if view == nil {
 		view = &operatorView{}
 	}
@@ -129,8 +131,16 @@ func startOperator(ctx context.Context, o IO, cfg *config.Config, plan *workload
 	if threshold := slowThreshold(cfg); threshold > 0 {
 		op.slow = insights.NewRecorder(insights.Options{Threshold: threshold})
 	}
-	if client != nil {
-		insp, err := client.Inspector(ctx)
+	return op
+}
+
+// start reads the server's context and the collections' statistics on a
+// connection of its own, and returns the sinks that feed the dashboard. It
+// never fails: what cannot be read is noted.
+func (op *operator) start(ctx context.Context, info report.RunInfo) []report.Sink {
+	o, cfg, plan, view := op.o, op.cfg, op.plan, op.view
+	if op.client != nil {
+		insp, err := op.client.Inspector(ctx)
 		if err != nil {
 			fmt.Fprintf(o.Stderr, "warning: no server context: %v\n", err)
 			op.notes = append(op.notes, "the server's context and the collections' statistics were not read: "+err.Error())
@@ -159,7 +169,7 @@ func startOperator(ctx context.Context, o IO, cfg *config.Config, plan *workload
 		}
 		sinks = append(sinks, d.Sink(dashboard.Phase{Load: info.Load, ConfigLine: info.ConfigLine, Ops: ops, Warmup: cfg.Run.Warmup.D(), Interval: cfg.Run.Interval.D()}))
 	}
-	return op, sinks
+	return sinks
 }
 
 // slowThreshold is --slow, or with --explain alone defaultExplainSlow
@@ -197,19 +207,17 @@ func (op *operator) onSample(s report.ServerSample) {
 }
 
 // engine hooks the slow-operation recorder and the client's CPU per
-// interval into the engine's options. Call it after OnPhase is set.
+// interval into the engine's options.
 func (op *operator) engine(opts *engine.Options) {
 	if op.slow != nil {
 		opts.OnSlow, opts.SlowThreshold = op.slow.Observe, op.slow.Threshold()
 	}
 	op.cpu = &cpuSink{last: procstat.Read()}
-	prev := opts.OnPhase
-	opts.OnPhase = func(phase string) {
-		op.cpu.last = procstat.Read() // the first interval starts here, not at the warm-up
-		if prev != nil {
-			prev(phase)
-		}
-	}
+}
+
+// measure starts the first interval's CPU here, not at the warm-up.
+func (op *operator) measure() {
+	op.cpu.last = procstat.Read()
 }
 
 // wrap puts the client's CPU into every interval before the sinks see it.
@@ -247,13 +255,15 @@ func (c *cpuSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
 	c.next.Interval(iv, elapsed)
 }
 
-// finish adds the context, the collections' statistics and the slow
-// shapes (explained) to the result, before it is written. Call it after
-// the telemetry's final sample, so its commands are not counted as the
-// workload's.
+// collect adds the context, the client's CPU peak and the slow shapes to
+// the result, and reconnects for explain and the collections' statistics.
+// Call it after the telemetry's final sample, so its commands are not
+// counted as the workload's.
 //
-// ctx bounds every step (see postRunContext); interrupted skips explain.
-func (op *operator) finish(ctx context.Context, interrupted bool, res *report.Result) {
+// ctx bounds every step (see postRunContext); interrupted (whether the run
+// was, by then) makes explainAll skip explain.
+func (op *operator) collect(ctx context.Context, interrupted bool, res *report.Result) {
+	op.interrupted = interrupted
 	if res == nil {
 		return
 	}
@@ -278,7 +288,18 @@ func (op *operator) finish(ctx context.Context, interrupted bool, res *report.Re
 	if op.slow != nil {
 		op.slow.Close()
 		res.Slow = op.slow.Result()
-		op.explain(ctx, interrupted, res)
+	}
+}
+
+// explainAll explains the slow shapes and adds the collections'
+// statistics after the run and the operator's notes to the result, before
+// it is written.
+func (op *operator) explainAll(ctx context.Context, res *report.Result) {
+	if res == nil {
+		return
+	}
+	if op.slow != nil {
+		op.explain(ctx, op.interrupted, res)
 		res.Notes = append(res.Notes, slowNotes(res.Slow)...)
 	}
 	if op.inspect != nil {

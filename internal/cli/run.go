@@ -176,6 +176,9 @@ func (s *stepResult) exitError() error {
 // measureStep runs one measured phase (warm-up included) of an already
 // prepared workload and reports it; a sweep or a battery calls it once per
 // step, on one connection.
+//
+// The step goes through the phases Context to Write (see Phase); what
+// happens in each is the observers' hooks, in the order runObservers gives.
 func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, out output) (*stepResult, error) {
 	execs, err := client.Executors(plan)
 	if err != nil {
@@ -186,126 +189,66 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 		runners[i] = e
 	}
 	opts, load := engineOptions(cfg)
-	info := runInfo(cfg, plan)
-	info.Load = load
-	sinks := []report.Sink{}
+	r := &runState{ctx: ctx, o: o, cfg: cfg, plan: plan, client: client, out: out, opts: opts, info: runInfo(cfg, plan)}
+	r.info.Load = load
 	if live := out.live(o, cfg.Run.Quiet); live != nil {
-		sinks = append(sinks, live)
+		r.sinks = append(r.sinks, live)
 	}
 	if cfg.Run.Out != "" {
-		sinks = append(sinks, report.NewJSONSink(cfg.Run.Out, info))
+		r.sinks = append(r.sinks, report.NewJSONSink(cfg.Run.Out, r.info))
 	}
-	op, opSinks := startOperator(ctx, o, cfg, plan, client, out.view, info) // context, collection stats, dashboard (operator.go)
-	defer op.close()
-	sinks = append(sinks, opSinks...)
-	extra, startObs, stopObs, finishObs, err := observers(ctx, o, cfg, plan, client, op.onSample)
-	if err != nil {
+	op, usage, pl := runObservers(o, cfg, plan, client, out.view)
+	defer pl.close()
+	if err := pl.enter(PhaseContext, r); err != nil {
 		return nil, err // carries its exit code
 	}
-	defer stopObs(ctx) // idempotent: closes the telemetry connection on every path
-	sinks = append(sinks, extra...)
-	fan := report.NewFanout(sinks...) // Close closes the HDR log and stops the endpoint
-	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{Service: engine.Service(opts), Parents: plan.OpParents()})
+	r.fan = report.NewFanout(r.sinks...) // Close closes the HDR log and stops the endpoint
+	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{Service: engine.Service(r.opts), Parents: plan.OpParents()})
 	if err := waitStartAt(ctx, o, cfg); err != nil {
-		_ = fan.Close(nil)
+		_ = r.fan.Close(nil)
 		return nil, err
 	}
-	fmt.Fprintf(o.Stderr, "running %s: %s\n", cfg.Source, info.ConfigLine)
+	fmt.Fprintf(o.Stderr, "running %s: %s\n", cfg.Source, r.info.ConfigLine)
 	if cfg.Run.Warmup > 0 {
 		fmt.Fprintf(o.Stderr, "warming up for %s (not measured)\n", cfg.Run.Warmup)
 	}
-	info.StartedAt = time.Now()
-	u0 := procstat.Read()
-	faults := newFaultSchedule(ctx, o, cfg, client)
-	// The interval series also goes into the step's result. The client CPU
-	// is stamped on each interval (op.wrap) before anything summarises it.
-	series := &seriesSink{next: fan}
-	var setupPeak int64
-	opts.OnPhase = func(string) { // on the collecting goroutine, before measuring
-		u0 = procstat.Read()
-		setupPeak, _ = procstat.PeakRSS() // connecting, seeding, loading, warm-up
-		series.peak = procstat.StartPeak()
-		startObs()
-		faults.begin()
+	if err := pl.enter(PhaseWarmup, r); err != nil {
+		return nil, err
 	}
-	opts.OnGrace = func(n int64, grace time.Duration, abandoned bool) {
+	// On the collecting goroutine, before measuring.
+	r.opts.OnPhase = func(string) { _ = pl.enter(PhaseMeasure, r) }
+	r.opts.OnGrace = func(n int64, grace time.Duration, abandoned bool) {
 		if abandoned {
 			fmt.Fprintf(o.Stderr, "duration reached: abandoning %d operation(s) still in flight after %s (--grace)\n", n, grace)
 		} else {
 			fmt.Fprintf(o.Stderr, "duration reached: waiting up to %s for %d operation(s) in flight (--grace)\n", grace, n)
 		}
 	}
-	op.engine(&opts) // slow operations, client CPU per interval
-	res := engine.Run(ctx, plan, runners, rec, op.wrap(series), opts)
-	injected := faults.end()
-	// Every step after the phase is bounded when the run ended on a fault
-	// or an interrupt: a hanging server must not hold the results back.
-	if res.Abandoned > 0 {
-		client.Unresponsive() // do not wait for its goodbye either
-	}
-	post, endPost := postRunContext(ctx, res.Outcome != engine.Completed)
-	defer endPost()
-	// The first Ctrl-C ends the phase and the report is still written;
-	// the second one (cmd/mongoload) exits 130 at once, without it.
-	// Said on this goroutine, at the next step after the Ctrl-C (each
-	// step is bounded once it came), so that it never races the report.
-	said := false
-	sayFinishing := func() {
-		if ctx.Err() != nil && !said {
-			said = true
-			fmt.Fprintln(o.Stderr, "finishing: writing results; Ctrl-C again to stop without them")
+	// The interval series also goes into the step's result. The client CPU
+	// is stamped on each interval (op.wrap) before anything summarises it.
+	usage.series.next = r.fan
+	r.run = engine.Run(ctx, plan, runners, rec, op.wrap(usage.series), r.opts)
+	for _, p := range []Phase{PhaseCollect, PhaseExplain, PhaseWrite} {
+		if err := pl.enter(p, r); err != nil {
+			return nil, err
 		}
 	}
-	sayFinishing()
-	info.EndedAt = time.Now()
-	info.Client = clientUsage(u0, procstat.Read())
-	info.Client.SetupPeakRSSBytes = setupPeak
-	if series.peak != nil {
-		info.Client.MeasuredPeakRSSBytes, info.Client.MeasuredPeakRSSExact = series.peak.Peak()
-	}
-	// Read a moment apart: the lifetime peak is never below the phases'.
-	info.Client.MaxRSSBytes = max(info.Client.MaxRSSBytes, info.Client.MeasuredPeakRSSBytes, setupPeak)
-	info.Outcome, info.Reason = report.Outcome(res.Outcome), res.Reason
-	result := report.Build(info, res.Totals, series.summaries)
-	report.BuildFaults(result, spans(res.Gaps), res.Abandoned, injected)
-	if cfg.Run.MonthlyCost > 0 {
-		result.Cost = &report.Cost{Monthly: cfg.Run.MonthlyCost, Currency: cfg.Run.Currency}
-	}
-	for _, n := range client.Notices() { // fallbacks found while running, such as an unsupported bulkWrite
-		fmt.Fprintln(o.Stderr, "notice: "+n)
-		result.Notes = append(result.Notes, n)
-	}
-	if cfg.Run.Out != "" {
-		// Written now, before the steps that need the server (its final
-		// sample, context, collection statistics, explain), and again
-		// after them: a second Ctrl-C or a hanging server cannot cost
-		// what mongoload measured.
-		_ = report.WriteJSON(cfg.Run.Out, result)
-	}
-	stopObs(post)                             // the server's final sample
-	finishObs(result)                         // the server series and the cross-check, before the file is written
-	op.finish(post, ctx.Err() != nil, result) // context, collection stats, slow shapes explained
-	sayFinishing()
-	step := &stepResult{Result: result, Outcome: res.Outcome, Reason: res.Reason}
-	step.writeErr = fan.Close(result)
-	if err := out.final(o.Stdout, result); err != nil {
-		return nil, err
-	}
-	if out.format == "ycsb" {
-		// YCSB's report has no place for notes: they go to stderr, so that
-		// a run whose reads find nothing is flagged there too.
-		for _, n := range result.Notes {
-			fmt.Fprintln(o.Stderr, "note: "+n)
-		}
-	}
-	if res.Outcome != engine.ServerLost {
-		saveCtx, cancel := context.WithTimeout(post, 5*time.Second)
-		if err := client.SaveKeys(saveCtx, plan); err != nil {
-			fmt.Fprintln(o.Stderr, "warning: "+err.Error())
-		}
-		cancel()
-	}
-	return step, nil
+	return r.step, nil
+}
+
+// runObservers assembles the observers of one measured step. Their order
+// is the step's order: each phase enters them in it, and the phases after
+// Measure in reverse (Phase.unwinds). So, when measuring starts: the
+// operator's CPU reading, the client's usage, the telemetry sampler, the
+// fault schedule; once the engine returned: the fault schedule ends, the
+// result is built (and written a first time), the telemetry's final
+// sample goes into it, then the operator's context, slow shapes, explain
+// and collections' statistics; last the results file and the report.
+func runObservers(o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, view *operatorView) (*operator, *usageStage, *pipeline) {
+	op := newOperator(o, cfg, plan, client, view)
+	usage := &usageStage{series: &seriesSink{}}
+	tel := &telemetryStage{onSample: []func(report.ServerSample){op.onSample}}
+	return op, usage, newPipeline(writeStage{}, op, usage, tel, &resultStage{usage: usage}, &faultStage{})
 }
 
 // postRunBudget bounds the steps after a phase that ended on a fault or an
