@@ -159,7 +159,9 @@ func TestRunObserversOrder(t *testing.T) {
 	}
 	_, _, pl := runObservers(IO{Stdout: io.Discard, Stderr: io.Discard}, cfg, plan, nil, nil)
 	defer pl.close()
-	name := func(ob observer) string { return strings.TrimPrefix(strings.TrimPrefix(fmt.Sprintf("%T", ob), "*"), "cli.") }
+	name := func(ob observer) string {
+		return strings.TrimPrefix(strings.TrimPrefix(fmt.Sprintf("%T", ob), "*"), "cli.")
+	}
 	order := func(p Phase) []string {
 		var out []string
 		for _, ob := range pl.order(p) {
