@@ -16,27 +16,49 @@ import (
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
-// observers builds the run's optional observers from cfg: extra sinks (HDR log, Prometheus) and the server telemetry sampler.
-// start is called when the measured phase begins; stop when the run ends, before the result is built; finish adds to the result what the observers collected (server series, cross-check) before it is written.
-//
-// The sinks must go into the run's report.Fanout, whose Close closes them
-// (the Prometheus endpoint stops then). start does not wait for the server;
-// stop waits for the final sample, a few seconds at most; both may be
-// called more than once. A failure to open the interval log or to listen
-// for Prometheus is an error, with its exit code, before anything runs;
-// server telemetry that cannot be had only warns, since the run is still
-// worth making. With --server-stats, the sampler writes its line to
-// o.Stderr from its own goroutine: o.Stderr must accept concurrent writes,
-// as os.Stderr does.
-//
-// onSample, if given, also receives every server sample (the dashboard).
+// observers builds the run's optional observers from cfg (see
+// telemetryStage.open) and returns them as functions: start when the
+// measured phase begins, stop when the run ends, before the result is
+// built, finish to add what they collected to the result before it is
+// written. onSample, if given, also receives every server sample (the
+// dashboard).
 func observers(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, onSample ...func(report.ServerSample)) (sinks []report.Sink, start func(), stop func(context.Context), finish func(*report.Result), err error) {
+	t := &telemetryStage{onSample: onSample}
+	if sinks, err = t.open(ctx, o, cfg, plan, client); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return sinks, t.start, t.stop, func(res *report.Result) { t.finish(cfg, plan, res) }, nil
+}
+
+// telemetryStage is the run's optional observers: extra sinks (HDR log,
+// Prometheus) and the server telemetry sampler. As part of a measured step
+// it opens with the server's context, starts when measuring starts, and
+// once the result is built takes the final sample and adds the server's
+// series to it, before the operator's commands after the run.
+type telemetryStage struct {
+	onSample []func(report.ServerSample)
+	ctx      context.Context // the run's: close waits for the final sample until it is done
+	opened   bool
+	sampler  *telemetry.Sampler
+	monitor  *mongodb.Client
+	once     sync.Once
+	stopped  chan struct{}
+}
+
+// open builds the observers from cfg. The sinks must go into the run's
+// report.Fanout, whose Close closes them (the Prometheus endpoint stops
+// then). A failure to open the interval log or to listen for Prometheus is
+// an error, with its exit code, before anything runs; server telemetry
+// that cannot be had only warns, since the run is still worth making. With
+// --server-stats, the sampler writes its line to o.Stderr from its own
+// goroutine: o.Stderr must accept concurrent writes, as os.Stderr does.
+func (t *telemetryStage) open(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client) (sinks []report.Sink, err error) {
 	var undo []func()
-	fail := func(err error) ([]report.Sink, func(), func(context.Context), func(*report.Result), error) {
+	fail := func(err error) ([]report.Sink, error) {
 		for _, u := range undo {
 			u()
 		}
-		return nil, nil, nil, nil, err
+		return nil, err
 	}
 	if path := cfg.Run.HdrLog; path != "" {
 		s, err := report.CreateHlog(path)
@@ -54,40 +76,73 @@ func observers(ctx context.Context, o IO, cfg *config.Config, plan *workload.Pla
 		sinks = append(sinks, e)
 		undo = append(undo, func() { _ = e.Close(nil) })
 	}
-	sampler, monitor := startTelemetry(ctx, o, cfg, client, onSample...)
-	var once sync.Once
-	stopped := make(chan struct{})
-	start = func() {
-		if sampler != nil {
-			sampler.Start()
-		}
+	t.sampler, t.monitor = startTelemetry(ctx, o, cfg, client, t.onSample...)
+	t.ctx, t.opened, t.stopped = ctx, true, make(chan struct{})
+	return sinks, nil
+}
+
+// start starts sampling; it does not wait for the server.
+func (t *telemetryStage) start() {
+	if t.sampler != nil {
+		t.sampler.Start()
 	}
-	// stop takes the final sample and waits for it until wait is done.
-	stop = func(wait context.Context) {
-		once.Do(func() {
-			go func() {
-				defer close(stopped)
-				if sampler != nil {
-					sampler.Stop()
-					go monitor.Close() // the report need not wait for the goodbye
-				}
-			}()
-		})
-		select {
-		case <-stopped:
-		case <-wait.Done():
-			// The final sample of a hanging server is not worth waiting
-			// for; Result then says the server did not answer in time.
-		}
+}
+
+// stop takes the final sample and waits for it until wait is done, a few
+// seconds at most; it may be called more than once.
+func (t *telemetryStage) stop(wait context.Context) {
+	t.once.Do(func() {
+		go func() {
+			defer close(t.stopped)
+			if t.sampler != nil {
+				t.sampler.Stop()
+				go t.monitor.Close() // the report need not wait for the goodbye
+			}
+		}()
+	})
+	select {
+	case <-t.stopped:
+	case <-wait.Done():
+		// The final sample of a hanging server is not worth waiting
+		// for; Result then says the server did not answer in time.
 	}
-	finish = func(res *report.Result) {
-		if sampler == nil || res == nil {
-			return
-		}
-		res.Server = sampler.Result(clientSide(cfg, plan, res))
-		res.Notes = append(res.Notes, serverNotes(res.Server)...)
+}
+
+// finish adds the server's series and the cross-check to the result.
+func (t *telemetryStage) finish(cfg *config.Config, plan *workload.Plan, res *report.Result) {
+	if t.sampler == nil || res == nil {
+		return
 	}
-	return sinks, start, stop, finish, nil
+	res.Server = t.sampler.Result(clientSide(cfg, plan, res))
+	res.Notes = append(res.Notes, serverNotes(res.Server)...)
+}
+
+func (t *telemetryStage) phases() []Phase {
+	return []Phase{PhaseContext, PhaseMeasure, PhaseCollect}
+}
+
+func (t *telemetryStage) enter(p Phase, r *runState) error {
+	switch p {
+	case PhaseContext:
+		sinks, err := t.open(r.ctx, r.o, r.cfg, r.plan, r.client)
+		if err != nil {
+			return err // carries its exit code
+		}
+		r.sinks = append(r.sinks, sinks...)
+	case PhaseMeasure:
+		t.start()
+	case PhaseCollect:
+		t.stop(r.post)                    // the server's final sample
+		t.finish(r.cfg, r.plan, r.result) // the server series and the cross-check, before the file is written
+	}
+	return nil
+}
+
+// close closes the telemetry connection on every path (stop is idempotent).
+func (t *telemetryStage) close() {
+	if t.opened {
+		t.stop(t.ctx)
+	}
 }
 
 // startPrometheus listens for scrapes and says where.
@@ -205,45 +260,4 @@ func serverNotes(s *report.Server) []string {
 			r.Counter, r.Server, r.Expected, r.Own))
 	}
 	return notes
-}
-
-// telemetryStage is the observers (see observers) as one part of a
-// measured step: opened with the server's context, started when measuring
-// starts, stopped (the final sample) and added to the result once the
-// result is built, before the operator's commands after the run.
-type telemetryStage struct {
-	onSample []func(report.ServerSample)
-	ctx      context.Context // the run's: close waits for the final sample until it is done
-	start    func()
-	stop     func(context.Context)
-	finish   func(*report.Result)
-}
-
-func (t *telemetryStage) phases() []Phase {
-	return []Phase{PhaseContext, PhaseMeasure, PhaseCollect}
-}
-
-func (t *telemetryStage) enter(p Phase, r *runState) error {
-	switch p {
-	case PhaseContext:
-		sinks, start, stop, finish, err := observers(r.ctx, r.o, r.cfg, r.plan, r.client, t.onSample...)
-		if err != nil {
-			return err // carries its exit code
-		}
-		t.ctx, t.start, t.stop, t.finish = r.ctx, start, stop, finish
-		r.sinks = append(r.sinks, sinks...)
-	case PhaseMeasure:
-		t.start()
-	case PhaseCollect:
-		t.stop(r.post)     // the server's final sample
-		t.finish(r.result) // the server series and the cross-check, before the file is written
-	}
-	return nil
-}
-
-// close closes the telemetry connection on every path (stop is idempotent).
-func (t *telemetryStage) close() {
-	if t.stop != nil {
-		t.stop(t.ctx)
-	}
 }
