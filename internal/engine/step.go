@@ -34,29 +34,28 @@ func (r *run) step(w *worker, shard *metrics.Shard, intended time.Time) bool {
 		r.requestStop()
 		return false
 	}
-	x := r.execute(w, intended, measured)
+	x := executed{measured: measured, intended: intended}
+	r.execute(w, &x)
 	return r.record(shard, &w.req, &x)
 }
 
-// execute picks and builds w's next operation, runs it and times it; the
-// slow-operation hook sees it while its request is still built.
-func (r *run) execute(w *worker, intended time.Time, measured bool) executed {
-	i := r.plan.Mix.Pick(w.st.Rand)
-	w.req.Build(r.plan.Ops[i], w.st)
+// execute picks and builds w's next operation, runs it and times it into
+// x; the slow-operation hook sees it while its request is still built.
+func (r *run) execute(w *worker, x *executed) {
+	x.i = r.plan.Mix.Pick(w.st.Rand)
+	w.req.Build(r.plan.Ops[x.i], w.st)
 	r.rec.InFlight(1)
-	start := time.Now()
-	reply, err := r.execs[i].Do(r.opCtx, &w.req)
-	end := time.Now()
+	x.start = time.Now()
+	x.reply, x.err = r.execs[x.i].Do(r.opCtx, &w.req)
+	x.end = time.Now()
 	r.rec.InFlight(-1)
-	if intended.IsZero() {
-		intended = start
+	if x.intended.IsZero() {
+		x.intended = x.start
 	}
-	x := executed{i: i, measured: measured, intended: intended, start: start, end: end, reply: reply, err: err}
-	if r.o.OnSlow != nil && measured && r.opCtx.Err() == nil {
-		r.slow(&x, &w.req)
+	if r.o.OnSlow != nil && x.measured && r.opCtx.Err() == nil {
+		r.slow(x, &w.req)
 	}
 	w.req.Release()
-	return x
 }
 
 // slow tells OnSlow of an operation whose latency reached the threshold.
