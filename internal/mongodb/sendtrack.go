@@ -29,6 +29,8 @@ var trackers = sync.Pool{New: func() any { return new(tracked) }}
 // Give it back with t.done once the operation has returned.
 func track(ctx context.Context) *tracked {
 	t := trackers.Get().(*tracked)
+	// Contexts compare by identity (every context type is a pointer or a
+	// comparable struct): the engine's is the same for a whole run.
 	if t.parent != ctx {
 		t.parent, t.ctx = ctx, sendclock.With(ctx, &t.clock)
 	}
