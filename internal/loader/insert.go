@@ -89,7 +89,7 @@ func (ins *CommandInserter) InsertDocs(ctx context.Context, col *workload.Collec
 			return fmt.Errorf("insert into %s: document %d of the batch: %w", col.Namespace(), index, refusal)
 		}
 		if dup == nil {
-			dup = &DuplicateError{First: firstLine(errors.New(msg))}
+			dup = &DuplicateError{First: serverLine(msg)}
 		}
 		dup.Count++
 		return nil
@@ -134,4 +134,14 @@ func (ins *CommandInserter) command(dst []byte, coll string, docs [][]byte) ([]b
 	dst = append(dst, ins.wc...)
 	dst, _ = bsoncore.AppendDocumentEnd(dst, start)
 	return dst, n
+}
+
+// serverLine is the first line of a server's message, cut at 200 bytes: a
+// duplicate-key message quotes the key, which may be long.
+func serverLine(msg string) string {
+	s := firstLine(errors.New(msg))
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
 }
