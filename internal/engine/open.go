@@ -35,21 +35,7 @@ func (r *run) startOpen(wg *sync.WaitGroup) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := r.newWorker(id)
-			ctx, clock := r.runnerCtx()
-			shard := r.rec.Shard(id)
-			for due, ok := first, true; ok; due, ok = <-work {
-				late := time.Since(due)
-				if late > r.o.LateAfter {
-					r.rec.Late()
-				}
-				if r.o.handOff != nil {
-					r.o.handOff(late)
-				}
-				if !r.exec(ctx, clock, w, shard, due) {
-					return
-				}
-			}
+			r.openRunner(id, first, work)
 		}()
 		return true
 	}
@@ -59,6 +45,25 @@ func (r *run) startOpen(wg *sync.WaitGroup) {
 		defer close(work)
 		r.schedule0(work, spawn)
 	}()
+}
+
+// openRunner runs its first operation, then each one the scheduler hands
+// it, its latency counting from when it was due.
+func (r *run) openRunner(id int, first time.Time, work <-chan time.Time) {
+	w := r.newWorker(id)
+	shard := r.rec.Shard(id)
+	for due, ok := first, true; ok; due, ok = <-work {
+		late := time.Since(due)
+		if late > r.o.LateAfter {
+			r.rec.Late()
+		}
+		if r.o.handOff != nil {
+			r.o.handOff(late)
+		}
+		if !r.step(w, shard, due) {
+			return
+		}
+	}
 }
 
 // schedule0 paces the warm-up at the first stage's rate, then the measured
@@ -86,8 +91,8 @@ func (r *run) schedule0(work chan<- time.Time, spawn func(time.Time) bool) {
 // latency that is measured, not throughput that is lost.
 func (r *run) pace(s *Schedule, work chan<- time.Time, spawn func(time.Time) bool, exp func() float64, until <-chan struct{}) bool {
 	base := time.Now()
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
+	wake := newWaker()
+	defer wake.Close()
 	var n int64
 	var off time.Duration
 	// The scheduler is one goroutine: it times its own work (from waking
@@ -114,13 +119,16 @@ func (r *run) pace(s *Schedule, work chan<- time.Time, spawn func(time.Time) boo
 		now := time.Now()
 		if wait := due.Sub(now); wait > 0 {
 			busy.flush(now)
-			timer.Reset(wait)
-			select {
-			case <-timer.C:
-			case <-until:
-				return true
-			case <-r.stopCh():
-				return false
+			for ; wait > 0; wait = time.Until(due) { // never hand on early
+				wake.Reset(wait)
+				select {
+				case <-wake.C:
+				case <-wake.T:
+				case <-until:
+					return true
+				case <-r.stopCh():
+					return false
+				}
 			}
 			busy.woke = time.Now()
 		} else {
