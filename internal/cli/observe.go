@@ -12,6 +12,8 @@ import (
 	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/promsink"
 	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/sink"
 	"github.com/mongoload/mongoload/internal/telemetry"
 	"github.com/mongoload/mongoload/internal/workload"
 )
@@ -19,7 +21,7 @@ import (
 // observers builds the run's optional observers from cfg: extra sinks (HDR log, Prometheus) and the server telemetry sampler.
 // start is called when the measured phase begins; stop when the run ends, before the result is built; finish adds to the result what the observers collected (server series, cross-check) before it is written.
 //
-// The sinks must go into the run's report.Fanout, whose Close closes them
+// The sinks must go into the run's sink.Fanout, whose Close closes them
 // (the Prometheus endpoint stops then). start does not wait for the server;
 // stop waits for the final sample, a few seconds at most; both may be
 // called more than once. A failure to open the interval log or to listen
@@ -30,9 +32,9 @@ import (
 // as os.Stderr does.
 //
 // onSample, if given, also receives every server sample (the dashboard).
-func observers(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, onSample ...func(report.ServerSample)) (sinks []report.Sink, start func(), stop func(context.Context), finish func(*report.Result), err error) {
+func observers(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, onSample ...func(results.ServerSample)) (sinks []sink.Sink, start func(), stop func(context.Context), finish func(*results.Result), err error) {
 	var undo []func()
-	fail := func(err error) ([]report.Sink, func(), func(context.Context), func(*report.Result), error) {
+	fail := func(err error) ([]sink.Sink, func(), func(context.Context), func(*results.Result), error) {
 		for _, u := range undo {
 			u()
 		}
@@ -80,7 +82,7 @@ func observers(ctx context.Context, o IO, cfg *config.Config, plan *workload.Pla
 			// for; Result then says the server did not answer in time.
 		}
 	}
-	finish = func(res *report.Result) {
+	finish = func(res *results.Result) {
 		if sampler == nil || res == nil {
 			return
 		}
@@ -99,12 +101,12 @@ func startPrometheus(o IO, cfg *config.Config, plan *workload.Plan) (*promsink.E
 	for i, op := range plan.Ops {
 		ops[i] = promsink.Op{Name: op.Name, Type: op.Type}
 	}
-	load := report.Closed
+	load := results.Closed
 	switch {
 	case cfg.Run.Rate > 0:
-		load = report.Open
+		load = results.Open
 	case cfg.Run.Sessions > 0:
-		load = report.Sessions
+		load = results.Sessions
 	}
 	e, err := promsink.Listen(promsink.Options{Addr: cfg.Run.Prometheus, Ops: ops, Workload: cfg.Name, Version: Version, Load: load})
 	if err != nil {
@@ -116,7 +118,7 @@ func startPrometheus(o IO, cfg *config.Config, plan *workload.Plan) (*promsink.E
 
 // startTelemetry opens the telemetry connection and makes the sampler, or
 // says why there will be no server telemetry.
-func startTelemetry(ctx context.Context, o IO, cfg *config.Config, client *mongodb.Client, onSample ...func(report.ServerSample)) (*telemetry.Sampler, *mongodb.Client) {
+func startTelemetry(ctx context.Context, o IO, cfg *config.Config, client *mongodb.Client, onSample ...func(results.ServerSample)) (*telemetry.Sampler, *mongodb.Client) {
 	on := cfg.Run.ServerTelemetry == nil || *cfg.Run.ServerTelemetry
 	if !on && !cfg.Run.ServerStats {
 		return nil, nil
@@ -130,7 +132,7 @@ func startTelemetry(ctx context.Context, o IO, cfg *config.Config, client *mongo
 		return nil, nil
 	}
 	opt := telemetry.Options{Interval: cfg.Run.Interval.D()}
-	opt.OnSample = func(s report.ServerSample) {
+	opt.OnSample = func(s results.ServerSample) {
 		// As the live line does, skip a last sample only a moment
 		// after the previous one: its rates would be noise.
 		if cfg.Run.ServerStats && s.Dt >= 0.2 {
@@ -150,7 +152,7 @@ func startTelemetry(ctx context.Context, o IO, cfg *config.Config, client *mongo
 // Transactions leave it out (nil): their steps, commits, aborts, retries and
 // bulkWrite batches map onto the server's counters in ways that depend on
 // the server's version, so the server's series are reported without it.
-func clientSide(cfg *config.Config, plan *workload.Plan, res *report.Result) *telemetry.ClientSide {
+func clientSide(cfg *config.Config, plan *workload.Plan, res *results.Result) *telemetry.ClientSide {
 	if len(plan.Steps) > 0 {
 		return nil
 	}
@@ -191,7 +193,7 @@ func maxInFlight(cfg *config.Config) int {
 
 // serverNotes turns what a reader of the report must know about the
 // server's side into notes: telemetry missing, counters that disagree.
-func serverNotes(s *report.Server) []string {
+func serverNotes(s *results.Server) []string {
 	switch s.Unavailable {
 	case "":
 	case telemetry.NeverStarted:

@@ -18,7 +18,9 @@ import (
 	"github.com/mongoload/mongoload/internal/procstat"
 	"github.com/mongoload/mongoload/internal/report"
 	htmlreport "github.com/mongoload/mongoload/internal/report/html"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/serverinfo"
+	"github.com/mongoload/mongoload/internal/sink"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -55,9 +57,9 @@ func startDashboard(o IO, cfg *config.Config, command string) (*operatorView, er
 		return nil, withCode(ExitUsage, fmt.Errorf("--dashboard: %w", err))
 	}
 	d, err := dashboard.Start(dashboard.Options{
-		Addr: addr, Command: command, Tool: report.Tool{Name: "mongoload", Version: Version},
-		Workload: report.Workload{Name: cfg.Name, Source: cfg.Source}, Label: cfg.Run.Label,
-		HTMLReport: func(w io.Writer, res *report.Result, sw *report.Sweep) error {
+		Addr: addr, Command: command, Tool: results.Tool{Name: "mongoload", Version: Version},
+		Workload: results.Workload{Name: cfg.Name, Source: cfg.Source}, Label: cfg.Run.Label,
+		HTMLReport: func(w io.Writer, res *results.Result, sw *results.Sweep) error {
 			return htmlreport.Write(w, htmlreport.Page{Result: res, Sweep: sw})
 		},
 	})
@@ -81,7 +83,7 @@ func (v *operatorView) sweep(param string, levels []float64) {
 
 // end says the command is over, keeps the page up for the linger, and
 // stops the dashboard.
-func (v *operatorView) end(ctx context.Context, o IO, cfg *config.Config, sw *report.Sweep, err error) {
+func (v *operatorView) end(ctx context.Context, o IO, cfg *config.Config, sw *results.Sweep, err error) {
 	if v == nil || v.dash == nil {
 		return
 	}
@@ -111,8 +113,8 @@ type operator struct {
 	// would count in the server's counters); nil without a server.
 	client  *mongodb.Client
 	inspect *mongodb.Client
-	context *report.ServerContext
-	before  map[string]*report.CollStats
+	context *results.ServerContext
+	before  map[string]*results.CollStats
 	notes   []string
 	slow    *insights.Recorder
 	cpu     *cpuSink
@@ -121,11 +123,11 @@ type operator struct {
 // startOperator reads the server's context and the collections'
 // statistics on a connection of its own, and returns the sinks that feed
 // the dashboard. It never fails: what cannot be read is noted.
-func startOperator(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, view *operatorView, info report.RunInfo) (*operator, []report.Sink) {
+func startOperator(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, view *operatorView, info results.RunInfo) (*operator, []sink.Sink) {
 	if view == nil {
 		view = &operatorView{}
 	}
-	op := &operator{o: o, cfg: cfg, plan: plan, view: view, client: client, before: map[string]*report.CollStats{}}
+	op := &operator{o: o, cfg: cfg, plan: plan, view: view, client: client, before: map[string]*results.CollStats{}}
 	if threshold := slowThreshold(cfg); threshold > 0 {
 		op.slow = insights.NewRecorder(insights.Options{Threshold: threshold})
 	}
@@ -137,7 +139,7 @@ func startOperator(ctx context.Context, o IO, cfg *config.Config, plan *workload
 		} else {
 			op.inspect = insp
 			op.context = serverinfo.Gather(ctx, insp, time.Now())
-			op.collStats(ctx, func(ns string, st *report.CollStats) { op.before[ns] = st })
+			op.collStats(ctx, func(ns string, st *results.CollStats) { op.before[ns] = st })
 			serverinfo.Refill(op.context)
 			if !view.contextShown {
 				fmt.Fprintln(o.Stderr, "server: "+report.ContextLine(op.context))
@@ -146,7 +148,7 @@ func startOperator(ctx context.Context, o IO, cfg *config.Config, plan *workload
 			op.disconnect() // reconnected after the phase
 		}
 	}
-	var sinks []report.Sink
+	var sinks []sink.Sink
 	if d := view.dash; d != nil {
 		d.SetContext(op.context)
 		ops := make([]dashboard.OpView, 0, len(plan.Ops))
@@ -177,7 +179,7 @@ func slowThreshold(cfg *config.Config) time.Duration {
 // collStats reads every workload collection's statistics; the block
 // compressor a collection was created with stands in for the server's
 // setting when getCmdLineOpts did not say.
-func (op *operator) collStats(ctx context.Context, keep func(ns string, st *report.CollStats)) {
+func (op *operator) collStats(ctx context.Context, keep func(ns string, st *results.CollStats)) {
 	for _, col := range op.plan.Collections {
 		st, compressor, err := serverinfo.CollStats(ctx, op.inspect, col.Namespace(), time.Now())
 		if err != nil {
@@ -192,7 +194,7 @@ func (op *operator) collStats(ctx context.Context, keep func(ns string, st *repo
 }
 
 // onSample passes the telemetry's samples to the dashboard.
-func (op *operator) onSample(s report.ServerSample) {
+func (op *operator) onSample(s results.ServerSample) {
 	op.view.dash.Server(s) // nil-safe
 }
 
@@ -226,7 +228,7 @@ func (op *operator) wrap(s engine.Sink) engine.Sink {
 type cpuSink struct {
 	next engine.Sink
 	last procstat.Usage
-	// peak and hot summarize the intervals (hot: at report.Saturated or
+	// peak and hot summarize the intervals (hot: at results.Saturated or
 	// more); written on the collecting goroutine, read after the run.
 	peak float64
 	hot  int
@@ -240,7 +242,7 @@ func (c *cpuSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
 	if dt := iv.End.Sub(iv.Start); dt >= 200*time.Millisecond {
 		share := d.Seconds() / dt.Seconds() / procstat.AvailableCPU()
 		c.peak = max(c.peak, share)
-		if share >= report.Saturated {
+		if share >= results.Saturated {
 			c.hot++
 		}
 	}
@@ -253,14 +255,14 @@ func (c *cpuSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
 // workload's.
 //
 // ctx bounds every step (see postRunContext); interrupted skips explain.
-func (op *operator) finish(ctx context.Context, interrupted bool, res *report.Result) {
+func (op *operator) finish(ctx context.Context, interrupted bool, res *results.Result) {
 	if res == nil {
 		return
 	}
 	res.Context = op.context
 	switch {
 	case op.context == nil || op.inspect != nil:
-	case res.Outcome == report.ServerLost:
+	case res.Outcome == results.ServerLost:
 		op.notes = append(op.notes, "no explain and no collection statistics after the run: the server went away")
 	default:
 		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -282,13 +284,13 @@ func (op *operator) finish(ctx context.Context, interrupted bool, res *report.Re
 		res.Notes = append(res.Notes, slowNotes(res.Slow)...)
 	}
 	if op.inspect != nil {
-		after := map[string]*report.CollStats{}
+		after := map[string]*results.CollStats{}
 		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		op.collStats(cctx, func(ns string, st *report.CollStats) { after[ns] = st })
+		op.collStats(cctx, func(ns string, st *results.CollStats) { after[ns] = st })
 		cancel()
 		for _, col := range op.plan.Collections {
 			ns := col.Namespace()
-			cs := report.CollectionStats{Namespace: ns, Before: op.before[ns], After: after[ns]}
+			cs := results.CollectionStats{Namespace: ns, Before: op.before[ns], After: after[ns]}
 			if cs.Before == nil && cs.After == nil {
 				cs.Unavailable = "collStats gave nothing"
 			}
@@ -312,7 +314,7 @@ func (op *operator) finish(ctx context.Context, interrupted bool, res *report.Re
 
 // explain runs explain of the --explain slowest shapes and sets each
 // shape's plan.
-func (op *operator) explain(ctx context.Context, interrupted bool, res *report.Result) {
+func (op *operator) explain(ctx context.Context, interrupted bool, res *results.Result) {
 	n := op.cfg.Run.Explain
 	if n <= 0 {
 		return
@@ -345,7 +347,7 @@ func (op *operator) explain(ctx context.Context, interrupted bool, res *report.R
 }
 
 // slowNotes flags the shapes whose plan scans the whole collection.
-func slowNotes(s *report.Slow) []string {
+func slowNotes(s *results.Slow) []string {
 	var notes []string
 	for _, sh := range s.Shapes {
 		if e := sh.Explain; e != nil && e.CollScan {
@@ -392,9 +394,9 @@ func checkOperatorFlags(cfg *config.Config) error {
 
 // compareContexts is contextDiffs for compared files: a sweep's context is
 // its first step's.
-func compareContexts(inputs []analysis.CompareInput, c *report.Comparison) []string {
+func compareContexts(inputs []analysis.CompareInput, c *results.Comparison) []string {
 	labels := make([]string, len(inputs))
-	contexts := make([]*report.ServerContext, len(inputs))
+	contexts := make([]*results.ServerContext, len(inputs))
 	for i, in := range inputs {
 		labels[i] = in.File
 		if i < len(c.Inputs) && c.Inputs[i].Label != "" {
@@ -418,7 +420,7 @@ func compareContexts(inputs []analysis.CompareInput, c *report.Comparison) []str
 // contextDiffs names the differences in server context between the
 // baseline and the other compared results, one note each, so nobody
 // compares a 7.0 run with an 8.0 run without being told.
-func contextDiffs(labels []string, contexts []*report.ServerContext, base int) []string {
+func contextDiffs(labels []string, contexts []*results.ServerContext, base int) []string {
 	if base < 0 || base >= len(contexts) {
 		return nil
 	}

@@ -6,14 +6,15 @@ import (
 
 	"github.com/mongoload/mongoload/internal/report"
 	htmlreport "github.com/mongoload/mongoload/internal/report/html"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // document is what the report command renders: one results file, one
 // sweep, or a comparison of several.
 type document struct {
-	Result     *report.Result
-	Sweep      *report.Sweep
-	Comparison *report.Comparison
+	Result     *results.Result
+	Sweep      *results.Sweep
+	Comparison *results.Comparison
 	// Inputs are the compared files' contents, for the comparison's charts.
 	Inputs []htmlreport.Input
 }
@@ -31,7 +32,7 @@ func reportCommand(_ context.Context, args []string, o IO) error {
 		return err
 	}
 	if *html != "" {
-		if err := report.CheckWritable(*html, fs.Args()...); err != nil {
+		if err := results.CheckWritable(*html, fs.Args()...); err != nil {
 			return withCode(ExitOutput, err)
 		}
 	}
@@ -48,7 +49,7 @@ func reportCommand(_ context.Context, args []string, o IO) error {
 	case fs.NArg() > 1:
 		return withCode(ExitUsage, fmt.Errorf("one file at a time (or: mongoload report compare %s ...)", fs.Arg(0)))
 	default:
-		res, sw, err := report.ReadAny(fs.Arg(0))
+		res, sw, err := results.ReadAny(fs.Arg(0))
 		if err != nil {
 			return withCode(ExitUnreadable, err)
 		}
@@ -118,7 +119,7 @@ func writeExtras(o IO, doc *document, html, csvDir string) error {
 
 // ensureAnalysis analyses a sweep file that has none (one written by a
 // sweep that was killed outright), with the default rules.
-func ensureAnalysis(sw *report.Sweep) error {
+func ensureAnalysis(sw *results.Sweep) error {
 	if sw.Analysis != nil {
 		return nil
 	}

@@ -16,6 +16,8 @@ import (
 	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/procstat"
 	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/sink"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -44,7 +46,7 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 	}
 	defer func() { out.view.end(ctx, o, cfg, nil, err) }() // the final report stays up for --dashboard-linger
 	if cfg.Run.Out != "" {
-		if err := report.CheckWritable(cfg.Run.Out, rf.inputs(fs.Arg(0), fs)...); err != nil {
+		if err := results.CheckWritable(cfg.Run.Out, rf.inputs(fs.Arg(0), fs)...); err != nil {
 			return withCode(ExitOutput, err)
 		}
 	}
@@ -156,7 +158,7 @@ func measure(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 
 // stepResult is one measured run: its result and how it ended.
 type stepResult struct {
-	Result   *report.Result
+	Result   *results.Result
 	Outcome  engine.Outcome
 	Reason   string
 	writeErr error // a sink (the results file) failed
@@ -188,7 +190,7 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	opts, load := engineOptions(cfg)
 	info := runInfo(cfg, plan)
 	info.Load = load
-	sinks := []report.Sink{}
+	sinks := []sink.Sink{}
 	if live := out.live(o, cfg.Run.Quiet); live != nil {
 		sinks = append(sinks, live)
 	}
@@ -204,7 +206,7 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	}
 	defer stopObs(ctx) // idempotent: closes the telemetry connection on every path
 	sinks = append(sinks, extra...)
-	fan := report.NewFanout(sinks...) // Close closes the HDR log and stops the endpoint
+	fan := sink.NewFanout(sinks...) // Close closes the HDR log and stops the endpoint
 	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{Service: engine.Service(opts), Parents: plan.OpParents()})
 	if err := waitStartAt(ctx, o, cfg); err != nil {
 		_ = fan.Close(nil)
@@ -265,11 +267,11 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	}
 	// Read a moment apart: the lifetime peak is never below the phases'.
 	info.Client.MaxRSSBytes = max(info.Client.MaxRSSBytes, info.Client.MeasuredPeakRSSBytes, setupPeak)
-	info.Outcome, info.Reason = report.Outcome(res.Outcome), res.Reason
-	result := report.Build(info, res.Totals, series.summaries)
-	report.BuildFaults(result, spans(res.Gaps), res.Abandoned, injected)
+	info.Outcome, info.Reason = results.Outcome(res.Outcome), res.Reason
+	result := results.Build(info, res.Totals, series.summaries)
+	results.BuildFaults(result, spans(res.Gaps), res.Abandoned, injected)
 	if cfg.Run.MonthlyCost > 0 {
-		result.Cost = &report.Cost{Monthly: cfg.Run.MonthlyCost, Currency: cfg.Run.Currency}
+		result.Cost = &results.Cost{Monthly: cfg.Run.MonthlyCost, Currency: cfg.Run.Currency}
 	}
 	for _, n := range client.Notices() { // fallbacks found while running, such as an unsupported bulkWrite
 		fmt.Fprintln(o.Stderr, "notice: "+n)
@@ -280,7 +282,7 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 		// sample, context, collection statistics, explain), and again
 		// after them: a second Ctrl-C or a hanging server cannot cost
 		// what mongoload measured.
-		_ = report.WriteJSON(cfg.Run.Out, result)
+		_ = results.WriteJSON(cfg.Run.Out, result)
 	}
 	stopObs(post)                             // the server's final sample
 	finishObs(result)                         // the server series and the cross-check, before the file is written
@@ -327,10 +329,10 @@ func postRunContext(ctx context.Context, cut bool) (context.Context, context.Can
 }
 
 // spans converts the engine's availability gaps for the report.
-func spans(gaps []engine.Gap) []report.Span {
-	out := make([]report.Span, len(gaps))
+func spans(gaps []engine.Gap) []results.Span {
+	out := make([]results.Span, len(gaps))
 	for i, g := range gaps {
-		out[i] = report.Span{Start: g.Start, End: g.End, Open: g.Open}
+		out[i] = results.Span{Start: g.Start, End: g.End, Open: g.Open}
 	}
 	return out
 }
@@ -349,13 +351,13 @@ func lostAfter(cfg *config.Config) time.Duration {
 	return max(cfg.Connection.Timeouts.ServerSelection.D()+2*time.Second, 5*time.Second)
 }
 
-func clientUsage(u0, u procstat.Usage) *report.ClientUsage {
+func clientUsage(u0, u procstat.Usage) *results.ClientUsage {
 	cpu, _ := u.Since(u0)
-	return &report.ClientUsage{CPUSeconds: cpu.Seconds(), Utilization: u.Utilization(u0), Cores: runtime.NumCPU(),
+	return &results.ClientUsage{CPUSeconds: cpu.Seconds(), Utilization: u.Utilization(u0), Cores: runtime.NumCPU(),
 		AvailableCPU: math.Round(procstat.AvailableCPU()*1000) / 1000, MaxRSSBytes: u.MaxRSS}
 }
 
-func runInfo(cfg *config.Config, plan *workload.Plan) report.RunInfo {
+func runInfo(cfg *config.Config, plan *workload.Plan) results.RunInfo {
 	red := cfg.Redact()
 	raw, _ := json.Marshal(red)
 	types := make(map[string]string, len(plan.Ops))
@@ -366,10 +368,10 @@ func runInfo(cfg *config.Config, plan *workload.Plan) report.RunInfo {
 			parents[op.Name] = op.Parent.Name
 		}
 	}
-	return report.RunInfo{
-		Tool:       report.Tool{Name: "mongoload", Version: Version},
+	return results.RunInfo{
+		Tool:       results.Tool{Name: "mongoload", Version: Version},
 		Label:      cfg.Run.Label,
-		Workload:   report.Workload{Name: cfg.Name, Source: cfg.Source},
+		Workload:   results.Workload{Name: cfg.Name, Source: cfg.Source},
 		Config:     raw,
 		ConfigLine: configLine(red),
 		OpTypes:    types,
@@ -458,7 +460,7 @@ func configLine(c *config.Config) string {
 // engine.Run returns, before the result is built.
 type seriesSink struct {
 	next      engine.Sink
-	summaries []report.IntervalSummary
+	summaries []results.IntervalSummary
 	peak      *procstat.PeakSampler // the measured phase's memory
 }
 
@@ -466,6 +468,6 @@ func (s *seriesSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
 	if s.peak != nil {
 		s.peak.Sample()
 	}
-	s.summaries = append(s.summaries, report.Summarize(iv, elapsed))
+	s.summaries = append(s.summaries, results.Summarize(iv, elapsed))
 	s.next.Interval(iv, elapsed)
 }

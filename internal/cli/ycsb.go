@@ -9,6 +9,8 @@ import (
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/sink"
 	"github.com/mongoload/mongoload/internal/workload"
 	"github.com/mongoload/mongoload/internal/ycsb"
 )
@@ -122,7 +124,7 @@ func (f ycsbFlags) resolve(ref string, fs *pflag.FlagSet, o IO) (*config.Config,
 }
 
 // live is the sink that shows progress during the run, nil when quiet.
-func (out output) live(o IO, quiet bool) report.Sink {
+func (out output) live(o IO, quiet bool) sink.Sink {
 	switch {
 	case quiet:
 		return nil
@@ -133,7 +135,7 @@ func (out output) live(o IO, quiet bool) report.Sink {
 }
 
 // final writes the report at the end of the run.
-func (out output) final(w io.Writer, res *report.Result) error {
+func (out output) final(w io.Writer, res *results.Result) error {
 	if out.format == "ycsb" {
 		return report.WriteYCSB(w, res, out.ycsb)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // TestBuild protects the arithmetic readers rely on: throughput is count
@@ -23,7 +24,7 @@ func TestBuild(t *testing.T) {
 	var count, errs int64
 	for i, o := range res.Operations {
 		ot := r.totals.Op(i)
-		if o.Count != ot.Count() || o.Throughput != round3(float64(ot.Count())/5) {
+		if o.Count != ot.Count() || o.Throughput != results.Round3(float64(ot.Count())/5) {
 			t.Errorf("%s: count %d throughput %v", o.Name, o.Count, o.Throughput)
 		}
 		if o.Count > 0 && o.Latency.P99 != float64(ot.Latency.ValueAtQuantile(99))/1000 {
@@ -39,7 +40,7 @@ func TestBuild(t *testing.T) {
 	if tt.Overflow != 1 || !strings.Contains(strings.Join(res.Notes, "\n"), "update_seats: 1 latency exceeded") {
 		t.Errorf("overflow %d, notes %q", tt.Overflow, res.Notes)
 	}
-	if res.Operations[1].Type != "updateOne" || res.Schema != Schema {
+	if res.Operations[1].Type != "updateOne" || res.Schema != results.Schema {
 		t.Errorf("type %q schema %q", res.Operations[1].Type, res.Schema)
 	}
 }
@@ -57,8 +58,8 @@ func TestBuildNothingMeasured(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			info := baseInfo(LoadModel{Type: Closed})
-			res := Build(info, tt.totals, nil)
+			info := baseInfo(results.LoadModel{Type: results.Closed})
+			res := results.Build(info, tt.totals, nil)
 			if len(res.Operations) != tt.ops || res.Intervals == nil || res.Totals.Throughput != 0 {
 				t.Errorf("operations %d intervals %v throughput %v", len(res.Operations), res.Intervals, res.Totals.Throughput)
 			}
@@ -78,7 +79,7 @@ func TestSummarize(t *testing.T) {
 		r.Shard(0).Record(0, 2*time.Millisecond)
 	}
 	r.Shard(0).RecordError(0, "timeout")
-	s := Summarize(r.Interval(t0.Add(1500*time.Millisecond)), 31500*time.Millisecond)
+	s := results.Summarize(r.Interval(t0.Add(1500*time.Millisecond)), 31500*time.Millisecond)
 	o := s.Ops[0]
 	if s.T != 31.5 || s.Dt != 1.5 || o.Rate != 200 || o.P99 != 2 || o.Max != 2 || o.Errors != 1 || o.ErrorsByClass["timeout"] != 1 {
 		t.Errorf("summary %+v %+v", s, o)

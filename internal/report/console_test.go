@@ -7,24 +7,25 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // TestWriteConsoleGolden protects the final report people read.
 func TestWriteConsoleGolden(t *testing.T) {
-	interrupted := baseInfo(LoadModel{Type: Sessions, Sessions: 1000, ThinkTime: "exp(2s)"})
-	interrupted.Outcome, interrupted.Reason = Interrupted, "interrupt signal during warm-up"
+	interrupted := baseInfo(results.LoadModel{Type: results.Sessions, Sessions: 1000, ThinkTime: "exp(2s)"})
+	interrupted.Outcome, interrupted.Reason = results.Interrupted, "interrupt signal during warm-up"
 	interrupted.Label = ""
 
 	tests := []struct {
 		name string
-		res  *Result
+		res  *results.Result
 	}{
 		// errors by class, an operation never run (dashes), an overflow note
 		{"closed.golden", closedRun().result()},
 		// open loop: latency from the scheduled start, service time table
 		{"open.golden", openRun().result()},
 		// stopped before measuring: no table rows but TOTAL, a note says why
-		{"interrupted.golden", Build(interrupted, metrics.NewTotals([]string{"browse"}, false), nil)},
+		{"interrupted.golden", results.Build(interrupted, metrics.NewTotals([]string{"browse"}, false), nil)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -51,7 +52,7 @@ func TestLiveLineGolden(t *testing.T) {
 	s.RecordError(2, "timeout")
 	s.RecordError(2, "timeout")
 	s.RecordError(3, "network")
-	many := Summarize(r.Interval(t0.Add(2*time.Second)), 12*time.Second)
+	many := results.Summarize(r.Interval(t0.Add(2*time.Second)), 12*time.Second)
 
 	// The first interval of a run, cut to two operations: a new interval,
 	// since a summarised one is immutable (its summary is memoised).
@@ -60,11 +61,11 @@ func TestLiveLineGolden(t *testing.T) {
 
 	var b bytes.Buffer
 	// two operations: the documented one-line shape
-	b.WriteString(LiveLine(Summarize(two, time.Second)))
+	b.WriteString(LiveLine(results.Summarize(two, time.Second)))
 	// eight operations wrap three to a line, errors by class at the end
 	b.WriteString(LiveLine(many))
 	// an empty, zero-length interval: no rates, dashes for p99
-	b.WriteString(LiveLine(Summarize(r.Interval(t0.Add(2*time.Second)), 12*time.Second)))
+	b.WriteString(LiveLine(results.Summarize(r.Interval(t0.Add(2*time.Second)), 12*time.Second)))
 	golden(t, "live.golden", b.Bytes())
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -40,9 +41,9 @@ const warmup = 10 * time.Second
 
 // run is a deterministic fake run: what a caller would hand to Build.
 type run struct {
-	info   RunInfo
+	info   results.RunInfo
 	totals *metrics.Totals
-	series []IntervalSummary
+	series []results.IntervalSummary
 	ivs    []*metrics.Interval
 }
 
@@ -52,7 +53,7 @@ type run struct {
 func closedRun() *run {
 	ops := []string{"find_by_id", "update_seats", "insert_booking"}
 	r := metrics.NewRecorder(ops, metrics.Options{Shards: 2})
-	return record(r, baseInfo(LoadModel{Type: Closed, Concurrency: 64}), func(s *metrics.Shard, sec, i int) {
+	return record(r, baseInfo(results.LoadModel{Type: results.Closed, Concurrency: 64}), func(s *metrics.Shard, sec, i int) {
 		s.Record(0, time.Duration(200+(i*7919)%3000)*time.Microsecond)
 		if i < 1770 {
 			s.Record(1, time.Duration(900+(i*104729)%4000)*time.Microsecond)
@@ -74,7 +75,7 @@ func closedRun() *run {
 func openRun() *run {
 	ops := []string{"find_by_id", "update_seats"}
 	r := metrics.NewRecorder(ops, metrics.Options{Shards: 2, Service: true})
-	info := baseInfo(LoadModel{Type: Open, Rate: 5000, Concurrency: 256})
+	info := baseInfo(results.LoadModel{Type: results.Open, Rate: 5000, Concurrency: 256})
 	return record(r, info, func(s *metrics.Shard, sec, i int) {
 		svc := time.Duration(300+(i*7919)%2000) * time.Microsecond
 		queue := time.Duration(sec*i%500) * time.Microsecond
@@ -82,11 +83,11 @@ func openRun() *run {
 	})
 }
 
-func baseInfo(load LoadModel) RunInfo {
-	return RunInfo{
-		Tool:       Tool{Name: "mongoload", Version: "0.1.0-test"},
+func baseInfo(load results.LoadModel) results.RunInfo {
+	return results.RunInfo{
+		Tool:       results.Tool{Name: "mongoload", Version: "0.1.0-test"},
 		Label:      "baseline",
-		Workload:   Workload{Name: "flights", Source: "workloads/flights.yaml"},
+		Workload:   results.Workload{Name: "flights", Source: "workloads/flights.yaml"},
 		Config:     json.RawMessage(`{"uri":"mongodb://app:REDACTED@localhost:27017","run":{"duration":"5s","warmup":"10s"}}`),
 		ConfigLine: "uri=mongodb://app:REDACTED@localhost:27017 duration=5s warmup=10s",
 		Load:       load,
@@ -94,17 +95,17 @@ func baseInfo(load LoadModel) RunInfo {
 		StartedAt:  t0,
 		EndedAt:    t0.Add(warmup + 5*time.Second),
 		Warmup:     warmup,
-		Outcome:    Completed,
+		Outcome:    results.Completed,
 	}
 }
 
 // record runs five 1 s intervals of 4,120 iterations of each, after a
 // warm-up whose samples Reset must discard.
-func record(r *metrics.Recorder, info RunInfo, each func(s *metrics.Shard, sec, i int)) *run {
+func record(r *metrics.Recorder, info results.RunInfo, each func(s *metrics.Shard, sec, i int)) *run {
 	each(r.Shard(0), 0, 0) // warm-up sample
 	start := t0.Add(warmup)
 	r.Reset(start)
-	out := &run{info: info, totals: metrics.NewTotals(r.Ops(), info.Load.Type == Open)}
+	out := &run{info: info, totals: metrics.NewTotals(r.Ops(), info.Load.Type == results.Open)}
 	for sec := 1; sec <= 5; sec++ {
 		for i := range 4120 {
 			each(r.Shard(i), sec, i)
@@ -113,9 +114,9 @@ func record(r *metrics.Recorder, info RunInfo, each func(s *metrics.Shard, sec, 
 		out.ivs = append(out.ivs, iv)
 		out.totals.Add(iv)
 		iv.RunTotals = out.totals // as the engine's collector does
-		out.series = append(out.series, Summarize(iv, time.Duration(sec)*time.Second))
+		out.series = append(out.series, results.Summarize(iv, time.Duration(sec)*time.Second))
 	}
 	return out
 }
 
-func (r *run) result() *Result { return Build(r.info, r.totals, r.series) }
+func (r *run) result() *results.Result { return results.Build(r.info, r.totals, r.series) }

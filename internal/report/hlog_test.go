@@ -11,6 +11,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // nopCloser makes a bytes.Buffer an io.WriteCloser that records Close.
@@ -82,10 +83,10 @@ func TestHlogRoundTrip(t *testing.T) {
 			for _, kind := range []struct {
 				suffix string
 				h      *hdrhistogram.Histogram
-			}{{"", iv.Ops[i].Latency}, {ServiceTagSuffix, iv.Ops[i].Service}} {
+			}{{"", iv.Ops[i].Latency}, {results.ServiceTagSuffix, iv.Ops[i].Service}} {
 				h := got[n]
 				n++
-				if want := HlogTag(name) + kind.suffix; h.Tag() != want {
+				if want := results.HlogTag(name) + kind.suffix; h.Tag() != want {
 					t.Fatalf("histogram %d has tag %q, want %q", n, h.Tag(), want)
 				}
 				if h.TotalCount() != kind.h.TotalCount() || !h.Equals(kind.h) {
@@ -119,7 +120,7 @@ func TestHlogTag(t *testing.T) {
 		{"", ""},                         // no name, no tag
 	}
 	for _, tt := range tests {
-		if got := HlogTag(tt.in); got != tt.want {
+		if got := results.HlogTag(tt.in); got != tt.want {
 			t.Errorf("HlogTag(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // view is what the page template shows.
@@ -110,21 +111,21 @@ func f64(v float64) *float64 { return &v }
 
 // resultView is one run: its facts, the operations table, throughput and
 // latency over time per operation, and the server's series under them.
-func resultView(res *report.Result) *view {
+func resultView(res *results.Result) *view {
 	v := &view{Title: "mongoload results: " + res.Workload.Name, Notes: res.Notes}
 	v.Facts = resultFacts(res)
 	t := &table{Head: []string{"operation", "type", "count", "ops/s", "avg", "p50", "p95", "p99", "p99.9", "max", "errors"}}
-	opRow := func(name string, op *report.Operation) {
+	opRow := func(name string, op *results.Operation) {
 		l := op.Latency
-		t.Rows = append(t.Rows, []cell{{Text: name, Left: true}, {Text: op.Type, Left: true}, {Text: report.Thousands(op.Count)}, {Text: fixed1(op.Throughput)},
-			{Text: ms3(l.Avg)}, {Text: ms3(l.P50)}, {Text: ms3(l.P95)}, {Text: ms3(l.P99)}, {Text: ms3(l.P999)}, {Text: ms3(l.Max)}, {Text: report.Thousands(op.Errors)}})
+		t.Rows = append(t.Rows, []cell{{Text: name, Left: true}, {Text: op.Type, Left: true}, {Text: results.Thousands(op.Count)}, {Text: fixed1(op.Throughput)},
+			{Text: ms3(l.Avg)}, {Text: ms3(l.P50)}, {Text: ms3(l.P95)}, {Text: ms3(l.P99)}, {Text: ms3(l.P999)}, {Text: ms3(l.Max)}, {Text: results.Thousands(op.Errors)}})
 	}
 	for _, op := range res.MixOperations() {
 		opRow(op.Name, op)
 	}
 	tl := res.Totals.Latency
-	t.Rows = append(t.Rows, []cell{{Text: "TOTAL", Left: true}, {Text: "", Left: true}, {Text: report.Thousands(res.Totals.Operations)}, {Text: fixed1(res.Totals.Throughput)},
-		{Text: ms3(tl.Avg)}, {Text: ms3(tl.P50)}, {Text: ms3(tl.P95)}, {Text: ms3(tl.P99)}, {Text: ms3(tl.P999)}, {Text: ms3(tl.Max)}, {Text: report.Thousands(res.Totals.Errors)}})
+	t.Rows = append(t.Rows, []cell{{Text: "TOTAL", Left: true}, {Text: "", Left: true}, {Text: results.Thousands(res.Totals.Operations)}, {Text: fixed1(res.Totals.Throughput)},
+		{Text: ms3(tl.Avg)}, {Text: ms3(tl.P50)}, {Text: ms3(tl.P95)}, {Text: ms3(tl.P99)}, {Text: ms3(tl.P999)}, {Text: ms3(tl.Max)}, {Text: results.Thousands(res.Totals.Errors)}})
 	intro := "Latencies in milliseconds, from HDR histograms over the measured phase."
 	if steps := res.StepOperations(); len(steps) > 0 {
 		for _, op := range steps {
@@ -149,7 +150,7 @@ func resultView(res *report.Result) *view {
 	return v
 }
 
-func resultFacts(res *report.Result) [][2]string {
+func resultFacts(res *results.Result) [][2]string {
 	f := [][2]string{{"workload", res.Workload.Name + sourceOf(res.Workload)}}
 	if res.Label != "" {
 		f = append(f, [2]string{"label", res.Label})
@@ -157,12 +158,12 @@ func resultFacts(res *report.Result) [][2]string {
 	f = append(f, [2]string{"load", loadText(res.Load)})
 	f = append(f, [2]string{"measured", fmt.Sprintf("%s to %s (%.1fs, after a %.1fs warm-up)", res.StartedAt.Format(time.RFC3339), res.EndedAt.Format(time.RFC3339), res.DurationSeconds, res.WarmupSeconds)})
 	f = append(f, [2]string{"outcome", string(res.Outcome)})
-	f = append(f, [2]string{"latency", res.Load.ClockText()})
+	f = append(f, [2]string{"latency", report.ClockText(res.Load)})
 	if d := res.Schedule; d != nil && d.Dropped > 0 {
 		f = append(f, [2]string{"dropped", report.DropText(d)})
 	}
 	if c := res.Client; c != nil {
-		f = append(f, [2]string{"client", fmt.Sprintf("%s, %.1f µs CPU per operation, %s", c.CPUText(), c.CPUPerOpMicros, c.MemoryText())})
+		f = append(f, [2]string{"client", fmt.Sprintf("%s, %.1f µs CPU per operation, %s", c.CPUText(), c.CPUPerOpMicros, report.MemoryText(c))})
 	}
 	if res.ConfigLine != "" {
 		f = append(f, [2]string{"config", res.ConfigLine})
@@ -170,18 +171,18 @@ func resultFacts(res *report.Result) [][2]string {
 	return f
 }
 
-func sourceOf(w report.Workload) string {
+func sourceOf(w results.Workload) string {
 	if w.Source == "" {
 		return ""
 	}
 	return " (" + w.Source + ")"
 }
 
-func loadText(l report.LoadModel) string {
+func loadText(l results.LoadModel) string {
 	switch l.Type {
-	case report.Open:
+	case results.Open:
 		return fmt.Sprintf("open loop at %s ops/s", trim(l.Rate))
-	case report.Sessions:
+	case results.Sessions:
 		return fmt.Sprintf("%d sessions, think time %s", l.Sessions, l.ThinkTime)
 	}
 	return fmt.Sprintf("closed loop, %d workers", l.Concurrency)
@@ -190,7 +191,7 @@ func loadText(l report.LoadModel) string {
 // timeSections adds the time-series charts of a result: throughput per
 // operation, latency percentiles per operation, then the server's series.
 // prefix keeps chart IDs unique; offset shifts time (a sweep's timeline).
-func timeSections(v *view, res *report.Result, prefix string, offset float64) {
+func timeSections(v *view, res *results.Result, prefix string, offset float64) {
 	if len(res.Intervals) == 0 {
 		v.Notes = append(v.Notes, "this results file has no interval series: no charts over time")
 		return
@@ -245,7 +246,7 @@ func timeSections(v *view, res *report.Result, prefix string, offset float64) {
 	}
 }
 
-func opNames(res *report.Result) []string {
+func opNames(res *results.Result) []string {
 	names := make([]string, len(res.Operations))
 	for i, op := range res.Operations {
 		names[i] = op.Name
@@ -258,7 +259,7 @@ func opNames(res *report.Result) []string {
 	return names
 }
 
-func opIn(iv report.IntervalSummary, name string) *report.OpSummary {
+func opIn(iv results.IntervalSummary, name string) *results.OpSummary {
 	for i := range iv.Ops {
 		if iv.Ops[i].Name == name {
 			return &iv.Ops[i]
@@ -269,7 +270,7 @@ func opIn(iv report.IntervalSummary, name string) *report.OpSummary {
 
 // serverCharts are the server's series: operations per second beside the
 // client's, cache use, connections and CPU, those the server reported.
-func serverCharts(res *report.Result, prefix string, offset float64) []chart {
+func serverCharts(res *results.Result, prefix string, offset float64) []chart {
 	s := res.Server
 	if s == nil || len(s.Samples) == 0 {
 		return nil
@@ -348,7 +349,7 @@ func newSeries(label string, c, n int) series {
 
 // clientRateAt is the client's total throughput in the interval that
 // contains t.
-func clientRateAt(res *report.Result, t float64) *float64 {
+func clientRateAt(res *results.Result, t float64) *float64 {
 	for _, iv := range res.Intervals {
 		if t <= iv.T+1e-9 && t > iv.T-iv.Dt-1e-9 {
 			var sum float64
@@ -366,7 +367,7 @@ func clientRateAt(res *report.Result, t float64) *float64 {
 // sweepView is a sweep: its verdict table, throughput and latency against
 // the load with the verdict bands, by class, the client's CPU, and the
 // whole sweep over time.
-func sweepView(sw *report.Sweep) *view {
+func sweepView(sw *results.Sweep) *view {
 	v := &view{Title: "mongoload sweep: " + sw.Workload.Name, Notes: sw.Notes}
 	if sw.Label != "" {
 		v.Title += " (" + sw.Label + ")"
@@ -433,7 +434,7 @@ func sweepView(sw *report.Sweep) *view {
 	return v
 }
 
-func sweepFacts(sw *report.Sweep) [][2]string {
+func sweepFacts(sw *results.Sweep) [][2]string {
 	levels := make([]string, len(sw.Load.Levels))
 	for i, l := range sw.Load.Levels {
 		levels[i] = trim(l)
@@ -456,7 +457,7 @@ func sweepFacts(sw *report.Sweep) [][2]string {
 	return f
 }
 
-func sweepTable(sw *report.Sweep) *table {
+func sweepTable(sw *results.Sweep) *table {
 	t := &table{Head: []string{sw.Load.ColumnName(), "ops/s", "gain", "avg", "p50", "p95", "p99", "read p99", "write p99", "errors", "client CPU", "verdict"}}
 	for _, f := range sw.Analysis.Steps {
 		gain, cpu, rp, wp := "-", "-", "-", "-"
@@ -478,14 +479,14 @@ func sweepTable(sw *report.Sweep) *table {
 		}
 		l := f.Latency
 		t.Rows = append(t.Rows, []cell{{Text: trim(f.Level)}, {Text: fixed1(f.Throughput)}, {Text: gain}, {Text: ms3(l.Avg)}, {Text: ms3(l.P50)}, {Text: ms3(l.P95)},
-			{Text: ms3(l.P99)}, {Text: rp}, {Text: wp}, {Text: report.Thousands(f.Errors)}, {Text: cpu}, {Text: verdict, Left: true, Color: verdictColors[f.Verdict]}})
+			{Text: ms3(l.P99)}, {Text: rp}, {Text: wp}, {Text: results.Thousands(f.Errors)}, {Text: cpu}, {Text: verdict, Left: true, Color: verdictColors[f.Verdict]}})
 	}
 	return t
 }
 
 // timeline is the whole sweep over time: every step's throughput and its
 // worst operation's p99 per interval, each step marked where it starts.
-func timeline(v *view, sw *report.Sweep) {
+func timeline(v *view, sw *results.Sweep) {
 	tl := chart{ID: "timeline", Title: "The whole sweep over time", Kind: "time", XLabel: "seconds since the sweep began", YLabel: "ops/s", Y2Label: "ms"}
 	tp, p99 := newSeries("throughput (ops/s)", 0, 0), newSeries("worst operation's p99 (ms)", 2, 0)
 	p99.Axis = 1
@@ -550,8 +551,8 @@ func timeline(v *view, sw *report.Sweep) {
 
 // serverTimeline joins every step's server series into one timeline, with
 // gaps between steps: the same charts as a single run's.
-func serverTimeline(sw *report.Sweep, marks []timeMark) []chart {
-	joined := &report.Result{Server: &report.Server{}}
+func serverTimeline(sw *results.Sweep, marks []timeMark) []chart {
+	joined := &results.Result{Server: &results.Server{}}
 	var offsets []float64
 	for _, st := range sw.Steps {
 		r := st.Result
@@ -601,7 +602,7 @@ func serverTimeline(sw *report.Sweep, marks []timeMark) []chart {
 
 // comparisonView is a comparison: its table, the objectives, and grouped
 // bars of throughput, latency and cost; sweeps also overlaid by level.
-func comparisonView(c *report.Comparison, inputs []Input) *view {
+func comparisonView(c *results.Comparison, inputs []Input) *view {
 	v := &view{Title: "mongoload comparison", Notes: c.Notes}
 	labels := make([]string, len(c.Inputs))
 	for i, in := range c.Inputs {
@@ -698,7 +699,7 @@ func comparisonView(c *report.Comparison, inputs []Input) *view {
 	return v
 }
 
-func shortAt(c *report.Comparison) string {
+func shortAt(c *results.Comparison) string {
 	if i := strings.Index(c.At, ","); i > 0 {
 		return c.At[:i]
 	}
@@ -723,8 +724,8 @@ func changeCell(p *float64, higher bool) cell {
 	return cell{Text: text, Color: "#fcbba1"}
 }
 
-func rowsByKey(c *report.Comparison, keys ...string) []*report.ComparisonRow {
-	out := make([]*report.ComparisonRow, len(keys))
+func rowsByKey(c *results.Comparison, keys ...string) []*results.ComparisonRow {
+	out := make([]*results.ComparisonRow, len(keys))
 	for i, k := range keys {
 		if j := indexOf(c, k); j >= 0 {
 			out[i] = &c.Rows[j]
@@ -733,7 +734,7 @@ func rowsByKey(c *report.Comparison, keys ...string) []*report.ComparisonRow {
 	return out
 }
 
-func indexOf(c *report.Comparison, key string) int {
+func indexOf(c *results.Comparison, key string) int {
 	for i := range c.Rows {
 		if c.Rows[i].Key == key {
 			return i
@@ -742,7 +743,7 @@ func indexOf(c *report.Comparison, key string) int {
 	return -1
 }
 
-func hasAny(rows []*report.ComparisonRow) bool {
+func hasAny(rows []*results.ComparisonRow) bool {
 	for _, r := range rows {
 		if r != nil {
 			for _, v := range r.Values {
@@ -758,7 +759,7 @@ func hasAny(rows []*report.ComparisonRow) bool {
 // bars lays out grouped bars: one group per category (rows[k]), one bar per
 // input. uPlot's series share their x values, so each input's bars sit at
 // their own offsets within the groups and are null elsewhere.
-func bars(id, title, ylabel string, categories, inputs []string, rows []*report.ComparisonRow) chart {
+func bars(id, title, ylabel string, categories, inputs []string, rows []*results.ComparisonRow) chart {
 	ch := chart{ID: id, Title: title, Kind: "bars", XLabel: "", YLabel: ylabel, XTicks: categories}
 	if !hasAny(rows) {
 		return ch
@@ -842,7 +843,7 @@ func containsF(list []float64, v float64) bool {
 
 func trim(f float64) string {
 	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
-		return report.Thousands(int64(f))
+		return results.Thousands(int64(f))
 	}
 	return fmt.Sprintf("%g", f)
 }
@@ -852,9 +853,7 @@ func fixed1(f float64) string {
 	i := strings.IndexByte(s, '.')
 	var n int64
 	fmt.Sscan(s[:i], &n)
-	return report.Thousands(n) + s[i:]
+	return results.Thousands(n) + s[i:]
 }
 
 func ms3(f float64) string { return fmt.Sprintf("%.3f", f) }
-
-func thousands(n int64) string { return report.Thousands(n) }
