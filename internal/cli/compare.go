@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mongoload/mongoload/internal/analysis"
-	htmlreport "github.com/mongoload/mongoload/internal/report/html"
 	"github.com/mongoload/mongoload/internal/results"
 )
 
@@ -28,7 +27,7 @@ func addCompareFlags(fs *pflag.FlagSet) *compareFlags {
 }
 
 // compare reads the files and compares them.
-func (f *compareFlags) compare(files []string) (*results.Comparison, []htmlreport.Input, error) {
+func (f *compareFlags) compare(files []string) (*results.Comparison, []analysis.CompareInput, error) {
 	if len(files) < 2 {
 		return nil, nil, withCode(ExitUsage, fmt.Errorf("compare needs at least two results or sweep files"))
 	}
@@ -41,7 +40,6 @@ func (f *compareFlags) compare(files []string) (*results.Comparison, []htmlrepor
 		objs = append(objs, o)
 	}
 	inputs := make([]analysis.CompareInput, len(files))
-	pages := make([]htmlreport.Input, len(files))
 	for i, path := range files {
 		res, sw, err := results.ReadAny(path)
 		if err != nil {
@@ -58,10 +56,7 @@ func (f *compareFlags) compare(files []string) (*results.Comparison, []htmlrepor
 		return nil, nil, withCode(ExitInvalid, err)
 	}
 	c.Notes = append(c.Notes, compareContexts(inputs, c)...) // a 7.0 run beside an 8.0 one says so (operator.go)
-	for i, in := range inputs {
-		pages[i] = htmlreport.Input{Label: c.Inputs[i].Label, Result: in.Result, Sweep: in.Sweep}
-	}
-	return c, pages, nil
+	return c, inputs, nil
 }
 
 // baselineIndex finds --baseline among the inputs, by label or file.

@@ -11,7 +11,6 @@ import (
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/promsink"
-	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/sink"
 	"github.com/mongoload/mongoload/internal/telemetry"
@@ -41,7 +40,7 @@ func observers(ctx context.Context, o IO, cfg *config.Config, plan *workload.Pla
 		return nil, nil, nil, nil, err
 	}
 	if path := cfg.Run.HdrLog; path != "" {
-		s, err := report.CreateHlog(path)
+		s, err := createHlog(path)
 		if err != nil {
 			return fail(withCode(ExitOutput, err))
 		}

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"time"
@@ -16,8 +15,6 @@ import (
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/procstat"
-	"github.com/mongoload/mongoload/internal/report"
-	htmlreport "github.com/mongoload/mongoload/internal/report/html"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/serverinfo"
 	"github.com/mongoload/mongoload/internal/sink"
@@ -59,9 +56,7 @@ func startDashboard(o IO, cfg *config.Config, command string) (*operatorView, er
 	d, err := dashboard.Start(dashboard.Options{
 		Addr: addr, Command: command, Tool: results.Tool{Name: "mongoload", Version: Version},
 		Workload: results.Workload{Name: cfg.Name, Source: cfg.Source}, Label: cfg.Run.Label,
-		HTMLReport: func(w io.Writer, res *results.Result, sw *results.Sweep) error {
-			return htmlreport.Write(w, htmlreport.Page{Result: res, Sweep: sw})
-		},
+		HTMLReport: htmlPage,
 	})
 	if err != nil {
 		return nil, withCode(ExitOutput, err)
@@ -142,7 +137,7 @@ func startOperator(ctx context.Context, o IO, cfg *config.Config, plan *workload
 			op.collStats(ctx, func(ns string, st *results.CollStats) { op.before[ns] = st })
 			serverinfo.Refill(op.context)
 			if !view.contextShown {
-				fmt.Fprintln(o.Stderr, "server: "+report.ContextLine(op.context))
+				fmt.Fprintln(o.Stderr, "server: "+contextLine(op.context))
 				view.contextShown = true
 			}
 			op.disconnect() // reconnected after the phase
@@ -437,7 +432,7 @@ func contextDiffs(labels []string, contexts []*results.ServerContext, base int) 
 			notes = append(notes, fmt.Sprintf("server context: %s recorded none (an older file), so the servers cannot be checked to be alike", missing))
 			continue
 		}
-		for _, d := range report.DiffContext(contexts[base], c) {
+		for _, d := range diffContext(contexts[base], c) {
 			notes = append(notes, fmt.Sprintf("server context differs: %s: %s (%s) vs %s (%s)", d.Field, d.A, labels[base], d.B, labels[i]))
 		}
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/procstat"
-	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/sink"
 	"github.com/mongoload/mongoload/internal/workload"
@@ -195,7 +194,7 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 		sinks = append(sinks, live)
 	}
 	if cfg.Run.Out != "" {
-		sinks = append(sinks, report.NewJSONSink(cfg.Run.Out, info))
+		sinks = append(sinks, resultsFileSink(cfg.Run.Out, info))
 	}
 	op, opSinks := startOperator(ctx, o, cfg, plan, client, out.view, info) // context, collection stats, dashboard (operator.go)
 	defer op.close()

@@ -19,7 +19,6 @@ import (
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/mongodb"
-	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/workload"
 )
@@ -415,12 +414,7 @@ func finishSweep(o IO, cfg *config.Config, sw *results.Sweep, opts analysis.Swee
 	if err := writeExtras(o, &document{Sweep: sw}, *sf.html, *sf.csv); err != nil && outErr == nil {
 		outErr = err
 	}
-	var perr error
-	if *sf.markdown {
-		perr = report.WriteSweepMarkdown(o.Stdout, sw)
-	} else {
-		perr = report.WriteSweepConsole(o.Stdout, sw)
-	}
+	perr := printSweep(o.Stdout, sw, *sf.markdown)
 	if runErr != nil {
 		return runErr
 	}
