@@ -142,7 +142,7 @@ type LoadModel struct {
 	// LatencyFrom says where every latency of the run starts (each ends at
 	// the reply): "send", "ready", "due" or "scheduled" (metrics.FromSend
 	// ...); ServiceTimeFrom is "send" where service times were recorded.
-	// ClockText says it in words. Files written before these fields
+	// report.ClockText says it in words. Files written before these fields
 	// existed are read by their load type (LatencyClock).
 	LatencyFrom     string `json:"latencyFrom,omitempty"`
 	ServiceTimeFrom string `json:"serviceTimeFrom,omitempty"`
