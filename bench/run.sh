@@ -120,4 +120,10 @@ GOMAXPROCS=1 bin/ceiling -workload ycsb-a -concurrency "$CONCURRENCY" -duration 
 read -r noop_ops nu < <(sed -n 's/ops=\([0-9]*\) cpu_s=\([0-9.]*\).*/\1 \2/p' "$out/noop.out")
 ns=0
 
+# Scheduling: the open-loop scheduler and the sessions dispatcher on one
+# core at 50,000 operations a second (and the open loop at 1,000/s, where
+# lateness is most of a fast server's latency), with a no-op executor:
+# lateness is the gap between an operation's due time and its hand-off.
+go test -run '^$' -bench 'Scheduling' -cpu 1 -benchtime "${SCHED_RUNS:-3}x" -count 1 ./internal/engine >"$out/scheduling.out"
+
 python3 bench/table.py "$out" "$WORKLOADS" "$DURATION" "$CONCURRENCY" "$big_rss" "$seed_rss" "$noop_ops" "$nu" "$ns" | tee "$out/table.md"

@@ -51,3 +51,20 @@ print("|---|---|---|")
 print(f"| mongoload measured-phase RSS, 1,000 workers (ycsb-a) | {big_rss / 1024:.1f} MB | <= 64 MB |")
 print(f"| peak RSS seeding 100,000 default documents | {seed_rss / 1024:.1f} MB | <= 64 MB |")
 print(f"| no-op executor (bench/ceiling), ycsb-a, GOMAXPROCS=1: operations per CPU second | {noop_ops / noop_cpu:,.0f} | >= 1,000,000 |")
+
+# Scheduling lateness (go test -bench Scheduling -cpu 1 ./internal/engine).
+import re
+rows = []
+for line in open(f"{out}/scheduling.out"):
+    if not line.startswith("BenchmarkScheduling"):
+        continue
+    m = dict((k, float(v)) for v, k in re.findall(r"([0-9.]+) (\S+)", line))
+    rows.append((line.split()[0], m))
+if rows:
+    print("\nScheduling on one core (GOMAXPROCS=1), no-op executor; lateness = hand-off time minus due time\n")
+    print("| benchmark | ops/s | dropped | p50 late µs | p99 late µs | max late µs | target |")
+    print("|---|---|---|---|---|---|---|")
+    for name, m in rows:
+        target = "p99 < 1,000 µs at 50,000/s" if m.get("ops/s", 0) > 10000 else ""
+        print(f"| {name} | {m.get('ops/s', 0):,.0f} | {m.get('dropped', 0):.0f} | {m.get('p50-late-µs', 0):,.0f} | "
+              f"{m.get('p99-late-µs', 0):,.0f} | {m.get('max-late-µs', 0):,.0f} | {target} |")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/results"
 )
@@ -213,7 +214,7 @@ func inFlightLimit(res *results.Result) int {
 	}
 	limit := c.Connection.MaxPoolSize
 	if limit <= 0 {
-		limit = 100
+		limit = config.DefaultMaxPoolSize
 	}
 	if m := c.Run.MaxInFlight; m > 0 && m < limit {
 		limit = m

@@ -17,8 +17,6 @@ import (
 // need a result's types import the model; only the CLI's one rendering
 // file (and the dashboard, for the page's assets) reaches the renderers.
 
-const module = "github.com/mongoload/mongoload/"
-
 // goFile is one Go file of the tree and the mongoload packages it imports,
 // as directories relative to the module root ("internal/results").
 type goFile struct {

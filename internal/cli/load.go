@@ -135,7 +135,7 @@ func readLoadArgs(fs *pflag.FlagSet, env func(string) (string, bool), cfg *confi
 		}
 	}
 	if v, field, ok := get("load-write-concern"); ok {
-		wc, err := mongodb.ParseLoadWriteConcern(v)
+		wc, err := loader.ParseWriteConcern(v)
 		if err != nil {
 			var ce *config.Error
 			if errors.As(err, &ce) {
@@ -289,7 +289,7 @@ func loadCollection(ctx context.Context, o IO, cfg *config.Config, la loadArgs, 
 	}
 	bar := newProgressBar(o.Stderr, o.Getenv)
 	u0 := procstat.Read()
-	res, err := loader.Load(ctx, client.LoadWriter(la.wc), client.LoadStore(), col, loader.Options{
+	res, err := loader.Load(ctx, loader.NewInserter(client, la.wc), loader.NewStore(client), col, loader.Options{
 		Target: target, Part: la.part.Index, Parts: la.part.Count, BatchSize: la.batchSize, Workers: la.workers,
 		Resume: la.resume, RandomSeed: cfg.Run.RandomSeed, OnProgress: func(p loader.Progress) { bar.update(p); la.dash.Progress(p) },
 		OnNotice:  func(s string) { bar.clear(); fmt.Fprintln(o.Stderr, "notice: "+s) },

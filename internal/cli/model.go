@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -51,16 +52,16 @@ func engineOptions(cfg *config.Config) (engine.Options, results.LoadModel) {
 		o.Stages = append(o.Stages, engine.Stage{Duration: st.Duration.D(), Target: target})
 	}
 	if o.Model != engine.Open && o.MaxInFlight == 0 {
-		o.MaxInFlight = poolSize(cfg) // queue workers beyond the pool: see engine.startClosed
+		o.MaxInFlight = cfg.Connection.PoolSize() // queue workers beyond the pool: see engine.startClosed
 	}
 	lm := results.LoadModel{Type: string(o.Model), Concurrency: o.Concurrency, Partition: r.Partition,
-		MaxInFlight: cmpOr(o.MaxInFlight, engine.DefaultMaxInFlight), LatencyFrom: engine.Clock(o)}
+		MaxInFlight: cmp.Or(o.MaxInFlight, engine.DefaultMaxInFlight), LatencyFrom: engine.Clock(o)}
 	if engine.Service(o) {
 		lm.ServiceTimeFrom = metrics.FromSend
 	}
 	switch o.Model {
 	case engine.Open:
-		lm.Rate, lm.Arrival, lm.Concurrency = o.Rate, cmpOr(r.Arrival, "fixed"), cmpOr(o.MaxInFlight, engine.DefaultMaxInFlight)
+		lm.Rate, lm.Arrival, lm.Concurrency = o.Rate, cmp.Or(r.Arrival, "fixed"), cmp.Or(o.MaxInFlight, engine.DefaultMaxInFlight)
 	case engine.Sessions:
 		lm.Concurrency, lm.Sessions, lm.ThinkTime = 0, o.Sessions, r.ThinkTime.String()
 		if o.ThinkExp {
@@ -75,14 +76,6 @@ func engineOptions(cfg *config.Config) (engine.Options, results.LoadModel) {
 		lm.Stages = strings.Join(parts, ",")
 	}
 	return o, lm
-}
-
-func cmpOr[T comparable](v, fallback T) T {
-	var zero T
-	if v == zero {
-		return fallback
-	}
-	return v
 }
 
 // waitStartAt holds the run until --start-at, so N processes start together.

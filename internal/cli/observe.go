@@ -174,10 +174,7 @@ func clientSide(cfg *config.Config, plan *workload.Plan, res *results.Result) *t
 // without stages has at most its workers, sessions at most one each, an
 // open loop at most its in-flight limit.
 func maxInFlight(cfg *config.Config) int {
-	n := 100
-	if p := cfg.Connection.MaxPoolSize; p > 0 {
-		n = int(p)
-	}
+	n := cfg.Connection.PoolSize()
 	r := cfg.Run
 	switch {
 	case r.Rate > 0 && r.MaxInFlight > 0:

@@ -235,7 +235,7 @@ func (c *cpuSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
 	c.last = u
 	iv.ClientCPU = &d
 	if dt := iv.End.Sub(iv.Start); dt >= 200*time.Millisecond {
-		share := d.Seconds() / dt.Seconds() / procstat.AvailableCPU()
+		share := procstat.Share(d, dt)
 		c.peak = max(c.peak, share)
 		if share >= results.Saturated {
 			c.hot++

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -336,14 +337,6 @@ func spans(gaps []engine.Gap) []results.Span {
 	return out
 }
 
-// poolSize is the driver's connection pool size (its default is 100).
-func poolSize(cfg *config.Config) int {
-	if cfg.Connection.MaxPoolSize > 0 {
-		return int(cfg.Connection.MaxPoolSize)
-	}
-	return 100
-}
-
 // lostAfter is how long a run waits for an unreachable server to return:
 // the server-selection timeout, as the driver would wait, plus a margin.
 func lostAfter(cfg *config.Config) time.Duration {
@@ -417,7 +410,7 @@ func configLine(c *config.Config) string {
 	s := fmt.Sprintf("workload=%s uri=%s", c.Name, cn.URI)
 	switch {
 	case r.Rate > 0:
-		s += fmt.Sprintf(" rate=%g arrival=%s", r.Rate, cmpOr(r.Arrival, "fixed"))
+		s += fmt.Sprintf(" rate=%g arrival=%s", r.Rate, cmp.Or(r.Arrival, "fixed"))
 		if r.MaxInFlight > 0 {
 			s += fmt.Sprintf(" maxInFlight=%d", r.MaxInFlight)
 		}

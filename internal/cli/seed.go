@@ -25,7 +25,7 @@ func seed(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, cl
 			continue
 		}
 		var unfinished *loader.UnfinishedError
-		res, err := loader.Load(ctx, client.LoadWriter(nil), client.LoadStore(), col, loader.Options{
+		res, err := loader.Load(ctx, loader.NewInserter(client, nil), loader.NewStore(client), col, loader.Options{
 			Target: target, Part: part.Index, Parts: part.Count, BatchSize: cfg.Run.SeedBatchSize, Workers: workers,
 			Resume: true, RandomSeed: cfg.Run.RandomSeed, Retryable: mongodb.IsRetryableLoadError,
 			OnProgress: func(p loader.Progress) { fmt.Fprintln(o.Stderr, seedLine(p)) },

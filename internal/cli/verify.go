@@ -93,7 +93,7 @@ func verifyCommand(ctx context.Context, args []string, o IO) error {
 		return err
 	}
 	defer client.Close()
-	f, err := client.ReadPayments(ctx, *database, schema)
+	f, err := verify.ReadPayments(ctx, client, *database, schema)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return withCode(ExitInterrupted, fmt.Errorf("verify interrupted"))
@@ -108,7 +108,7 @@ func verifyCommand(ctx context.Context, args []string, o IO) error {
 
 // printVerdicts prints one line per invariant, PASS or FAIL with its
 // numbers, and returns an ExitInvariant error when one is broken.
-func printVerdicts(o IO, name, database, hosts string, f *mongodb.PaymentsFigures) error {
+func printVerdicts(o IO, name, database, hosts string, f *verify.Figures) error {
 	checks := f.Checks()
 	how := "one snapshot"
 	if !f.Snapshot {

@@ -38,6 +38,19 @@ type Connection struct {
 	Options        map[string]string `yaml:"options,omitempty" json:"options,omitempty"`
 }
 
+// DefaultMaxPoolSize is the connection pool the driver opens when
+// maxPoolSize is not set: the MongoDB drivers' default.
+const DefaultMaxPoolSize = 100
+
+// PoolSize is the connection pool size the driver uses: maxPoolSize, else
+// the driver's default.
+func (cn *Connection) PoolSize() int {
+	if cn.MaxPoolSize > 0 {
+		return int(cn.MaxPoolSize)
+	}
+	return DefaultMaxPoolSize
+}
+
 // WriteConcern is w (a number or a tag such as "majority"), j, and a
 // client-side deadline for writes (ClientTimeout).
 type WriteConcern struct {

@@ -86,8 +86,8 @@ func (r *run) schedule0(work chan<- time.Time, spawn func(time.Time) bool) {
 // latency that is measured, not throughput that is lost.
 func (r *run) pace(s *Schedule, work chan<- time.Time, spawn func(time.Time) bool, exp func() float64, until <-chan struct{}) bool {
 	base := time.Now()
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
+	wake := newWaker()
+	defer wake.Close()
 	var n int64
 	var off time.Duration
 	// The scheduler is one goroutine: it times its own work (from waking
@@ -114,13 +114,16 @@ func (r *run) pace(s *Schedule, work chan<- time.Time, spawn func(time.Time) boo
 		now := time.Now()
 		if wait := due.Sub(now); wait > 0 {
 			busy.flush(now)
-			timer.Reset(wait)
-			select {
-			case <-timer.C:
-			case <-until:
-				return true
-			case <-r.stopCh():
-				return false
+			for ; wait > 0; wait = time.Until(due) { // never hand on early
+				wake.Reset(wait)
+				select {
+				case <-wake.C:
+				case <-wake.T:
+				case <-until:
+					return true
+				case <-r.stopCh():
+					return false
+				}
 			}
 			busy.woke = time.Now()
 		} else {

@@ -80,8 +80,8 @@ func (r *run) think(w *worker) time.Duration {
 // due one the queue has room for, reading the clock once; it sleeps only
 // when nothing is due (or every runner is busy and the queue full).
 func (r *run) dispatchSessions(h *sessionHeap, due chan<- *worker, back <-chan *worker) {
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
+	timer := newWaker()
+	defer timer.Close()
 	// The dispatcher is one goroutine: it times its own work, the time
 	// outside its select, so a dispatcher that cannot keep up is reported
 	// as the client's limit (waiting for a free runner is not work).
@@ -108,14 +108,14 @@ func (r *run) dispatchSessions(h *sessionHeap, due chan<- *worker, back <-chan *
 		}
 		var out chan<- *worker
 		var head *worker
-		var wake <-chan time.Time
+		var wake, wakeT <-chan time.Time
 		if h.Len() > 0 {
 			head = (*h)[0]
 			if wait := head.ready.Sub(now); wait <= 0 {
 				out = due // due, but the queue is full: wait for room
 			} else {
 				timer.Reset(wait)
-				wake = timer.C
+				wake, wakeT = timer.C, timer.T
 			}
 		}
 		busy.flush(time.Now()) // the pass's work, hand-offs included
@@ -125,11 +125,13 @@ func (r *run) dispatchSessions(h *sessionHeap, due chan<- *worker, back <-chan *
 		case w := <-back:
 			heap.Push(h, w)
 		case <-wake:
+		case <-wakeT:
 		case <-r.stopCh():
 			return
 		}
 		busy.woke = time.Now()
-		// Since Go 1.23 a Reset timer never delivers a stale fire: no drain.
+		// A wake-up is delivered only once the latest Reset's deadline
+		// passed; an early one would only make an extra pass.
 	}
 }
 

@@ -276,3 +276,25 @@ func TestExplain(t *testing.T) {
 		t.Errorf("a refused explain: %+v", out[0])
 	}
 }
+
+// TestSlowLatencyRoundedLikeTheRun: a slow operation's latency goes into
+// its shape's histogram as the run's histograms record it, to the nearest
+// microsecond (metrics.Micros): 1.6 µs is 2 µs, 1.4 µs is 1 µs.
+func TestSlowLatencyRoundedLikeTheRun(t *testing.T) {
+	ops := plan(t)
+	for _, tt := range []struct {
+		latency time.Duration
+		wantMs  float64
+	}{
+		{1600 * time.Nanosecond, 0.002},
+		{1400 * time.Nanosecond, 0.001},
+	} {
+		r := NewRecorder(Options{Threshold: time.Microsecond, MaxShapes: 3})
+		r.Observe(ops["txn"], tt.latency, &workload.Request{Op: ops["txn"]}, nil)
+		r.Close()
+		res := r.Result()
+		if len(res.Shapes) != 1 || res.Shapes[0].Latency.Max != tt.wantMs {
+			t.Errorf("%v: shapes %+v, want max %v ms", tt.latency, res.Shapes, tt.wantMs)
+		}
+	}
+}

@@ -164,12 +164,7 @@ func (r *Recorder) add(s slowOp) {
 		return
 	}
 	sh.count++
-	_ = sh.hist.RecordValue(micros(s.latency))
-}
-
-// micros is d in whole microseconds, within the histograms' range.
-func micros(d time.Duration) int64 {
-	return min(max(d.Microseconds(), metrics.LowestMicros), metrics.HighestMicros)
+	_ = sh.hist.RecordValue(metrics.Micros(s.latency))
 }
 
 // newShape makes a shape with its small histogram: 1 µs to 1 h at 2

@@ -11,6 +11,7 @@
 package merge
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -157,7 +158,7 @@ func runInfo(srcs []*Source, tool results.Tool) (results.RunInfo, []string) {
 		labels = appendNew(labels, r.Label)
 		info.Outcome = worse(info.Outcome, r.Outcome)
 		if r.Outcome != results.Completed {
-			reasons = append(reasons, fmt.Sprintf("%s: %s", s.File, cmpOr(r.Reason, string(r.Outcome))))
+			reasons = append(reasons, fmt.Sprintf("%s: %s", s.File, cmp.Or(r.Reason, string(r.Outcome))))
 		}
 		info.Warmup = max(info.Warmup, time.Duration(r.WarmupSeconds*float64(time.Second)))
 		for _, n := range r.Notes {
@@ -257,11 +258,4 @@ func appendNew(list []string, s string) []string {
 		return list
 	}
 	return append(list, s)
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -25,6 +25,14 @@ func NewHistogram() *hdrhistogram.Histogram {
 	return hdrhistogram.New(LowestMicros, HighestMicros, SigFigs)
 }
 
+// Micros is d in microseconds as every mongoload histogram records it (see
+// micros): the one conversion, so that the slow-operation histograms of
+// internal/insights agree with the run's own to the microsecond.
+func Micros(d time.Duration) int64 {
+	v, _ := micros(d)
+	return v
+}
+
 // micros converts d to microseconds, rounded to the nearest one and clamped to
 // [0, HighestMicros]; clamped reports a d above Highest. Rounding rather than
 // truncating keeps the recorded mean unbiased by half a microsecond.

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -274,7 +275,7 @@ func withExtraOptions(uri string, extra map[string]string) (string, error) {
 	for k := range extra {
 		keys = append(keys, k)
 	}
-	sortStrings(keys)
+	slices.Sort(keys)
 	var b strings.Builder
 	b.WriteString(uri)
 	sep := "?"
@@ -288,14 +289,6 @@ func withExtraOptions(uri string, extra map[string]string) (string, error) {
 		sep = "&"
 	}
 	return b.String(), nil
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 // ReadPref converts a read preference mode name.

@@ -16,6 +16,12 @@ import (
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
+// The client is the driver's side of a load (internal/loader).
+var (
+	_ loader.Writer = (*Client)(nil)
+	_ loader.Meta   = (*Client)(nil)
+)
+
 // cancelAfter is an inserter that interrupts the load (cancels its
 // context) once it has sent n batches: Ctrl-C in the middle of a real load.
 type cancelAfter struct {
@@ -65,7 +71,7 @@ func checkKeys(t *testing.T, cl *Client, db string, n int64) {
 // frozenStore stops recording once frozen, like a process killed between
 // two saves of its progress: the record lags behind what was written.
 type frozenStore struct {
-	*LoadStore
+	*loader.MetaStore
 	frozen atomic.Bool
 }
 
@@ -73,7 +79,7 @@ func (f *frozenStore) SavePart(ctx context.Context, col *workload.Collection, ge
 	if f.frozen.Load() {
 		return nil
 	}
-	return f.LoadStore.SavePart(ctx, col, gen, part, ps)
+	return f.MetaStore.SavePart(ctx, col, gen, part, ps)
 }
 
 // TestLoadInterruptedAndResumed interrupts a real load mid-way and resumes
@@ -94,14 +100,14 @@ func TestLoadInterruptedAndResumed(t *testing.T) {
 			const n = 20_000
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			store := &frozenStore{LoadStore: cl.LoadStore()}
+			store := &frozenStore{MetaStore: loader.NewStore(cl)}
 			o := loader.Options{Target: n, BatchSize: 500, Workers: 4}
 			stop := cancel
 			if abrupt {
 				o.Grace = time.Nanosecond
 				stop = func() { store.frozen.Store(true); cancel() }
 			}
-			ins := &cancelAfter{Inserter: cl.LoadWriter(nil), n: 20, cancel: stop}
+			ins := &cancelAfter{Inserter: loader.NewInserter(cl, nil), n: 20, cancel: stop}
 			res, err := loader.Load(ctx, ins, store, col, o)
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("interrupted load: %v", err)
@@ -109,7 +115,7 @@ func TestLoadInterruptedAndResumed(t *testing.T) {
 			if res.Done() >= n {
 				t.Fatalf("%d documents before the interruption", res.Done())
 			}
-			rec, err := cl.LoadStore().ReadLoad(context.Background(), col)
+			rec, err := loader.NewStore(cl).ReadLoad(context.Background(), col)
 			if err != nil || rec == nil || rec.Finished {
 				t.Fatalf("record after the interruption: %+v, %v", rec, err)
 			}
@@ -121,11 +127,11 @@ func TestLoadInterruptedAndResumed(t *testing.T) {
 			if _, err := cl.Prepare(context.Background(), p2, SetupOptions{Create: true}); err != nil {
 				t.Fatal(err)
 			}
-			_, err = loader.Load(context.Background(), cl.LoadWriter(nil), cl.LoadStore(), p2.Collections[0], loader.Options{Target: n})
+			_, err = loader.Load(context.Background(), loader.NewInserter(cl, nil), loader.NewStore(cl), p2.Collections[0], loader.Options{Target: n})
 			if !errors.Is(err, loader.ErrConflict) {
 				t.Fatalf("a load over the interrupted one without --resume: %v", err)
 			}
-			res, err = loader.Load(context.Background(), cl.LoadWriter(nil), cl.LoadStore(), p2.Collections[0], loader.Options{Resume: true, BatchSize: 700, Workers: 3})
+			res, err = loader.Load(context.Background(), loader.NewInserter(cl, nil), loader.NewStore(cl), p2.Collections[0], loader.Options{Resume: true, BatchSize: 700, Workers: 3})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -167,7 +173,7 @@ func TestLoadPartitionsTogether(t *testing.T) {
 				errs[i] = err
 				return
 			}
-			res, err := loader.Load(context.Background(), cl.LoadWriter(&config.WriteConcern{W: "1"}), cl.LoadStore(), pi.Collections[0],
+			res, err := loader.Load(context.Background(), loader.NewInserter(cl, &config.WriteConcern{W: "1"}), loader.NewStore(cl), pi.Collections[0],
 				loader.Options{Target: n, Part: i, Parts: 3, BatchSize: 400, Workers: 3})
 			errs[i], finished[i] = err, res.LoadFinished
 		}()
@@ -182,7 +188,7 @@ func TestLoadPartitionsTogether(t *testing.T) {
 		t.Fatal("no partition saw the load finished")
 	}
 	checkKeys(t, setup, db, n)
-	rec, _ := setup.LoadStore().ReadLoad(context.Background(), p.Collections[0])
+	rec, _ := loader.NewStore(setup).ReadLoad(context.Background(), p.Collections[0])
 	if !rec.Finished || rec.Partitions != 3 {
 		t.Fatalf("record %+v", rec)
 	}
@@ -205,7 +211,7 @@ func TestLoadWriterDuplicates(t *testing.T) {
 		}
 		return out
 	}
-	w := cl.LoadWriter(nil)
+	w := loader.NewInserter(cl, nil)
 	if err := w.InsertDocs(context.Background(), col, docs(0, 10)); err != nil {
 		t.Fatal(err)
 	}
@@ -216,27 +222,6 @@ func TestLoadWriterDuplicates(t *testing.T) {
 	}
 	if n, _ := cl.c.Database(db).Collection("c").CountDocuments(context.Background(), bson.D{}); n != 20 {
 		t.Fatalf("%d documents, want 20", n)
-	}
-}
-
-func TestParseLoadWriteConcern(t *testing.T) {
-	tests := []struct {
-		in      string
-		wantW   string
-		wantErr bool
-	}{
-		{"", "", false},                 // the connection's own
-		{"1", "1", false},               // acknowledged by the primary
-		{"majority", "majority", false}, // a tag
-		{"3", "3", false},               // a number of members
-		{"0", "", true},                 // unacknowledged: cannot be resumed
-		{"-1", "", true},                // nonsense
-	}
-	for _, tt := range tests {
-		wc, err := ParseLoadWriteConcern(tt.in)
-		if (err != nil) != tt.wantErr || (wc != nil && wc.W != tt.wantW) {
-			t.Errorf("ParseLoadWriteConcern(%q) = %+v, %v", tt.in, wc, err)
-		}
 	}
 }
 

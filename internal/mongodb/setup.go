@@ -146,10 +146,7 @@ func (cl *Client) SaveKeys(ctx context.Context, plan *workload.Plan) error {
 			continue // no mongoload_meta beside someone else's collection
 		}
 		end := col.Keys.PhysicalEnd()
-		meta := cl.c.Database(col.Database).Collection(MetaCollection)
-		_, err := meta.UpdateOne(ctx, bson.D{{Key: "_id", Value: col.Name}},
-			bson.D{{Key: "$max", Value: bson.D{{Key: "keys", Value: end}}}})
-		if err != nil {
+		if err := raiseKeys(ctx, cl.c.Database(col.Database).Collection(MetaCollection), col.Name, end); err != nil {
 			return fmt.Errorf("record the key count of %s: %w", col.Namespace(), err)
 		}
 	}

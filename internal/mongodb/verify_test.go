@@ -12,6 +12,9 @@ import (
 	"github.com/mongoload/mongoload/internal/verify"
 )
 
+// The client is the driver's side of verify.
+var _ verify.Reader = (*Client)(nil)
+
 // TestReadPayments reads a small payments database written by hand: the
 // integer types a server may hand back (int32, int64, whole doubles), a
 // history record left out, merchants summed over their buckets; then a
@@ -49,7 +52,7 @@ func TestReadPayments(t *testing.T) {
 		D{{Key: "mid", Value: int64(5)}, {Key: "bucket", Value: int32(3)}, {Key: "count", Value: int32(1)}, {Key: "amount", Value: int64(100)}},
 		D{{Key: "mid", Value: int64(6)}, {Key: "bucket", Value: int32(0)}, {Key: "count", Value: int32(0)}, {Key: "amount", Value: int64(0)}})
 
-	f, err := cl.ReadPayments(ctx, dbName, verify.PaymentsSchema)
+	f, err := verify.ReadPayments(ctx, cl, dbName, verify.PaymentsSchema)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +70,7 @@ func TestReadPayments(t *testing.T) {
 	if _, err := db.Collection("cards").UpdateOne(ctx, D{{Key: "card_id", Value: 1}}, D{{Key: "$inc", Value: D{{Key: "balance", Value: -10}}}}); err != nil {
 		t.Fatal(err)
 	}
-	f, err = cl.ReadPayments(ctx, dbName, verify.PaymentsSchema)
+	f, err = verify.ReadPayments(ctx, cl, dbName, verify.PaymentsSchema)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +86,7 @@ func TestReadPayments(t *testing.T) {
 
 	// A live record without an amount cannot be compared: the read says which field.
 	insert("ledger", D{{Key: "source", Value: "authorize"}, {Key: "cardId", Value: int64(0)}, {Key: "mid", Value: int64(5)}, {Key: "amount", Value: "300"}})
-	if _, err := cl.ReadPayments(ctx, dbName, verify.PaymentsSchema); err == nil || !strings.Contains(err.Error(), "amount") {
+	if _, err := verify.ReadPayments(ctx, cl, dbName, verify.PaymentsSchema); err == nil || !strings.Contains(err.Error(), "amount") {
 		t.Errorf("a string amount: %v", err)
 	}
 }

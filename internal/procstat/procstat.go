@@ -25,7 +25,14 @@ func (u Usage) Since(u0 Usage) (cpu, wall time.Duration) {
 // Utilization is the share of the CPU the process may use (AvailableCPU)
 // that it used between u0 and u (0..1).
 func (u Usage) Utilization(u0 Usage) float64 {
-	cpu, wall := u.Since(u0)
+	return Share(u.Since(u0))
+}
+
+// Share is the share of the CPU the process may use (AvailableCPU) that
+// cpu seconds of CPU over wall seconds of time are (0..1; 0 when no time
+// passed): the one definition of the client's CPU utilisation, for a run,
+// an interval and the saturation check alike.
+func Share(cpu, wall time.Duration) float64 {
 	if wall <= 0 {
 		return 0
 	}

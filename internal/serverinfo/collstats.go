@@ -1,6 +1,7 @@
 package serverinfo
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -86,7 +87,7 @@ func ParseCollStatsStage(raw bson.Raw) (*results.CollStats, string) {
 			continue
 		}
 		st, bc := ParseCollStats(ss)
-		compressor = cmpOr(compressor, bc)
+		compressor = cmp.Or(compressor, bc)
 		total.Count = add(total.Count, st.Count)
 		total.DataSize = add(total.DataSize, st.DataSize)
 		total.StorageSize = add(total.StorageSize, st.StorageSize)
@@ -117,13 +118,6 @@ func add(sum, v *int64) *int64 {
 		n += *sum
 	}
 	return &n
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 var blockCompressorRe = regexp.MustCompile(`(?:^|,)block_compressor=([a-z0-9]*)`)

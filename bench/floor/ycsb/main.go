@@ -36,6 +36,8 @@ var (
 	workers  = flag.Int("concurrency", 8, "workers (goroutines)")
 	duration = flag.Duration("duration", 15*time.Second, "how long")
 	readPct  = flag.Int("read", 50, "percentage of reads; the rest are updates")
+	keysDist = flag.String("keys", "zipfian", "record choice: zipfian (as YCSB A) or uniform (as the acceptance check's tools/driverfloor)")
+	value    = flag.String("value", "fresh", "update value: fresh (100 new random bytes, as YCSB) or constant (the same bytes every time, as tools/driverfloor: after a record's first update, the server modifies nothing)")
 	cpuProf  = flag.String("cpuprofile", "", "write a CPU profile of the measured loop to this file (to compare with mongoload's, MONGOLOAD_PPROF)")
 )
 
@@ -48,6 +50,12 @@ func main() {
 }
 
 func run() error {
+	if *keysDist != "zipfian" && *keysDist != "uniform" {
+		return fmt.Errorf("-keys %q: want zipfian or uniform", *keysDist)
+	}
+	if *value != "fresh" && *value != "constant" {
+		return fmt.Errorf("-value %q: want fresh or constant", *value)
+	}
 	ctx := context.Background()
 	cl, err := mongo.Connect(options.Client().ApplyURI(*uri))
 	if err != nil {
@@ -84,13 +92,18 @@ func run() error {
 			var filter, update []byte
 			var payload [100]byte
 			for time.Now().Before(stop) {
-				id := ids[z.Uint64()]
+				id := ids[r.IntN(len(ids))]
+				if *keysDist == "zipfian" {
+					id = ids[z.Uint64()]
+				}
 				filter = idFilter(filter[:0], id)
 				var err error
 				if r.IntN(100) < *readPct {
 					err = c.FindOne(ctx, bson.Raw(filter)).Err()
 				} else {
-					fill(r, payload[:])
+					if *value == "fresh" {
+						fill(r, payload[:])
+					}
 					update = setField(update[:0], r.IntN(10), payload[:])
 					_, err = c.UpdateOne(ctx, bson.Raw(filter), bson.Raw(update))
 				}
