@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/results/resultstest"
 )
 
 func p64(n int64) *int64      { return &n }
@@ -16,7 +17,7 @@ func pf64(f float64) *float64 { return &f }
 // collection scan, one unexplained, one refused), the client's CPU per
 // interval beside the server's.
 func operatorResult() *results.Result {
-	res := closedRun().result()
+	res := resultstest.ClosedRun().Result()
 	res.Context = &results.ServerContext{Version: "7.0.12", FCV: "7.0", StorageEngine: "wiredTiger", CacheBytes: p64(3 << 30), BlockCompressor: "snappy",
 		Topology: &results.Topology{Kind: results.ReplicaSet, SetName: "rs0", Members: []results.TopologyMember{{Name: "db1:27017", State: "PRIMARY"}, {Name: "db2:27017", State: "SECONDARY"}}},
 		Host:     &results.HostFacts{Hostname: "db1", Cores: p64(4), MemoryMB: p64(8192), MemLimitMB: p64(4096)},
@@ -80,7 +81,7 @@ func TestCPUSummary(t *testing.T) {
 			return r
 		}, "client avg 30%, busiest interval 50% of 8 cores", 0},
 		// an older file: nothing per interval, no line
-		{"nothing", func() *results.Result { return closedRun().result() }, "", 0},
+		{"nothing", func() *results.Result { return resultstest.ClosedRun().Result() }, "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

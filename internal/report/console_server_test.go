@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/results/resultstest"
 )
 
 func i64(v int64) *int64 { return &v }
@@ -19,7 +20,7 @@ func serverFixture(ok bool) *results.Server {
 		Opcounters: &results.Opcounters{Query: i64(10_300), Insert: i64(4_120), Update: i64(8_850), Delete: i64(0), Command: i64(57), Getmore: i64(12)},
 	}
 	for k := range 5 {
-		s.Samples = append(s.Samples, results.ServerSample{T: float64(k + 1), Dt: 1, At: t0.Add(warmup + time.Duration(k+1)*time.Second),
+		s.Samples = append(s.Samples, results.ServerSample{T: float64(k + 1), Dt: 1, At: resultstest.T0.Add(resultstest.Warmup + time.Duration(k+1)*time.Second),
 			Cache:       &results.Cache{BytesInUse: i64(int64(200+k) << 20), DirtyBytes: i64(int64(k) << 20), MaxBytes: i64(256 << 20)},
 			Connections: &results.Connections{Current: i64(int64(60 + k)), Available: i64(838_000)},
 			Network:     &results.Network{BytesIn: i64(4_100_000), BytesOut: i64(9_800_000)},
@@ -44,13 +45,13 @@ func serverFixture(ok bool) *results.Server {
 // cross-check table with its verdict; a server without telemetry says why;
 // a merged result names its files.
 func TestConsoleServerGolden(t *testing.T) {
-	withServer := closedRun().result()
+	withServer := resultstest.ClosedRun().Result()
 	withServer.Server = serverFixture(false)
 
-	unavailable := closedRun().result()
+	unavailable := resultstest.ClosedRun().Result()
 	unavailable.Server = &results.Server{IntervalSeconds: 1, Unavailable: "serverStatus: (Unauthorized) not authorized on admin to execute command", Samples: []results.ServerSample{}}
 
-	merged := openRun().result()
+	merged := resultstest.OpenRun().Result()
 	merged.Merged = &results.Merged{Sources: []results.MergedSource{
 		{File: "p0.json", Kind: "results", Partition: "0/3"}, {File: "p1.json", Kind: "results", Partition: "1/3"}, {File: "p2.hlog", Kind: "hlog"},
 	}}

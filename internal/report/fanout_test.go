@@ -12,6 +12,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/results/resultstest"
 	"github.com/mongoload/mongoload/internal/sink"
 )
 
@@ -53,7 +54,7 @@ func TestFanoutNeverBlocks(t *testing.T) {
 	stuck := &stuckSink{entered: make(chan struct{}), release: make(chan struct{})}
 	fast := &countSink{}
 	f := sink.NewFanout(stuck, fast)
-	iv := closedRun().ivs[0]
+	iv := resultstest.ClosedRun().Ivs[0]
 
 	f.Interval(iv, 0)
 	<-stuck.entered // the stuck sink now holds one snapshot and waits
@@ -102,7 +103,7 @@ func TestFanoutNeverBlocks(t *testing.T) {
 func TestFanoutOrder(t *testing.T) {
 	s := &countSink{}
 	f := sink.NewFanout(s)
-	iv := closedRun().ivs[0]
+	iv := resultstest.ClosedRun().Ivs[0]
 	for i := range 10 {
 		f.Interval(iv, time.Duration(i))
 	}
@@ -130,7 +131,7 @@ func TestFanoutErrors(t *testing.T) {
 	e1, e2 := errors.New("disk full"), errors.New("pipe closed")
 	stuck := &stuckSink{entered: make(chan struct{}), release: make(chan struct{})}
 	f := sink.NewFanout(&countSink{err: e1}, &countSink{err: e2}, stuck)
-	iv := closedRun().ivs[0]
+	iv := resultstest.ClosedRun().Ivs[0]
 	f.Interval(iv, 0)
 	<-stuck.entered
 	for range sink.FanoutBuffer + 1 {
@@ -151,25 +152,25 @@ func TestFanoutErrors(t *testing.T) {
 // TestFanoutWithRealSinks protects the usual wiring: live progress, the
 // results file and the console report through one Fanout.
 func TestFanoutWithRealSinks(t *testing.T) {
-	r := closedRun()
+	r := resultstest.ClosedRun()
 	path := filepath.Join(t.TempDir(), "r.json")
 	var live, console strings.Builder
-	f := sink.NewFanout(NewLiveSink(&live), NewJSONSink(path, r.info), NewConsoleSink(&console))
-	for i, iv := range r.ivs {
+	f := sink.NewFanout(NewLiveSink(&live), NewJSONSink(path, r.Info), NewConsoleSink(&console))
+	for i, iv := range r.Ivs {
 		f.Interval(iv, time.Duration(i+1)*time.Second)
 	}
-	if err := f.Close(results.Build(r.info, r.totals, nil)); err != nil {
+	if err := f.Close(results.Build(r.Info, r.Totals, nil)); err != nil {
 		t.Fatal(err)
 	}
 	got, err := results.ReadJSON(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Intervals) != len(r.ivs) || got.Intervals[4].T != 5 {
-		t.Errorf("results file has %d intervals, want %d", len(got.Intervals), len(r.ivs))
+	if len(got.Intervals) != len(r.Ivs) || got.Intervals[4].T != 5 {
+		t.Errorf("results file has %d intervals, want %d", len(got.Intervals), len(r.Ivs))
 	}
-	if n := strings.Count(live.String(), "\n"); n != len(r.ivs) {
-		t.Errorf("live sink wrote %d lines, want %d", n, len(r.ivs))
+	if n := strings.Count(live.String(), "\n"); n != len(r.Ivs) {
+		t.Errorf("live sink wrote %d lines, want %d", n, len(r.Ivs))
 	}
 	if !strings.Contains(console.String(), "TOTAL") {
 		t.Errorf("console report missing:\n%s", console.String())
@@ -179,10 +180,10 @@ func TestFanoutWithRealSinks(t *testing.T) {
 // TestJSONSinkWithoutResult protects a crashed run's data: with no result,
 // the JSON sink still writes what it received.
 func TestJSONSinkWithoutResult(t *testing.T) {
-	r := openRun()
+	r := resultstest.OpenRun()
 	path := filepath.Join(t.TempDir(), "r.json")
-	s := NewJSONSink(path, r.info)
-	for i, iv := range r.ivs {
+	s := NewJSONSink(path, r.Info)
+	for i, iv := range r.Ivs {
 		s.Interval(iv, time.Duration(i+1)*time.Second)
 	}
 	if err := s.Close(nil); err != nil {
@@ -192,9 +193,9 @@ func TestJSONSinkWithoutResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := r.result()
+	want := r.Result()
 	if got.Totals.Operations != want.Totals.Operations || got.Operations[0].Latency != want.Operations[0].Latency ||
-		got.Operations[0].Service == nil || len(got.Intervals) != len(r.ivs) {
+		got.Operations[0].Service == nil || len(got.Intervals) != len(r.Ivs) {
 		t.Errorf("fallback result differs: totals %+v, want %+v", got.Totals, want.Totals)
 	}
 	if !strings.Contains(strings.Join(got.Notes, "\n"), "ended without a result") {

@@ -12,6 +12,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/results/resultstest"
 )
 
 // nopCloser makes a bytes.Buffer an io.WriteCloser that records Close.
@@ -29,7 +30,7 @@ func hlogIntervals(t *testing.T) (ops []string, ivs []*metrics.Interval, start t
 	ops = []string{"find by id", "update,seats"} // tags cannot hold spaces or commas
 	rng := rand.New(rand.NewPCG(7, 8))
 	r := metrics.NewRecorder(ops, metrics.Options{Shards: 3, Service: true})
-	start = t0.Add(250 * time.Millisecond)
+	start = resultstest.T0.Add(250 * time.Millisecond)
 	r.Reset(start)
 	for sec := 1; sec <= 3; sec++ {
 		for i := range 5000 {

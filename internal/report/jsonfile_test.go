@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/results/resultstest"
 )
 
 // TestWriteJSONGolden protects the results file format that compare, merge
 // and HTML reports read.
 func TestWriteJSONGolden(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "result.json")
-	if err := results.WriteJSON(path, closedRun().result()); err != nil {
+	if err := results.WriteJSON(path, resultstest.ClosedRun().Result()); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)
@@ -31,16 +32,16 @@ func TestWriteJSONGolden(t *testing.T) {
 func TestJSONRoundTrip(t *testing.T) {
 	tests := []struct {
 		name string
-		run  *run
+		run  *resultstest.Run
 	}{
-		{"closed", closedRun()}, // latency histograms only
-		{"open", openRun()},     // service histograms too
+		{"closed", resultstest.ClosedRun()}, // latency histograms only
+		{"open", resultstest.OpenRun()},     // service histograms too
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "r.json")
-			res := tt.run.result()
+			res := tt.run.Result()
 			if err := results.WriteJSON(path, res); err != nil {
 				t.Fatal(err)
 			}
@@ -57,12 +58,12 @@ func TestJSONRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want := tt.run.totals.Op(i).Latency
+				want := tt.run.Totals.Op(i).Latency
 				if h.ValueAtQuantile(99) != want.ValueAtQuantile(99) || !h.Equals(want) {
 					t.Errorf("%s: decoded p99 %d, want %d", o.Name, h.ValueAtQuantile(99), want.ValueAtQuantile(99))
 				}
 				svc, err := o.ServiceTimeHistogram()
-				if err != nil || (svc == nil) != (tt.run.totals.Op(i).Service == nil) {
+				if err != nil || (svc == nil) != (tt.run.Totals.Op(i).Service == nil) {
 					t.Errorf("%s: service histogram %v, %v", o.Name, svc, err)
 				}
 			}
@@ -79,7 +80,7 @@ func TestWriteJSONReplaces(t *testing.T) {
 	if err := os.WriteFile(path, []byte("old contents, much longer than nothing at all"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := results.WriteJSON(path, results.Build(baseInfo(results.LoadModel{Type: results.Closed}), nil, nil)); err != nil {
+	if err := results.WriteJSON(path, results.Build(resultstest.BaseInfo(results.LoadModel{Type: results.Closed}), nil, nil)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := results.ReadJSON(path); err != nil {
