@@ -25,6 +25,8 @@ import (
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/procstat"
 	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/sink"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -39,11 +41,11 @@ var (
 // on, as mongoload run does.
 type series struct {
 	next      engine.Sink
-	summaries []report.IntervalSummary
+	summaries []results.IntervalSummary
 }
 
 func (s *series) Interval(iv *metrics.Interval, elapsed time.Duration) {
-	s.summaries = append(s.summaries, report.Summarize(iv, elapsed))
+	s.summaries = append(s.summaries, results.Summarize(iv, elapsed))
 	s.next.Interval(iv, elapsed)
 }
 
@@ -85,12 +87,12 @@ func run() error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	info := report.RunInfo{Tool: report.Tool{Name: "mongoload"}}
-	fan := report.NewFanout(report.NewJSONSink(filepath.Join(dir, "r.json"), info))
+	info := results.RunInfo{Tool: results.Tool{Name: "mongoload"}}
+	fan := sink.NewFanout(report.NewJSONSink(filepath.Join(dir, "r.json"), info))
 	s := &series{next: fan}
 	u0 := procstat.Read()
 	res := engine.Run(context.Background(), plan, execs, rec, s, opts)
-	result := report.Build(info, res.Totals, s.summaries)
+	result := results.Build(info, res.Totals, s.summaries)
 	if err := fan.Close(result); err != nil {
 		return err
 	}

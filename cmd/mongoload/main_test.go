@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -106,11 +106,11 @@ func TestFaultInterruptFrozenServer(t *testing.T) {
 	if took > 6*time.Second {
 		t.Errorf("took %s after Ctrl-C", took)
 	}
-	res, err := report.ReadJSON(out)
+	res, err := results.ReadJSON(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != report.Interrupted || res.Totals.Operations == 0 {
+	if res.Outcome != results.Interrupted || res.Totals.Operations == 0 {
 		t.Errorf("outcome %s, %d operations", res.Outcome, res.Totals.Operations)
 	}
 	if res.Faults == nil || res.Faults.Abandoned != 4 {
@@ -130,11 +130,11 @@ func TestFaultSecondInterrupt(t *testing.T) {
 	if took > 2*time.Second {
 		t.Errorf("took %s after the first Ctrl-C", took)
 	}
-	res, err := report.ReadJSON(out)
+	res, err := results.ReadJSON(out)
 	if err != nil {
 		t.Fatalf("no results written before the post-run steps: %v", err)
 	}
-	if res.Outcome != report.Interrupted || res.Totals.Operations == 0 {
+	if res.Outcome != results.Interrupted || res.Totals.Operations == 0 {
 		t.Errorf("outcome %s, %d operations", res.Outcome, res.Totals.Operations)
 	}
 }

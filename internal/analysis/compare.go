@@ -6,14 +6,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // CompareInput is one compared file: a results file or a sweep.
 type CompareInput struct {
 	File   string
-	Result *report.Result
-	Sweep  *report.Sweep
+	Result *results.Result
+	Sweep  *results.Sweep
 }
 
 // label names an input: its label, else its file name without extension.
@@ -30,11 +30,11 @@ func (in CompareInput) label() string {
 	return l
 }
 
-func (in CompareInput) cost() *report.Cost {
+func (in CompareInput) cost() *results.Cost {
 	if in.Sweep != nil {
 		return in.Sweep.Cost
 	}
-	return report.CostOf(in.Result)
+	return results.CostOf(in.Result)
 }
 
 // parameter is the load parameter of an input: concurrency, rate or sessions.
@@ -43,9 +43,9 @@ func (in CompareInput) parameter() string {
 		return in.Sweep.Load.Parameter
 	}
 	switch in.Result.Load.Type {
-	case report.Open:
+	case results.Open:
 		return "rate"
-	case report.Sessions:
+	case results.Sessions:
 		return "sessions"
 	}
 	return "concurrency"
@@ -73,11 +73,11 @@ func (in CompareInput) levels() []float64 {
 }
 
 // at is the result of an input at level (a sweep's step), or its own.
-func (in CompareInput) at(level float64) *report.Result {
+func (in CompareInput) at(level float64) *results.Result {
 	if in.Sweep == nil {
 		return in.Result
 	}
-	var last *report.Result
+	var last *results.Result
 	for _, st := range in.Sweep.Steps {
 		if st.Complete && st.Result != nil {
 			last = st.Result
@@ -95,14 +95,14 @@ func (in CompareInput) at(level float64) *report.Result {
 // errors, cost and throughput per cost; and checks the objectives against
 // the baseline. Sweeps without an analysis are analysed with the default
 // rules.
-func Compare(inputs []CompareInput, baseline int, objectives []RelObjective) (*report.Comparison, error) {
+func Compare(inputs []CompareInput, baseline int, objectives []RelObjective) (*results.Comparison, error) {
 	if len(inputs) < 2 {
 		return nil, fmt.Errorf("compare needs at least two files")
 	}
 	if baseline < 0 || baseline >= len(inputs) {
 		return nil, fmt.Errorf("baseline %d out of range", baseline)
 	}
-	c := &report.Comparison{Baseline: baseline}
+	c := &results.Comparison{Baseline: baseline}
 	seen := map[string]bool{}
 	for i := range inputs {
 		in := &inputs[i]
@@ -125,11 +125,11 @@ func Compare(inputs []CompareInput, baseline int, objectives []RelObjective) (*r
 			l = fmt.Sprintf("%s (%s)", l, filepath.Base(in.File))
 		}
 		seen[l] = true
-		c.Inputs = append(c.Inputs, report.ComparedInput{Label: l, File: in.File, Kind: kind, Cost: in.cost()})
+		c.Inputs = append(c.Inputs, results.ComparedInput{Label: l, File: in.File, Kind: kind, Cost: in.cost()})
 	}
 	level, common := commonLevel(inputs)
-	unit := report.SweepLoad{Parameter: inputs[0].parameter()}
-	points := make([]*report.Result, len(inputs))
+	unit := results.SweepLoad{Parameter: inputs[0].parameter()}
+	points := make([]*results.Result, len(inputs))
 	for i, in := range inputs {
 		points[i] = in.at(level)
 	}
@@ -139,8 +139,8 @@ func Compare(inputs []CompareInput, baseline int, objectives []RelObjective) (*r
 		c.At = "at each input's own highest load (no load level is common to every input)"
 		c.Notes = append(c.Notes, "the inputs ran no load level in common, so their latencies are each at their own highest load and compare less directly")
 	}
-	rows := []report.ComparisonRow{
-		row("max throughput (ops/s)", "throughput", "ops/s", true, inputs, points, func(in CompareInput, _ *report.Result) *float64 { return maxThroughput(in) }),
+	rows := []results.ComparisonRow{
+		row("max throughput (ops/s)", "throughput", "ops/s", true, inputs, points, func(in CompareInput, _ *results.Result) *float64 { return maxThroughput(in) }),
 	}
 	if slices.ContainsFunc(inputs, func(in CompareInput) bool { return in.Sweep != nil }) {
 		lu := unit.Unit()
@@ -148,19 +148,19 @@ func Compare(inputs []CompareInput, baseline int, objectives []RelObjective) (*r
 			lu = "rate"
 		}
 		rows = append(rows,
-			row("saturation point ("+unit.Unit()+")", "saturation", lu, true, inputs, points, func(in CompareInput, _ *report.Result) *float64 {
-				return sweepLevel(in, func(a *report.SweepAnalysis) *int { return a.Saturation })
+			row("saturation point ("+unit.Unit()+")", "saturation", lu, true, inputs, points, func(in CompareInput, _ *results.Result) *float64 {
+				return sweepLevel(in, func(a *results.SweepAnalysis) *int { return a.Saturation })
 			}),
-			row("sweet spot ("+unit.Unit()+")", "sweetspot", lu, true, inputs, points, func(in CompareInput, _ *report.Result) *float64 {
-				return sweepLevel(in, func(a *report.SweepAnalysis) *int { return a.SweetSpot })
+			row("sweet spot ("+unit.Unit()+")", "sweetspot", lu, true, inputs, points, func(in CompareInput, _ *results.Result) *float64 {
+				return sweepLevel(in, func(a *results.SweepAnalysis) *int { return a.SweetSpot })
 			}),
-			row("throughput "+shortAt(c.At, unit, level, common)+" (ops/s)", "point.throughput", "ops/s", true, inputs, points, func(_ CompareInput, r *report.Result) *float64 { return ptr(r.Totals.Throughput) }),
+			row("throughput "+shortAt(c.At, unit, level, common)+" (ops/s)", "point.throughput", "ops/s", true, inputs, points, func(_ CompareInput, r *results.Result) *float64 { return ptr(r.Totals.Throughput) }),
 		)
 	}
 	at := shortAt(c.At, unit, level, common)
 	for _, p := range []string{"p99", "p95", "avg"} {
 		p := p
-		rows = append(rows, row(p+" latency "+at+" (ms)", p, "ms", false, inputs, points, func(_ CompareInput, r *report.Result) *float64 { return ptr(pick(r.Totals.Latency, p)) }))
+		rows = append(rows, row(p+" latency "+at+" (ms)", p, "ms", false, inputs, points, func(_ CompareInput, r *results.Result) *float64 { return ptr(pick(r.Totals.Latency, p)) }))
 	}
 	classRows, err := classRows(inputs, points, at)
 	if err != nil {
@@ -172,7 +172,7 @@ func Compare(inputs []CompareInput, baseline int, objectives []RelObjective) (*r
 		return nil, err
 	}
 	rows = append(rows, typeRows...)
-	rows = append(rows, row("errors "+at+" (%)", "errors", "%", false, inputs, points, func(_ CompareInput, r *report.Result) *float64 {
+	rows = append(rows, row("errors "+at+" (%)", "errors", "%", false, inputs, points, func(_ CompareInput, r *results.Result) *float64 {
 		t := r.Totals
 		if t.Operations+t.Errors == 0 {
 			return nil
@@ -192,7 +192,7 @@ func Compare(inputs []CompareInput, baseline int, objectives []RelObjective) (*r
 }
 
 // shortAt is the load of the latency rows for their names.
-func shortAt(_ string, unit report.SweepLoad, level float64, common bool) string {
+func shortAt(_ string, unit results.SweepLoad, level float64, common bool) string {
 	if common {
 		return "at " + unit.Describe(level)
 	}
@@ -219,11 +219,11 @@ func commonLevel(inputs []CompareInput) (float64, bool) {
 
 // pointFunc computes a row's value for one input from the input and its
 // result at the compared load; nil when the input has no such figure.
-type pointFunc func(in CompareInput, atPoint *report.Result) *float64
+type pointFunc func(in CompareInput, atPoint *results.Result) *float64
 
 // row makes a row with a value per input.
-func row(metric, key, unit string, higher bool, inputs []CompareInput, points []*report.Result, f pointFunc) report.ComparisonRow {
-	r := report.ComparisonRow{Metric: metric, Key: key, Unit: unit, HigherIsBetter: higher, Values: make([]*float64, len(inputs))}
+func row(metric, key, unit string, higher bool, inputs []CompareInput, points []*results.Result, f pointFunc) results.ComparisonRow {
+	r := results.ComparisonRow{Metric: metric, Key: key, Unit: unit, HigherIsBetter: higher, Values: make([]*float64, len(inputs))}
 	for i, in := range inputs {
 		r.Values[i] = f(in, points[i])
 	}
@@ -242,7 +242,7 @@ func maxThroughput(in CompareInput) *float64 {
 	return nil
 }
 
-func sweepLevel(in CompareInput, which func(*report.SweepAnalysis) *int) *float64 {
+func sweepLevel(in CompareInput, which func(*results.SweepAnalysis) *int) *float64 {
 	if in.Sweep == nil || in.Sweep.Analysis == nil {
 		return nil
 	}
@@ -253,10 +253,10 @@ func sweepLevel(in CompareInput, which func(*report.SweepAnalysis) *int) *float6
 }
 
 // classRows are the read and write latencies, for the classes any input has.
-func classRows(inputs []CompareInput, points []*report.Result, at string) ([]report.ComparisonRow, error) {
-	var out []report.ComparisonRow
+func classRows(inputs []CompareInput, points []*results.Result, at string) ([]results.ComparisonRow, error) {
+	var out []results.ComparisonRow
 	for _, class := range []string{ReadClass, WriteClass} {
-		figs := make([]*report.Class, len(inputs))
+		figs := make([]*results.Class, len(inputs))
 		any := false
 		for i, r := range points {
 			f, err := ClassFigures(r, class)
@@ -269,7 +269,7 @@ func classRows(inputs []CompareInput, points []*report.Result, at string) ([]rep
 			continue
 		}
 		for _, p := range []string{"avg", "p95", "p99"} {
-			r := report.ComparisonRow{Metric: fmt.Sprintf("%s %s %s (ms)", class, p, at), Key: class + "." + p, Unit: "ms", Values: make([]*float64, len(inputs))}
+			r := results.ComparisonRow{Metric: fmt.Sprintf("%s %s %s (ms)", class, p, at), Key: class + "." + p, Unit: "ms", Values: make([]*float64, len(inputs))}
 			for i, f := range figs {
 				if f != nil && f.Operations > 0 {
 					r.Values[i] = ptr(pick(f.Latency, p))
@@ -283,7 +283,7 @@ func classRows(inputs []CompareInput, points []*report.Result, at string) ([]rep
 
 // typeRows are the average latency per operation type (find, updateOne,
 // ...), the operations of a type added by histogram.
-func typeRows(inputs []CompareInput, points []*report.Result, at string) ([]report.ComparisonRow, error) {
+func typeRows(inputs []CompareInput, points []*results.Result, at string) ([]results.ComparisonRow, error) {
 	var types []string
 	for _, r := range points {
 		for _, op := range r.MixOperations() {
@@ -292,11 +292,11 @@ func typeRows(inputs []CompareInput, points []*report.Result, at string) ([]repo
 			}
 		}
 	}
-	var out []report.ComparisonRow
+	var out []results.ComparisonRow
 	for _, t := range types {
-		r := report.ComparisonRow{Metric: fmt.Sprintf("avg %s %s (ms)", t, at), Key: t + ".avg", Unit: "ms", Values: make([]*float64, len(inputs))}
+		r := results.ComparisonRow{Metric: fmt.Sprintf("avg %s %s (ms)", t, at), Key: t + ".avg", Unit: "ms", Values: make([]*float64, len(inputs))}
 		for i, res := range points {
-			sub := &report.Result{DurationSeconds: res.DurationSeconds}
+			sub := &results.Result{DurationSeconds: res.DurationSeconds}
 			for _, op := range res.MixOperations() {
 				if typeKey(*op) == t {
 					sub.Operations = append(sub.Operations, *op)
@@ -319,15 +319,15 @@ func typeRows(inputs []CompareInput, points []*report.Result, at string) ([]repo
 }
 
 // typeKey is an operation's type, or its name when the file does not say.
-func typeKey(op report.Operation) string {
+func typeKey(op results.Operation) string {
 	if op.Type != "" {
 		return op.Type
 	}
 	return op.Name
 }
 
-func opPointers(ops []report.Operation) []*report.Operation {
-	out := make([]*report.Operation, len(ops))
+func opPointers(ops []results.Operation) []*results.Operation {
+	out := make([]*results.Operation, len(ops))
 	for i := range ops {
 		out[i] = &ops[i]
 	}
@@ -336,7 +336,7 @@ func opPointers(ops []report.Operation) []*report.Operation {
 
 // costRows are the monthly cost and the throughput per 100 currency units
 // per month, when every input with a cost gives it in one currency.
-func costRows(c *report.Comparison, inputs []CompareInput) []report.ComparisonRow {
+func costRows(c *results.Comparison, inputs []CompareInput) []results.ComparisonRow {
 	currency, any := "", false
 	for _, in := range c.Inputs {
 		if in.Cost == nil || in.Cost.Monthly <= 0 {
@@ -355,8 +355,8 @@ func costRows(c *report.Comparison, inputs []CompareInput) []report.ComparisonRo
 	if cur == "" {
 		cur = "units "
 	}
-	cost := report.ComparisonRow{Metric: strings.TrimSpace("monthly cost " + currency), Key: "cost", Unit: currency, Values: make([]*float64, len(inputs))}
-	tpc := report.ComparisonRow{Metric: "throughput per cost (ops/s per 100 " + cur + "/month)", Key: "throughput-per-cost",
+	cost := results.ComparisonRow{Metric: strings.TrimSpace("monthly cost " + currency), Key: "cost", Unit: currency, Values: make([]*float64, len(inputs))}
+	tpc := results.ComparisonRow{Metric: "throughput per cost (ops/s per 100 " + cur + "/month)", Key: "throughput-per-cost",
 		Unit: "ops/s per 100 " + cur + "/month", HigherIsBetter: true, Values: make([]*float64, len(inputs))}
 	for i, in := range c.Inputs {
 		if in.Cost == nil || in.Cost.Monthly <= 0 {
@@ -367,7 +367,7 @@ func costRows(c *report.Comparison, inputs []CompareInput) []report.ComparisonRo
 			tpc.Values[i] = ptr(round3(*x / in.Cost.Monthly * 100))
 		}
 	}
-	return []report.ComparisonRow{cost, tpc}
+	return []results.ComparisonRow{cost, tpc}
 }
 
 // changes is each value's change against the baseline's, in percent.
@@ -387,26 +387,26 @@ func changes(values []*float64, baseline int) []*float64 {
 // updates and deletes that found nothing, and documents returned per
 // operation. A run whose operations mostly found nothing measured misses,
 // not the application: a note says so when the inputs differ there.
-func docsRows(c *report.Comparison, inputs []CompareInput, points []*report.Result, at string) []report.ComparisonRow {
-	if !slices.ContainsFunc(points, func(r *report.Result) bool { return r != nil && r.Totals.Docs != nil }) {
+func docsRows(c *results.Comparison, inputs []CompareInput, points []*results.Result, at string) []results.ComparisonRow {
+	if !slices.ContainsFunc(points, func(r *results.Result) bool { return r != nil && r.Totals.Docs != nil }) {
 		return nil
 	}
-	empty := row("empty results "+at+" (%)", "empty", "%", false, inputs, points, func(_ CompareInput, r *report.Result) *float64 {
+	empty := row("empty results "+at+" (%)", "empty", "%", false, inputs, points, func(_ CompareInput, r *results.Result) *float64 {
 		if r == nil || r.Totals.Docs == nil || r.Totals.Docs.Shaped == 0 {
 			return nil
 		}
 		return ptr(100 * r.Totals.Docs.EmptyShare())
 	})
-	returned := row("documents returned per operation "+at, "returnedPerOp", "", true, inputs, points, func(_ CompareInput, r *report.Result) *float64 {
+	returned := row("documents returned per operation "+at, "returnedPerOp", "", true, inputs, points, func(_ CompareInput, r *results.Result) *float64 {
 		if r == nil || r.Totals.Docs == nil || r.Totals.Operations == 0 {
 			return nil
 		}
 		return ptr(float64(r.Totals.Docs.Returned) / float64(r.Totals.Operations))
 	})
 	for i, v := range empty.Values {
-		if v != nil && *v > 100*report.DefaultEmptyThreshold {
+		if v != nil && *v > 100*results.DefaultEmptyThreshold {
 			c.Notes = append(c.Notes, fmt.Sprintf("%s: %.0f%% of its reads, updates and deletes found no document: its latencies measure misses more than the application", c.Inputs[i].Label, *v))
 		}
 	}
-	return []report.ComparisonRow{empty, returned}
+	return []results.ComparisonRow{empty, returned}
 }

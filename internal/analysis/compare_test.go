@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/mongoload/mongoload/internal/metrics"
-	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/report/reporttest"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // vm is one option of seed 003 (benchANT, "Data-Driven Capacity Planning
@@ -32,8 +32,8 @@ var seed003 = []vm{
 func seed003Inputs() []CompareInput {
 	var in []CompareInput
 	for _, v := range seed003 {
-		res := reporttest.Result(report.LoadModel{Type: report.Closed, Concurrency: 75}, reporttest.Step{Level: 75, Throughput: v.tput, LatencyMs: v.lat}, reporttest.T0, v.label)
-		res.Cost = &report.Cost{Monthly: v.cost, Currency: "EUR"}
+		res := reporttest.Result(results.LoadModel{Type: results.Closed, Concurrency: 75}, reporttest.Step{Level: 75, Throughput: v.tput, LatencyMs: v.lat}, reporttest.T0, v.label)
+		res.Cost = &results.Cost{Monthly: v.cost, Currency: "EUR"}
 		in = append(in, CompareInput{File: v.label + ".json", Result: res})
 	}
 	return in
@@ -136,7 +136,7 @@ func TestCompareRefusals(t *testing.T) {
 	if _, err := Compare(in, 0, []RelObjective{o}); err == nil || !strings.Contains(err.Error(), `no metric "p99.9"`) {
 		t.Errorf("unknown metric: %v", err)
 	}
-	in[1].Result.Cost = &report.Cost{Monthly: 700, Currency: "USD"}
+	in[1].Result.Cost = &results.Cost{Monthly: 700, Currency: "USD"}
 	c, err := Compare(in, 0, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +193,7 @@ func TestCompareDocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := map[string]report.ComparisonRow{}
+	rows := map[string]results.ComparisonRow{}
 	for _, r := range c.Rows {
 		rows[r.Key] = r
 	}

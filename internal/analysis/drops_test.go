@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // TestDropsFailLatencyObjectives: an open-loop operation that was due and
@@ -27,7 +27,7 @@ func TestDropsFailLatencyObjectives(t *testing.T) {
 	rec.Dropped()
 	tot := rec.NewTotals()
 	tot.Add(rec.Interval(start.Add(time.Second)))
-	res := report.Build(report.RunInfo{Load: report.LoadModel{Type: report.Open, Rate: 100}, OpTypes: map[string]string{"get": "findOne"}}, tot, nil)
+	res := results.Build(results.RunInfo{Load: results.LoadModel{Type: results.Open, Rate: 100}, OpTypes: map[string]string{"get": "findOne"}}, tot, nil)
 	if res.Schedule == nil || res.Schedule.DroppedShare != 0.02 {
 		t.Fatalf("schedule %+v: want a drop share of 0.02", res.Schedule)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/metrics"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // Operation classes: what a table's read and write columns add up.
@@ -41,9 +41,9 @@ func ClassOf(opType string) string {
 // ClassFigures adds the operations of one class: their counts and their
 // histograms (so the percentiles are those of all their samples, never an
 // average of percentiles). nil when res has no operation of the class.
-func ClassFigures(res *report.Result, class string) (*report.Class, error) {
+func ClassFigures(res *results.Result, class string) (*results.Class, error) {
 	var h *hdrhistogram.Histogram
-	c := &report.Class{}
+	c := &results.Class{}
 	for i := range res.Operations {
 		op := &res.Operations[i]
 		if !op.InMix() || ClassOf(op.Type) != class { // steps are parts of their transaction, a write
@@ -71,22 +71,22 @@ func ClassFigures(res *report.Result, class string) (*report.Class, error) {
 }
 
 // latencySummary summarizes a histogram of microseconds in ms, as
-// report.Result does.
-func latencySummary(h *hdrhistogram.Histogram) report.Latency {
+// results.Result does.
+func latencySummary(h *hdrhistogram.Histogram) results.Latency {
 	if h.TotalCount() == 0 {
-		return report.Latency{}
+		return results.Latency{}
 	}
 	q := h.ValueAtPercentilesSlice([]float64{50, 95, 99, 99.9})
 	ms := func(us int64) float64 { return float64(min(us, metrics.HighestMicros)) / 1000 }
-	return report.Latency{
+	return results.Latency{
 		Min: ms(h.Min()), Avg: round3(h.Mean() / 1000), P50: ms(q[0]), P95: ms(q[1]), P99: ms(q[2]),
 		P999: ms(q[3]), Max: ms(h.Max()), StdDev: round3(h.StdDev() / 1000),
 	}
 }
 
 // StepFiguresOf computes one step's table row from its result.
-func StepFiguresOf(level float64, complete bool, res *report.Result) (report.StepFigures, error) {
-	f := report.StepFigures{
+func StepFiguresOf(level float64, complete bool, res *results.Result) (results.StepFigures, error) {
+	f := results.StepFigures{
 		Level: level, Complete: complete, Throughput: res.Totals.Throughput,
 		Operations: res.Totals.Operations, Errors: res.Totals.Errors, Latency: res.Totals.Latency,
 	}
@@ -105,7 +105,7 @@ func StepFiguresOf(level float64, complete bool, res *report.Result) (report.Ste
 	if res.Schedule != nil {
 		f.Dropped = res.Schedule.Dropped
 	}
-	if res.Load.Type == report.Closed || res.Load.Type == "" {
+	if res.Load.Type == results.Closed || res.Load.Type == "" {
 		f.InFlightLimit = inFlightLimit(res)
 		f.AboveInFlightLimit = res.Load.LatencyClock() == metrics.FromReady || (f.InFlightLimit > 0 && level > float64(f.InFlightLimit))
 	}
@@ -115,11 +115,11 @@ func StepFiguresOf(level float64, complete bool, res *report.Result) (report.Ste
 
 // ServerFiguresOf summarizes server telemetry: the worst sample of each
 // gauge, the average rate of each counter. nil without samples.
-func ServerFiguresOf(s *report.Server) *report.ServerFigures {
+func ServerFiguresOf(s *results.Server) *results.ServerFigures {
 	if s == nil || len(s.Samples) == 0 {
 		return nil
 	}
-	f := &report.ServerFigures{}
+	f := &results.ServerFigures{}
 	var cpu, cpuDt, pages, pagesDt float64
 	var haveCPU, havePages bool
 	for _, sm := range s.Samples {
@@ -170,7 +170,7 @@ func ServerFiguresOf(s *report.Server) *report.ServerFigures {
 		v := round3(pages / pagesDt)
 		f.PagesReadPerSec = &v
 	}
-	if *f == (report.ServerFigures{}) {
+	if *f == (results.ServerFigures{}) {
 		return nil
 	}
 	return f
@@ -197,7 +197,7 @@ func round4(f float64) float64 { return math.Round(f*10000) / 10000 }
 // inFlightLimit is the most operations a closed-loop run could have in
 // flight: the load section's maxInFlight, or in a file written before it
 // existed the recorded connection pool (the driver's default, 100, if none).
-func inFlightLimit(res *report.Result) int {
+func inFlightLimit(res *results.Result) int {
 	if res.Load.MaxInFlight > 0 {
 		return res.Load.MaxInFlight
 	}

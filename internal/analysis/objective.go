@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // RelObjective is an objective of a comparison, checked for every input
@@ -78,7 +78,7 @@ func (o RelObjective) target(base float64) float64 {
 
 // checkObjectives evaluates the objectives for every input but the baseline and
 // marks the inputs that meet them all.
-func checkObjectives(c *report.Comparison, objectives []RelObjective) error {
+func checkObjectives(c *results.Comparison, objectives []RelObjective) error {
 	if len(objectives) == 0 {
 		return nil
 	}
@@ -91,7 +91,7 @@ func checkObjectives(c *report.Comparison, objectives []RelObjective) error {
 		if r == nil {
 			return fmt.Errorf("objective %q: no metric %q in this comparison (metrics: %s)", o.Text, o.Metric, strings.Join(rowKeys(c), ", "))
 		}
-		res := report.ObjectiveResult{Text: o.Text, Pass: make([]*bool, len(c.Inputs))}
+		res := results.ObjectiveResult{Text: o.Text, Pass: make([]*bool, len(c.Inputs))}
 		base := r.Values[c.Baseline]
 		for i, v := range r.Values {
 			if i == c.Baseline {
@@ -120,7 +120,7 @@ func checkObjectives(c *report.Comparison, objectives []RelObjective) error {
 	return nil
 }
 
-func findRow(c *report.Comparison, key string) *report.ComparisonRow {
+func findRow(c *results.Comparison, key string) *results.ComparisonRow {
 	for i := range c.Rows {
 		if strings.EqualFold(c.Rows[i].Key, key) {
 			return &c.Rows[i]
@@ -129,7 +129,7 @@ func findRow(c *report.Comparison, key string) *report.ComparisonRow {
 	return nil
 }
 
-func rowKeys(c *report.Comparison) []string {
+func rowKeys(c *results.Comparison) []string {
 	keys := make([]string, len(c.Rows))
 	for i, r := range c.Rows {
 		keys[i] = r.Key

@@ -1,5 +1,5 @@
 // Package analysis judges results: service-level objectives, sweep verdicts,
-// comparisons. It reads report.Result values and never touches a server.
+// comparisons. It reads results.Result values and never touches a server.
 package analysis
 
 import (
@@ -10,8 +10,7 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
-
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // Objective is one service-level objective, such as "p99<=20ms" or
@@ -145,7 +144,7 @@ func (o Objective) format(x float64) string {
 }
 
 // Check evaluates every objective against res.
-func Check(res *report.Result, objectives []Objective) ([]Verdict, error) {
+func Check(res *results.Result, objectives []Objective) ([]Verdict, error) {
 	out := make([]Verdict, 0, len(objectives))
 	for _, o := range objectives {
 		v, err := check(res, o)
@@ -167,7 +166,7 @@ func Passed(vs []Verdict) bool {
 	return true
 }
 
-func check(res *report.Result, o Objective) (Verdict, error) {
+func check(res *results.Result, o Objective) (Verdict, error) {
 	v := Verdict{Objective: o}
 	ops := scoped(res, o.Scope)
 	if len(ops) == 0 {
@@ -207,9 +206,9 @@ func check(res *report.Result, o Objective) (Verdict, error) {
 // scoped returns the operations an objective's scope names: all the mix's
 // operations, one operation by name (a transaction's step too, named
 // "transaction/step"), or the mix's operations of a type. Steps are parts
-// of their transaction, never operations of the mix (report.Operation.InMix).
-func scoped(res *report.Result, scope string) []*report.Operation {
-	var out []*report.Operation
+// of their transaction, never operations of the mix (results.Operation.InMix).
+func scoped(res *results.Result, scope string) []*results.Operation {
+	var out []*results.Operation
 	for i := range res.Operations {
 		op := &res.Operations[i]
 		if op.Name == scope || (op.InMix() && (scope == "" || op.Type == scope)) {
@@ -221,7 +220,7 @@ func scoped(res *report.Result, scope string) []*report.Operation {
 
 // merged adds the operations' histograms: percentiles of several operations
 // are those of all their samples together, never an average.
-func merged(ops []*report.Operation) (*hdrhistogram.Histogram, error) {
+func merged(ops []*results.Operation) (*hdrhistogram.Histogram, error) {
 	var all *hdrhistogram.Histogram
 	for _, op := range ops {
 		h, err := op.LatencyHistogram()
@@ -277,7 +276,7 @@ func latencyOf(h *hdrhistogram.Histogram, o Objective, drops int64) float64 {
 // of them for the whole mix; for a narrower scope, its share of the mix's
 // attempts (successes and errors), rounded up, since a drop happens before
 // an operation is picked and could have been any.
-func dropped(res *report.Result, ops []*report.Operation, scope string) int64 {
+func dropped(res *results.Result, ops []*results.Operation, scope string) int64 {
 	if res.Schedule == nil || res.Schedule.Dropped == 0 {
 		return 0
 	}

@@ -6,12 +6,12 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // result builds a 10s result: "read" (findOne) 1..1000ms, one sample each,
 // and "write" (updateOne) 990 samples at 2ms with 10 errors.
-func result(t *testing.T) *report.Result {
+func result(t *testing.T) *results.Result {
 	t.Helper()
 	rec := metrics.NewRecorder([]string{"read", "write"}, metrics.Options{})
 	start := time.Now()
@@ -28,7 +28,7 @@ func result(t *testing.T) *report.Result {
 	}
 	tot := metrics.NewTotals(rec.Ops(), false)
 	tot.Add(rec.Interval(start.Add(10 * time.Second)))
-	return report.Build(report.RunInfo{OpTypes: map[string]string{"read": "findOne", "write": "updateOne"}}, tot, nil)
+	return results.Build(results.RunInfo{OpTypes: map[string]string{"read": "findOne", "write": "updateOne"}}, tot, nil)
 }
 
 func TestCheck(t *testing.T) {
@@ -91,7 +91,7 @@ func TestParseObjectivesErrors(t *testing.T) {
 }
 
 // verdictOf parses one objective and checks it against res.
-func verdictOf(t *testing.T, res *report.Result, slo string) Verdict {
+func verdictOf(t *testing.T, res *results.Result, slo string) Verdict {
 	t.Helper()
 	objs, err := ParseObjectives(slo)
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // SweepOptions are the rules of a sweep's analysis.
@@ -58,12 +58,12 @@ const (
 // spot, the saturation point and the highest throughput, and says what
 // limited the run. Steps that are not complete (an interrupted step) get
 // figures but no verdict.
-func AnalyseSweep(sw *report.Sweep, o SweepOptions) (*report.SweepAnalysis, error) {
-	a := &report.SweepAnalysis{Rules: report.SweepThresholds{
+func AnalyseSweep(sw *results.Sweep, o SweepOptions) (*results.SweepAnalysis, error) {
+	a := &results.SweepAnalysis{Rules: results.SweepThresholds{
 		LinearGain: o.Rules.LinearGain, KneeGain: o.Rules.KneeGain, LatencyKnee: o.Rules.LatencyKnee,
 		Plateau: o.Rules.Plateau, DegradedDrop: o.Rules.DegradedDrop, Oversaturated: o.Rules.Oversaturated,
 		Latency: o.Latency, ClientCPU: o.ClientCPU,
-	}, Steps: []report.StepFigures{}, Summary: []string{}}
+	}, Steps: []results.StepFigures{}, Summary: []string{}}
 	var judged []int // indexes into a.Steps of the complete steps
 	var pts []SweepPoint
 	for i, st := range sw.Steps {
@@ -102,7 +102,7 @@ func AnalyseSweep(sw *report.Sweep, o SweepOptions) (*report.SweepAnalysis, erro
 }
 
 // pick is the latency the verdicts use.
-func pick(l report.Latency, which string) float64 {
+func pick(l results.Latency, which string) float64 {
 	switch which {
 	case "p50":
 		return l.P50
@@ -118,7 +118,7 @@ func pick(l report.Latency, which string) float64 {
 // when its own CPU use reached the limit at or past saturation (so a
 // saturated client is never taken for a saturated server), else the
 // server resource its telemetry shows under pressure, else the server.
-func limitOf(sw *report.Sweep, a *report.SweepAnalysis, o SweepOptions) report.Limit {
+func limitOf(sw *results.Sweep, a *results.SweepAnalysis, o SweepOptions) results.Limit {
 	complete := 0
 	for _, f := range a.Steps {
 		if f.Complete {
@@ -126,7 +126,7 @@ func limitOf(sw *report.Sweep, a *report.SweepAnalysis, o SweepOptions) report.L
 		}
 	}
 	if complete < 2 {
-		return report.Limit{Kind: "unknown", Text: "too few complete steps to say what limited the run"}
+		return results.Limit{Kind: "unknown", Text: "too few complete steps to say what limited the run"}
 	}
 	desc := sw.Load.Describe
 	from := lastComplete(a.Steps) // without saturation, the highest step
@@ -137,19 +137,19 @@ func limitOf(sw *report.Sweep, a *report.SweepAnalysis, o SweepOptions) report.L
 	for i := from; i < len(a.Steps); i++ {
 		f := a.Steps[i]
 		if f.Complete && f.ClientCPU != nil && *f.ClientCPU >= o.ClientCPU {
-			c := report.ClientUsage{Utilization: *f.ClientCPU, Cores: f.ClientCores, AvailableCPU: f.ClientCPUAvailable}
+			c := results.ClientUsage{Utilization: *f.ClientCPU, Cores: f.ClientCores, AvailableCPU: f.ClientCPUAvailable}
 			text := fmt.Sprintf("the load generator itself: mongoload used %s at %s, so the server's own limit was not reached; give mongoload more CPU (GOMAXPROCS, its cgroup's quota, a bigger machine) or split the load over several with --partition",
 				c.CPUText(), desc(f.Level))
-			return report.Limit{Kind: "client", Text: text}
+			return results.Limit{Kind: "client", Text: text}
 		}
-		if f.Complete && f.SchedulerBusy >= report.Saturated {
+		if f.Complete && f.SchedulerBusy >= results.Saturated {
 			what := "operations"
-			if sw.Load.Type == report.Sessions {
+			if sw.Load.Type == results.Sessions {
 				what = "sessions"
 			}
 			text := fmt.Sprintf("the load generator's scheduler: the one goroutine that schedules the %s was busy %.0f%% of its busiest interval at %s, so it, not the server, set the pace; split the load over several processes with --partition",
 				what, 100*f.SchedulerBusy, desc(f.Level))
-			return report.Limit{Kind: "client-scheduler", Text: text}
+			return results.Limit{Kind: "client-scheduler", Text: text}
 		}
 	}
 	// Then the client's in-flight limit: past it, more workers only queue
@@ -159,11 +159,11 @@ func limitOf(sw *report.Sweep, a *report.SweepAnalysis, o SweepOptions) report.L
 		n := f.InFlightLimit
 		text := fmt.Sprintf("the client's connection pool: it allows %d operations in flight, so above %s the extra workers only waited inside mongoload and the server never had more than %d operations at once; raise --max-pool-size (or --max-in-flight) to at least the highest level, or sweep no higher than %s",
 			n, desc(float64(n)), n, desc(float64(n)))
-		return report.Limit{Kind: "client-pool", Text: text}
+		return results.Limit{Kind: "client-pool", Text: text}
 	}
 	if a.Saturation == nil {
 		top := a.Steps[from]
-		return report.Limit{Kind: "none", Text: fmt.Sprintf("nothing yet: throughput still grew at the highest step (%s); sweep higher to find the limit", desc(top.Level))}
+		return results.Limit{Kind: "none", Text: fmt.Sprintf("nothing yet: throughput still grew at the highest step (%s); sweep higher to find the limit", desc(top.Level))}
 	}
 	sat := a.Steps[*a.Saturation]
 	lim := serverLimit(sw, a, from)
@@ -182,7 +182,7 @@ func limitOf(sw *report.Sweep, a *report.SweepAnalysis, o SweepOptions) report.L
 }
 
 // serverLimit names the server resource under pressure from step from on.
-func serverLimit(sw *report.Sweep, a *report.SweepAnalysis, from int) report.Limit {
+func serverLimit(sw *results.Sweep, a *results.SweepAnalysis, from int) results.Limit {
 	desc := sw.Load.Describe
 	telemetry := false
 	for i := from; i < len(a.Steps); i++ {
@@ -194,13 +194,13 @@ func serverLimit(sw *report.Sweep, a *report.SweepAnalysis, from int) report.Lim
 		telemetry = true
 		switch {
 		case s.TicketsMin != nil && *s.TicketsMin == 0:
-			return report.Limit{Kind: "server-tickets", Text: fmt.Sprintf("the server's storage engine: no read or write tickets were free at %s, so operations queued inside the server", desc(f.Level))}
+			return results.Limit{Kind: "server-tickets", Text: fmt.Sprintf("the server's storage engine: no read or write tickets were free at %s, so operations queued inside the server", desc(f.Level))}
 		case s.CacheDirty != nil && *s.CacheDirty >= DirtyLimit:
-			return report.Limit{Kind: "server-cache", Text: fmt.Sprintf("the server's WiredTiger cache: dirty data reached %.0f%% of it at %s (from 20%% application threads must help evict)", 100**s.CacheDirty, desc(f.Level))}
+			return results.Limit{Kind: "server-cache", Text: fmt.Sprintf("the server's WiredTiger cache: dirty data reached %.0f%% of it at %s (from 20%% application threads must help evict)", 100**s.CacheDirty, desc(f.Level))}
 		case s.CacheUsed != nil && *s.CacheUsed >= CacheFullLimit && s.PagesReadPerSec != nil && *s.PagesReadPerSec > 0:
-			return report.Limit{Kind: "server-cache", Text: fmt.Sprintf("the server's WiredTiger cache: %.0f%% full, reading %.0f pages/s from disk at %s: the working set does not fit in it", 100**s.CacheUsed, *s.PagesReadPerSec, desc(f.Level))}
+			return results.Limit{Kind: "server-cache", Text: fmt.Sprintf("the server's WiredTiger cache: %.0f%% full, reading %.0f pages/s from disk at %s: the working set does not fit in it", 100**s.CacheUsed, *s.PagesReadPerSec, desc(f.Level))}
 		case s.Connections != nil && *s.Connections >= ConnectionsLimit:
-			return report.Limit{Kind: "server-connections", Text: fmt.Sprintf("the server's connections: %.0f%% of those available were in use at %s", 100**s.Connections, desc(f.Level))}
+			return results.Limit{Kind: "server-connections", Text: fmt.Sprintf("the server's connections: %.0f%% of those available were in use at %s", 100**s.Connections, desc(f.Level))}
 		}
 	}
 	sat := a.Steps[*a.Saturation]
@@ -211,15 +211,15 @@ func serverLimit(sw *report.Sweep, a *report.SweepAnalysis, from int) report.Lim
 				text += fmt.Sprintf(" (%.2f at the sweet spot)", *sp.CPUCores)
 			}
 		}
-		return report.Limit{Kind: "server-cpu", Text: text + ", while its cache, tickets and connections showed no pressure"}
+		return results.Limit{Kind: "server-cpu", Text: text + ", while its cache, tickets and connections showed no pressure"}
 	}
 	if telemetry {
-		return report.Limit{Kind: "server", Text: "the server: its telemetry shows no cache, ticket or connection pressure and it does not report its CPU; look at its CPU and disk"}
+		return results.Limit{Kind: "server", Text: "the server: its telemetry shows no cache, ticket or connection pressure and it does not report its CPU; look at its CPU and disk"}
 	}
-	return report.Limit{Kind: "server", Text: "the server (no telemetry to say which resource)"}
+	return results.Limit{Kind: "server", Text: "the server (no telemetry to say which resource)"}
 }
 
-func lastComplete(steps []report.StepFigures) int {
+func lastComplete(steps []results.StepFigures) int {
 	for i := len(steps) - 1; i >= 0; i-- {
 		if steps[i].Complete {
 			return i
@@ -230,7 +230,7 @@ func lastComplete(steps []report.StepFigures) int {
 
 // localServer reports whether the sweep's server is on this machine's
 // loopback, from the URI its first step recorded.
-func localServer(sw *report.Sweep) (string, bool) {
+func localServer(sw *results.Sweep) (string, bool) {
 	for _, st := range sw.Steps {
 		if st.Result == nil {
 			continue
@@ -273,10 +273,10 @@ func loopbackHost(cfg json.RawMessage) (string, bool) {
 }
 
 // summarize puts the analysis in a few sentences.
-func summarize(sw *report.Sweep, a *report.SweepAnalysis, o SweepOptions) []string {
+func summarize(sw *results.Sweep, a *results.SweepAnalysis, o SweepOptions) []string {
 	desc := sw.Load.Describe
 	var out []string
-	lat := func(f report.StepFigures) string {
+	lat := func(f results.StepFigures) string {
 		return fmt.Sprintf("%s avg, %s p99", ms(f.Latency.Avg), ms(f.Latency.P99))
 	}
 	switch {
@@ -335,7 +335,7 @@ func ms(v float64) string {
 }
 
 // whole formats a rate with thousands separators.
-func whole(f float64) string { return report.Thousands(int64(math.Round(f))) }
+func whole(f float64) string { return results.Thousands(int64(math.Round(f))) }
 
 func pct(now, before float64) float64 {
 	if before == 0 {

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/report/reporttest"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // TestAnalyseSweepSeed000 runs the whole analysis on real histograms
@@ -145,12 +145,12 @@ func TestLoopbackHost(t *testing.T) {
 }
 
 func TestServerFiguresOf(t *testing.T) {
-	if ServerFiguresOf(nil) != nil || ServerFiguresOf(&report.Server{}) != nil {
+	if ServerFiguresOf(nil) != nil || ServerFiguresOf(&results.Server{}) != nil {
 		t.Error("no samples must give nil")
 	}
 	seven, zero := int64(7), int64(0)
 	s := reporttest.ServerSample(0.5, 0.1, nil)
-	s.Samples[0].Connections = &report.Connections{Current: &seven, Available: &zero}
+	s.Samples[0].Connections = &results.Connections{Current: &seven, Available: &zero}
 	f := ServerFiguresOf(s)
 	if f.Connections != nil {
 		t.Errorf("7 connections and 0 available is no stated limit: %v", *f.Connections)

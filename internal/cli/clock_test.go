@@ -10,6 +10,7 @@ import (
 	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // TestHeaderSaysWhichClock: the console header and the results file's load
@@ -41,7 +42,7 @@ func TestHeaderSaysWhichClock(t *testing.T) {
 				t.Errorf("load section: latencyFrom %q serviceTimeFrom %q, want %q (service %v)", lm.LatencyFrom, lm.ServiceTimeFrom, tt.clock, tt.service)
 			}
 			var b bytes.Buffer
-			if err := report.WriteConsole(&b, &report.Result{Load: lm}); err != nil {
+			if err := report.WriteConsole(&b, &results.Result{Load: lm}); err != nil {
 				t.Fatal(err)
 			}
 			line := ""

@@ -9,8 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mongoload/mongoload/internal/analysis"
-	"github.com/mongoload/mongoload/internal/report"
-	htmlreport "github.com/mongoload/mongoload/internal/report/html"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // compareFlags are the flags of a comparison, shared by compare and
@@ -28,7 +27,7 @@ func addCompareFlags(fs *pflag.FlagSet) *compareFlags {
 }
 
 // compare reads the files and compares them.
-func (f *compareFlags) compare(files []string) (*report.Comparison, []htmlreport.Input, error) {
+func (f *compareFlags) compare(files []string) (*results.Comparison, []analysis.CompareInput, error) {
 	if len(files) < 2 {
 		return nil, nil, withCode(ExitUsage, fmt.Errorf("compare needs at least two results or sweep files"))
 	}
@@ -41,9 +40,8 @@ func (f *compareFlags) compare(files []string) (*report.Comparison, []htmlreport
 		objs = append(objs, o)
 	}
 	inputs := make([]analysis.CompareInput, len(files))
-	pages := make([]htmlreport.Input, len(files))
 	for i, path := range files {
-		res, sw, err := report.ReadAny(path)
+		res, sw, err := results.ReadAny(path)
 		if err != nil {
 			return nil, nil, withCode(ExitUnreadable, err)
 		}
@@ -58,10 +56,7 @@ func (f *compareFlags) compare(files []string) (*report.Comparison, []htmlreport
 		return nil, nil, withCode(ExitInvalid, err)
 	}
 	c.Notes = append(c.Notes, compareContexts(inputs, c)...) // a 7.0 run beside an 8.0 one says so (operator.go)
-	for i, in := range inputs {
-		pages[i] = htmlreport.Input{Label: c.Inputs[i].Label, Result: in.Result, Sweep: in.Sweep}
-	}
-	return c, pages, nil
+	return c, inputs, nil
 }
 
 // baselineIndex finds --baseline among the inputs, by label or file.
@@ -98,7 +93,7 @@ func compareCommand(_ context.Context, args []string, o IO) error {
 		return err
 	}
 	if *html != "" {
-		if err := report.CheckWritable(*html, fs.Args()...); err != nil {
+		if err := results.CheckWritable(*html, fs.Args()...); err != nil {
 			return withCode(ExitOutput, err)
 		}
 	}
@@ -114,6 +109,6 @@ func compareCommand(_ context.Context, args []string, o IO) error {
 }
 
 // analyseDefault analyses a sweep with the default rules.
-func analyseDefault(sw *report.Sweep) (*report.SweepAnalysis, error) {
+func analyseDefault(sw *results.Sweep) (*results.SweepAnalysis, error) {
 	return analysis.AnalyseSweep(sw, analysis.DefaultSweepOptions())
 }

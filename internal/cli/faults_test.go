@@ -12,7 +12,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/mongodb"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -33,7 +33,7 @@ operations:
 // returns the moment it began to bring the server back. It returns the result, the console
 // report, the stderr, the file, and when the fault began and ended.
 type faultRun struct {
-	res            *report.Result
+	res            *results.Result
 	stdout, stderr string
 	out            string
 	fault, back    time.Time
@@ -62,7 +62,7 @@ func runWithFault(t *testing.T, uri string, model []string, extra []string, inje
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, fr.stdout, fr.stderr)
 	}
-	res, err := report.ReadJSON(out)
+	res, err := results.ReadJSON(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func checkFaultRun(t *testing.T, fr *faultRun, classes []string, direct string) 
 	t.Helper()
 	res := fr.res
 	t.Logf("\n%s", fr.stdout)
-	if res.Outcome != report.Completed {
+	if res.Outcome != results.Completed {
 		t.Errorf("outcome %s (%s): the run did not measure through the fault", res.Outcome, res.Reason)
 	}
 	f := res.Faults
@@ -174,7 +174,7 @@ func checkFaultRun(t *testing.T, fr *faultRun, classes []string, direct string) 
 		}
 	}
 	if f == nil {
-		f = &report.Faults{}
+		f = &results.Faults{}
 	}
 	if len(f.Gaps) > 0 {
 		// Oracle: the test's clock. No failure before the fault began, no
@@ -225,7 +225,7 @@ func checkFaultRun(t *testing.T, fr *faultRun, classes []string, direct string) 
 	if code, _, stderr := run(t, context.Background(), nil, "merge", fr.out, "--out", merged); code != 0 {
 		t.Fatalf("merge refused the result: exit %d: %s", code, stderr)
 	}
-	m, err := report.ReadJSON(merged)
+	m, err := results.ReadJSON(merged)
 	if err != nil || m.Totals.Operations != res.Totals.Operations || m.Totals.Errors != res.Totals.Errors {
 		t.Errorf("merged %v: %d ops %d errors; want %d, %d", err, m.Totals.Operations, m.Totals.Errors, res.Totals.Operations, res.Totals.Errors)
 	}
@@ -291,11 +291,11 @@ func TestFaultStepDownRefused(t *testing.T) {
 	if len(lines) != 1 || !strings.Contains(lines[0], "the server refused to step down") {
 		t.Fatalf("want one line saying the stepdown was refused; stderr:\n%s", stderr)
 	}
-	res, err := report.ReadJSON(out)
+	res, err := results.ReadJSON(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Faults == nil || len(res.Faults.Injected) != 1 || res.Faults.Injected[0].Outcome != "refused" || res.Outcome != report.Completed {
+	if res.Faults == nil || len(res.Faults.Injected) != 1 || res.Faults.Injected[0].Outcome != "refused" || res.Outcome != results.Completed {
 		t.Fatalf("faults %+v, outcome %s", res.Faults, res.Outcome)
 	}
 	if !strings.Contains(stdout, "fault at 500ms: stepdown 2s: refused") {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/mongodb"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // faultSchedule takes the actions of --fault against the server during the
@@ -22,7 +22,7 @@ type faultSchedule struct {
 	mu     sync.Mutex
 	start  time.Time
 	timers []*time.Timer
-	done   []report.InjectedFault
+	done   []results.InjectedFault
 	wg     sync.WaitGroup
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -62,7 +62,7 @@ func (f *faultSchedule) fire(fa config.Fault) {
 	ctx, cancel := context.WithTimeout(f.ctx, 30*time.Second)
 	err := f.client.StepDown(ctx, fa.For)
 	cancel()
-	inj := report.InjectedFault{Planned: fa.String(), At: math.Round(at.Seconds()*1000) / 1000, Action: fa.Action, Outcome: "done"}
+	inj := results.InjectedFault{Planned: fa.String(), At: math.Round(at.Seconds()*1000) / 1000, Action: fa.Action, Outcome: "done"}
 	switch {
 	case err == nil:
 		fmt.Fprintf(f.o.Stderr, "fault at %s: the primary was asked to step down for %s\n", shortDuration(at), fa.For)
@@ -80,22 +80,22 @@ func (f *faultSchedule) fire(fa config.Fault) {
 
 // end cancels the actions not yet taken (they are reported as not reached)
 // and waits for those under way.
-func (f *faultSchedule) end() []report.InjectedFault {
+func (f *faultSchedule) end() []results.InjectedFault {
 	if f == nil {
 		return nil
 	}
 	f.mu.Lock()
-	var missed []report.InjectedFault
+	var missed []results.InjectedFault
 	for i, t := range f.timers {
 		if t.Stop() {
 			f.wg.Done()
 			fa := f.faults[i]
-			missed = append(missed, report.InjectedFault{Planned: fa.String(), Action: fa.Action, Outcome: "not reached: the run ended first"})
+			missed = append(missed, results.InjectedFault{Planned: fa.String(), Action: fa.Action, Outcome: "not reached: the run ended first"})
 		}
 	}
 	if f.start.IsZero() {
 		for _, fa := range f.faults {
-			missed = append(missed, report.InjectedFault{Planned: fa.String(), Action: fa.Action, Outcome: "not reached: the run ended first"})
+			missed = append(missed, results.InjectedFault{Planned: fa.String(), Action: fa.Action, Outcome: "not reached: the run ended first"})
 		}
 	}
 	f.mu.Unlock()

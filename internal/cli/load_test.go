@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/loader"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -107,7 +107,7 @@ func TestLoadCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("run after load: exit %d: %s", code, stderr)
 	}
-	res, _ := report.ReadJSON(out)
+	res, _ := results.ReadJSON(out)
 	if res == nil || res.Totals.Operations != 300 || res.Totals.Errors != 0 {
 		t.Fatalf("run after load: %+v", res)
 	}

@@ -3,7 +3,7 @@ package cli
 import (
 	"fmt"
 
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -18,7 +18,7 @@ import (
 // exact, if it has the namespace, is the count after the run as
 // countDocuments gave it: after an unclean shutdown the statistics' count
 // may be wrong, and only a real count can say documents were lost.
-func lostWrites(plan *workload.Plan, res *report.Result, exact map[string]int64) []string {
+func lostWrites(plan *workload.Plan, res *results.Result, exact map[string]int64) []string {
 	count := map[string]int64{}
 	for _, o := range res.Operations {
 		count[o.Name] = o.Count

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/mongoload/mongoload/internal/config"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -50,10 +50,10 @@ func TestLostWrites(t *testing.T) {
 		{"deleteMany: no bound", insDel + "  - {name: purge, type: deleteMany, collection: c, weight: 1, filter: {k: 1}}\n", map[string]int64{"ins": 50}, 10, nil, 1, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := &report.Result{Server: &report.Server{Restarts: tc.restarts},
-				Collections: []report.CollectionStats{{Namespace: "d.c", Before: &report.CollStats{Count: i(100)}, After: &report.CollStats{Count: i(tc.after)}}}}
+			res := &results.Result{Server: &results.Server{Restarts: tc.restarts},
+				Collections: []results.CollectionStats{{Namespace: "d.c", Before: &results.CollStats{Count: i(100)}, After: &results.CollStats{Count: i(tc.after)}}}}
 			for name, n := range tc.counts {
-				res.Operations = append(res.Operations, report.Operation{Name: name, Count: n})
+				res.Operations = append(res.Operations, results.Operation{Name: name, Count: n})
 			}
 			notes := lostWrites(lostPlan(t, tc.ops), res, tc.exact)
 			switch {

@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"github.com/mongoload/mongoload/internal/merge"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // mergeCommand combines the results of several processes of one run:
@@ -26,7 +26,7 @@ func mergeCommand(_ context.Context, args []string, o IO) error {
 		return withCode(ExitUsage, merge.ErrNoInputs)
 	}
 	if *out != "" {
-		if err := report.CheckWritable(*out, fs.Args()...); err != nil {
+		if err := results.CheckWritable(*out, fs.Args()...); err != nil {
 			return withCode(ExitOutput, err)
 		}
 	}
@@ -38,7 +38,7 @@ func mergeCommand(_ context.Context, args []string, o IO) error {
 		}
 		srcs = append(srcs, s)
 	}
-	res, err := merge.Merge(srcs, report.Tool{Name: "mongoload", Version: Version})
+	res, err := merge.Merge(srcs, results.Tool{Name: "mongoload", Version: Version})
 	if err != nil {
 		if errors.Is(err, merge.ErrNoInputs) {
 			return withCode(ExitUsage, err)
@@ -46,7 +46,7 @@ func mergeCommand(_ context.Context, args []string, o IO) error {
 		return withCode(ExitInvalid, fmt.Errorf("merge: %w", err))
 	}
 	if *out != "" {
-		if err := report.WriteJSON(*out, res); err != nil {
+		if err := results.WriteJSON(*out, res); err != nil {
 			return withCode(ExitOutput, err)
 		}
 	}
@@ -58,7 +58,7 @@ func mergeCommand(_ context.Context, args []string, o IO) error {
 		_, err = fmt.Fprintf(o.Stdout, "%s\n", b)
 		return err
 	}
-	if err := report.WriteConsole(o.Stdout, res); err != nil {
+	if err := printConsole(o.Stdout, res); err != nil {
 		return err
 	}
 	if *out != "" {

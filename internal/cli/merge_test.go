@@ -11,6 +11,8 @@ import (
 
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/sink"
 )
 
 // writeProcess writes the results file and interval log of one process of
@@ -21,14 +23,14 @@ func writeProcess(t *testing.T, dir string, p int, workload string) (jsonPath, h
 	r := metrics.NewRecorder(ops, metrics.Options{Shards: 1})
 	start := time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC).Add(time.Duration(p) * 300 * time.Millisecond)
 	r.Reset(start)
-	info := report.RunInfo{Tool: report.Tool{Name: "mongoload", Version: "test"}, Workload: report.Workload{Name: workload},
-		Load: report.LoadModel{Type: report.Closed, Concurrency: 2}, OpTypes: map[string]string{"get": "findOne", "put": "insertOne"}, Outcome: report.Completed}
+	info := results.RunInfo{Tool: results.Tool{Name: "mongoload", Version: "test"}, Workload: results.Workload{Name: workload},
+		Load: results.LoadModel{Type: results.Closed, Concurrency: 2}, OpTypes: map[string]string{"get": "findOne", "put": "insertOne"}, Outcome: results.Completed}
 	jsonPath, hlogPath = filepath.Join(dir, fmt.Sprintf("p%d.json", p)), filepath.Join(dir, fmt.Sprintf("p%d.hlog", p))
 	hl, err := report.CreateHlog(hlogPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sinks := []report.Sink{report.NewJSONSink(jsonPath, info), hl}
+	sinks := []sink.Sink{report.NewJSONSink(jsonPath, info), hl}
 	totals := metrics.NewTotals(ops, false)
 	for sec := 1; sec <= 2; sec++ {
 		for i := range 100 {
@@ -40,7 +42,7 @@ func writeProcess(t *testing.T, dir string, p int, workload string) (jsonPath, h
 			s.Interval(iv, time.Duration(sec)*time.Second)
 		}
 	}
-	res := report.Build(info, totals, nil)
+	res := results.Build(info, totals, nil)
 	for _, s := range sinks {
 		if err := s.Close(res); err != nil {
 			t.Fatal(err)
@@ -69,14 +71,14 @@ func TestMergeCommand(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, stdout)
 		}
 	}
-	res, err := report.ReadJSON(out)
+	res, err := results.ReadJSON(out)
 	if err != nil || res.Totals.Operations != 400 || res.Merged == nil {
 		t.Fatalf("--out: %v, %+v", err, res)
 	}
 
 	code, stdout, _ = run(t, context.Background(), nil, "merge", a, bLog, "--format", "json")
-	var js report.Result
-	if code != 0 || json.Unmarshal([]byte(stdout), &js) != nil || js.Totals.Operations != 400 || js.Schema != report.Schema {
+	var js results.Result
+	if code != 0 || json.Unmarshal([]byte(stdout), &js) != nil || js.Totals.Operations != 400 || js.Schema != results.Schema {
 		t.Errorf("--format json: exit %d, %.200s", code, stdout)
 	}
 

@@ -11,7 +11,7 @@ import (
 	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/mongodb"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // model picks the load model: open loop when a rate is set, sessions when
@@ -29,7 +29,7 @@ func model(cfg *config.Config) engine.Model {
 // engineOptions turns the run configuration into the engine's options and
 // the report's description of the load. A partition takes its share of the
 // rate and of the sessions; the workers of a closed loop are per process.
-func engineOptions(cfg *config.Config) (engine.Options, report.LoadModel) {
+func engineOptions(cfg *config.Config) (engine.Options, results.LoadModel) {
 	r := cfg.Run
 	part, _ := config.ParsePartition(r.Partition) // validated already
 	n := float64(part.Count)
@@ -54,7 +54,7 @@ func engineOptions(cfg *config.Config) (engine.Options, report.LoadModel) {
 	if o.Model != engine.Open && o.MaxInFlight == 0 {
 		o.MaxInFlight = cfg.Connection.PoolSize() // queue workers beyond the pool: see engine.startClosed
 	}
-	lm := report.LoadModel{Type: string(o.Model), Concurrency: o.Concurrency, Partition: r.Partition,
+	lm := results.LoadModel{Type: string(o.Model), Concurrency: o.Concurrency, Partition: r.Partition,
 		MaxInFlight: cmp.Or(o.MaxInFlight, engine.DefaultMaxInFlight), LatencyFrom: engine.Clock(o)}
 	if engine.Service(o) {
 		lm.ServiceTimeFrom = metrics.FromSend

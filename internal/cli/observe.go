@@ -11,7 +11,8 @@ import (
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/promsink"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/sink"
 	"github.com/mongoload/mongoload/internal/telemetry"
 	"github.com/mongoload/mongoload/internal/workload"
 )
@@ -22,12 +23,12 @@ import (
 // built, finish to add what they collected to the result before it is
 // written. onSample, if given, also receives every server sample (the
 // dashboard).
-func observers(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, onSample ...func(report.ServerSample)) (sinks []report.Sink, start func(), stop func(context.Context), finish func(*report.Result), err error) {
+func observers(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, onSample ...func(results.ServerSample)) (sinks []sink.Sink, start func(), stop func(context.Context), finish func(*results.Result), err error) {
 	t := &telemetryStage{onSample: onSample}
 	if sinks, err = t.open(ctx, o, cfg, plan, client); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	return sinks, t.start, t.stop, func(res *report.Result) { t.finish(cfg, plan, res) }, nil
+	return sinks, t.start, t.stop, func(res *results.Result) { t.finish(cfg, plan, res) }, nil
 }
 
 // telemetryStage is the run's optional observers: extra sinks (HDR log,
@@ -36,7 +37,7 @@ func observers(ctx context.Context, o IO, cfg *config.Config, plan *workload.Pla
 // once the result is built takes the final sample and adds the server's
 // series to it, before the operator's commands after the run.
 type telemetryStage struct {
-	onSample []func(report.ServerSample)
+	onSample []func(results.ServerSample)
 	ctx      context.Context // the run's: close waits for the final sample until it is done
 	opened   bool
 	sampler  *telemetry.Sampler
@@ -46,22 +47,22 @@ type telemetryStage struct {
 }
 
 // open builds the observers from cfg. The sinks must go into the run's
-// report.Fanout, whose Close closes them (the Prometheus endpoint stops
+// sink.Fanout, whose Close closes them (the Prometheus endpoint stops
 // then). A failure to open the interval log or to listen for Prometheus is
 // an error, with its exit code, before anything runs; server telemetry
 // that cannot be had only warns, since the run is still worth making. With
 // --server-stats, the sampler writes its line to o.Stderr from its own
 // goroutine: o.Stderr must accept concurrent writes, as os.Stderr does.
-func (t *telemetryStage) open(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client) (sinks []report.Sink, err error) {
+func (t *telemetryStage) open(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client) (sinks []sink.Sink, err error) {
 	var undo []func()
-	fail := func(err error) ([]report.Sink, error) {
+	fail := func(err error) ([]sink.Sink, error) {
 		for _, u := range undo {
 			u()
 		}
 		return nil, err
 	}
 	if path := cfg.Run.HdrLog; path != "" {
-		s, err := report.CreateHlog(path)
+		s, err := createHlog(path)
 		if err != nil {
 			return fail(withCode(ExitOutput, err))
 		}
@@ -109,7 +110,7 @@ func (t *telemetryStage) stop(wait context.Context) {
 }
 
 // finish adds the server's series and the cross-check to the result.
-func (t *telemetryStage) finish(cfg *config.Config, plan *workload.Plan, res *report.Result) {
+func (t *telemetryStage) finish(cfg *config.Config, plan *workload.Plan, res *results.Result) {
 	if t.sampler == nil || res == nil {
 		return
 	}
@@ -154,12 +155,12 @@ func startPrometheus(o IO, cfg *config.Config, plan *workload.Plan) (*promsink.E
 	for i, op := range plan.Ops {
 		ops[i] = promsink.Op{Name: op.Name, Type: op.Type}
 	}
-	load := report.Closed
+	load := results.Closed
 	switch {
 	case cfg.Run.Rate > 0:
-		load = report.Open
+		load = results.Open
 	case cfg.Run.Sessions > 0:
-		load = report.Sessions
+		load = results.Sessions
 	}
 	e, err := promsink.Listen(promsink.Options{Addr: cfg.Run.Prometheus, Ops: ops, Workload: cfg.Name, Version: Version, Load: load})
 	if err != nil {
@@ -171,7 +172,7 @@ func startPrometheus(o IO, cfg *config.Config, plan *workload.Plan) (*promsink.E
 
 // startTelemetry opens the telemetry connection and makes the sampler, or
 // says why there will be no server telemetry.
-func startTelemetry(ctx context.Context, o IO, cfg *config.Config, client *mongodb.Client, onSample ...func(report.ServerSample)) (*telemetry.Sampler, *mongodb.Client) {
+func startTelemetry(ctx context.Context, o IO, cfg *config.Config, client *mongodb.Client, onSample ...func(results.ServerSample)) (*telemetry.Sampler, *mongodb.Client) {
 	on := cfg.Run.ServerTelemetry == nil || *cfg.Run.ServerTelemetry
 	if !on && !cfg.Run.ServerStats {
 		return nil, nil
@@ -185,7 +186,7 @@ func startTelemetry(ctx context.Context, o IO, cfg *config.Config, client *mongo
 		return nil, nil
 	}
 	opt := telemetry.Options{Interval: cfg.Run.Interval.D()}
-	opt.OnSample = func(s report.ServerSample) {
+	opt.OnSample = func(s results.ServerSample) {
 		// As the live line does, skip a last sample only a moment
 		// after the previous one: its rates would be noise.
 		if cfg.Run.ServerStats && s.Dt >= 0.2 {
@@ -205,7 +206,7 @@ func startTelemetry(ctx context.Context, o IO, cfg *config.Config, client *mongo
 // Transactions leave it out (nil): their steps, commits, aborts, retries and
 // bulkWrite batches map onto the server's counters in ways that depend on
 // the server's version, so the server's series are reported without it.
-func clientSide(cfg *config.Config, plan *workload.Plan, res *report.Result) *telemetry.ClientSide {
+func clientSide(cfg *config.Config, plan *workload.Plan, res *results.Result) *telemetry.ClientSide {
 	if len(plan.Steps) > 0 {
 		return nil
 	}
@@ -243,7 +244,7 @@ func maxInFlight(cfg *config.Config) int {
 
 // serverNotes turns what a reader of the report must know about the
 // server's side into notes: telemetry missing, counters that disagree.
-func serverNotes(s *report.Server) []string {
+func serverNotes(s *results.Server) []string {
 	switch s.Unavailable {
 	case "":
 	case telemetry.NeverStarted:

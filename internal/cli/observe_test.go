@@ -22,6 +22,8 @@ import (
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/sink"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -64,7 +66,7 @@ operations:
 // wired as it wires them: sinks into the fanout, start when measuring
 // begins, stop when the run ends, finish on the result before the sinks
 // close. during is called while the engine runs.
-func runObserved(t *testing.T, o IO, during func(), args ...string) *report.Result {
+func runObserved(t *testing.T, o IO, during func(), args ...string) *results.Result {
 	t.Helper()
 	ctx := context.Background()
 	fs := newFlags("run", "", o)
@@ -97,8 +99,8 @@ func runObserved(t *testing.T, o IO, during func(), args ...string) *report.Resu
 		t.Fatal(err)
 	}
 	info := runInfo(cfg, plan)
-	sinks := append([]report.Sink{report.NewJSONSink(cfg.Run.Out, info)}, extra...)
-	fan := report.NewFanout(sinks...)
+	sinks := append([]sink.Sink{report.NewJSONSink(cfg.Run.Out, info)}, extra...)
+	fan := sink.NewFanout(sinks...)
 	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{})
 	done := make(chan struct{})
 	go func() { during(); close(done) }()
@@ -107,14 +109,14 @@ func runObserved(t *testing.T, o IO, during func(), args ...string) *report.Resu
 		Classify: mongodb.Classify, OnPhase: func(string) { start() },
 	})
 	stop(context.Background())
-	info.Outcome = report.Outcome(res.Outcome)
-	result := report.Build(info, res.Totals, nil)
+	info.Outcome = results.Outcome(res.Outcome)
+	result := results.Build(info, res.Totals, nil)
 	finish(result)
 	if err := fan.Close(result); err != nil {
 		t.Fatal(err)
 	}
 	<-done
-	out, err := report.ReadJSON(cfg.Run.Out)
+	out, err := results.ReadJSON(cfg.Run.Out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +222,7 @@ func scrapeOps(addr string) (map[string]float64, bool) {
 
 // prefix finds k such that s equals, for every operation, the sum of the
 // first k intervals' counts of res; -1 if there is none.
-func prefix(res *report.Result, s map[string]float64) int {
+func prefix(res *results.Result, s map[string]float64) int {
 	sums := map[string]float64{}
 	for k := 0; k <= len(res.Intervals); k++ {
 		if k > 0 {
@@ -239,7 +241,7 @@ func prefix(res *report.Result, s map[string]float64) int {
 	return -1
 }
 
-func counts(res *report.Result) [][]int64 {
+func counts(res *results.Result) [][]int64 {
 	var out [][]int64
 	for _, iv := range res.Intervals {
 		var row []int64

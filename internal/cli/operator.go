@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"time"
@@ -16,9 +15,9 @@ import (
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/procstat"
-	"github.com/mongoload/mongoload/internal/report"
-	htmlreport "github.com/mongoload/mongoload/internal/report/html"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/serverinfo"
+	"github.com/mongoload/mongoload/internal/sink"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -55,11 +54,9 @@ func startDashboard(o IO, cfg *config.Config, command string) (*operatorView, er
 		return nil, withCode(ExitUsage, fmt.Errorf("--dashboard: %w", err))
 	}
 	d, err := dashboard.Start(dashboard.Options{
-		Addr: addr, Command: command, Tool: report.Tool{Name: "mongoload", Version: Version},
-		Workload: report.Workload{Name: cfg.Name, Source: cfg.Source}, Label: cfg.Run.Label,
-		HTMLReport: func(w io.Writer, res *report.Result, sw *report.Sweep) error {
-			return htmlreport.Write(w, htmlreport.Page{Result: res, Sweep: sw})
-		},
+		Addr: addr, Command: command, Tool: results.Tool{Name: "mongoload", Version: Version},
+		Workload: results.Workload{Name: cfg.Name, Source: cfg.Source}, Label: cfg.Run.Label,
+		HTMLReport: htmlPage,
 	})
 	if err != nil {
 		return nil, withCode(ExitOutput, err)
@@ -81,7 +78,7 @@ func (v *operatorView) sweep(param string, levels []float64) {
 
 // end says the command is over, keeps the page up for the linger, and
 // stops the dashboard.
-func (v *operatorView) end(ctx context.Context, o IO, cfg *config.Config, sw *report.Sweep, err error) {
+func (v *operatorView) end(ctx context.Context, o IO, cfg *config.Config, sw *results.Sweep, err error) {
 	if v == nil || v.dash == nil {
 		return
 	}
@@ -111,8 +108,8 @@ type operator struct {
 	// would count in the server's counters); nil without a server.
 	client  *mongodb.Client
 	inspect *mongodb.Client
-	context *report.ServerContext
-	before  map[string]*report.CollStats
+	context *results.ServerContext
+	before  map[string]*results.CollStats
 	notes   []string
 	slow    *insights.Recorder
 	cpu     *cpuSink
@@ -127,7 +124,7 @@ func newOperator(o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.
 	if view == nil {
 		view = &operatorView{}
 	}
-	op := &operator{o: o, cfg: cfg, plan: plan, view: view, client: client, before: map[string]*report.CollStats{}}
+	op := &operator{o: o, cfg: cfg, plan: plan, view: view, client: client, before: map[string]*results.CollStats{}}
 	if threshold := slowThreshold(cfg); threshold > 0 {
 		op.slow = insights.NewRecorder(insights.Options{Threshold: threshold})
 	}
@@ -137,7 +134,7 @@ func newOperator(o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.
 // start reads the server's context and the collections' statistics on a
 // connection of its own, and returns the sinks that feed the dashboard. It
 // never fails: what cannot be read is noted.
-func (op *operator) start(ctx context.Context, info report.RunInfo) []report.Sink {
+func (op *operator) start(ctx context.Context, info results.RunInfo) []sink.Sink {
 	o, cfg, plan, view := op.o, op.cfg, op.plan, op.view
 	if op.client != nil {
 		insp, err := op.client.Inspector(ctx)
@@ -147,16 +144,16 @@ func (op *operator) start(ctx context.Context, info report.RunInfo) []report.Sin
 		} else {
 			op.inspect = insp
 			op.context = serverinfo.Gather(ctx, insp, time.Now())
-			op.collStats(ctx, func(ns string, st *report.CollStats) { op.before[ns] = st })
+			op.collStats(ctx, func(ns string, st *results.CollStats) { op.before[ns] = st })
 			serverinfo.Refill(op.context)
 			if !view.contextShown {
-				fmt.Fprintln(o.Stderr, "server: "+report.ContextLine(op.context))
+				fmt.Fprintln(o.Stderr, "server: "+contextLine(op.context))
 				view.contextShown = true
 			}
 			op.disconnect() // reconnected after the phase
 		}
 	}
-	var sinks []report.Sink
+	var sinks []sink.Sink
 	if d := view.dash; d != nil {
 		d.SetContext(op.context)
 		ops := make([]dashboard.OpView, 0, len(plan.Ops))
@@ -187,7 +184,7 @@ func slowThreshold(cfg *config.Config) time.Duration {
 // collStats reads every workload collection's statistics; the block
 // compressor a collection was created with stands in for the server's
 // setting when getCmdLineOpts did not say.
-func (op *operator) collStats(ctx context.Context, keep func(ns string, st *report.CollStats)) {
+func (op *operator) collStats(ctx context.Context, keep func(ns string, st *results.CollStats)) {
 	for _, col := range op.plan.Collections {
 		st, compressor, err := serverinfo.CollStats(ctx, op.inspect, col.Namespace(), time.Now())
 		if err != nil {
@@ -202,7 +199,7 @@ func (op *operator) collStats(ctx context.Context, keep func(ns string, st *repo
 }
 
 // onSample passes the telemetry's samples to the dashboard.
-func (op *operator) onSample(s report.ServerSample) {
+func (op *operator) onSample(s results.ServerSample) {
 	op.view.dash.Server(s) // nil-safe
 }
 
@@ -234,7 +231,7 @@ func (op *operator) wrap(s engine.Sink) engine.Sink {
 type cpuSink struct {
 	next engine.Sink
 	last procstat.Usage
-	// peak and hot summarize the intervals (hot: at report.Saturated or
+	// peak and hot summarize the intervals (hot: at results.Saturated or
 	// more); written on the collecting goroutine, read after the run.
 	peak float64
 	hot  int
@@ -248,7 +245,7 @@ func (c *cpuSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
 	if dt := iv.End.Sub(iv.Start); dt >= 200*time.Millisecond {
 		share := procstat.Share(d, dt)
 		c.peak = max(c.peak, share)
-		if share >= report.Saturated {
+		if share >= results.Saturated {
 			c.hot++
 		}
 	}
@@ -262,7 +259,7 @@ func (c *cpuSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
 //
 // ctx bounds every step (see postRunContext); interrupted (whether the run
 // was, by then) makes explainAll skip explain.
-func (op *operator) collect(ctx context.Context, interrupted bool, res *report.Result) {
+func (op *operator) collect(ctx context.Context, interrupted bool, res *results.Result) {
 	op.interrupted = interrupted
 	if res == nil {
 		return
@@ -270,7 +267,7 @@ func (op *operator) collect(ctx context.Context, interrupted bool, res *report.R
 	res.Context = op.context
 	switch {
 	case op.context == nil || op.inspect != nil:
-	case res.Outcome == report.ServerLost:
+	case res.Outcome == results.ServerLost:
 		op.notes = append(op.notes, "no explain and no collection statistics after the run: the server went away")
 	default:
 		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -294,7 +291,7 @@ func (op *operator) collect(ctx context.Context, interrupted bool, res *report.R
 // explainAll explains the slow shapes and adds the collections'
 // statistics after the run and the operator's notes to the result, before
 // it is written.
-func (op *operator) explainAll(ctx context.Context, res *report.Result) {
+func (op *operator) explainAll(ctx context.Context, res *results.Result) {
 	if res == nil {
 		return
 	}
@@ -303,13 +300,13 @@ func (op *operator) explainAll(ctx context.Context, res *report.Result) {
 		res.Notes = append(res.Notes, slowNotes(res.Slow)...)
 	}
 	if op.inspect != nil {
-		after := map[string]*report.CollStats{}
+		after := map[string]*results.CollStats{}
 		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		op.collStats(cctx, func(ns string, st *report.CollStats) { after[ns] = st })
+		op.collStats(cctx, func(ns string, st *results.CollStats) { after[ns] = st })
 		cancel()
 		for _, col := range op.plan.Collections {
 			ns := col.Namespace()
-			cs := report.CollectionStats{Namespace: ns, Before: op.before[ns], After: after[ns]}
+			cs := results.CollectionStats{Namespace: ns, Before: op.before[ns], After: after[ns]}
 			if cs.Before == nil && cs.After == nil {
 				cs.Unavailable = "collStats gave nothing"
 			}
@@ -333,7 +330,7 @@ func (op *operator) explainAll(ctx context.Context, res *report.Result) {
 
 // explain runs explain of the --explain slowest shapes and sets each
 // shape's plan.
-func (op *operator) explain(ctx context.Context, interrupted bool, res *report.Result) {
+func (op *operator) explain(ctx context.Context, interrupted bool, res *results.Result) {
 	n := op.cfg.Run.Explain
 	if n <= 0 {
 		return
@@ -366,7 +363,7 @@ func (op *operator) explain(ctx context.Context, interrupted bool, res *report.R
 }
 
 // slowNotes flags the shapes whose plan scans the whole collection.
-func slowNotes(s *report.Slow) []string {
+func slowNotes(s *results.Slow) []string {
 	var notes []string
 	for _, sh := range s.Shapes {
 		if e := sh.Explain; e != nil && e.CollScan {
@@ -413,9 +410,9 @@ func checkOperatorFlags(cfg *config.Config) error {
 
 // compareContexts is contextDiffs for compared files: a sweep's context is
 // its first step's.
-func compareContexts(inputs []analysis.CompareInput, c *report.Comparison) []string {
+func compareContexts(inputs []analysis.CompareInput, c *results.Comparison) []string {
 	labels := make([]string, len(inputs))
-	contexts := make([]*report.ServerContext, len(inputs))
+	contexts := make([]*results.ServerContext, len(inputs))
 	for i, in := range inputs {
 		labels[i] = in.File
 		if i < len(c.Inputs) && c.Inputs[i].Label != "" {
@@ -439,7 +436,7 @@ func compareContexts(inputs []analysis.CompareInput, c *report.Comparison) []str
 // contextDiffs names the differences in server context between the
 // baseline and the other compared results, one note each, so nobody
 // compares a 7.0 run with an 8.0 run without being told.
-func contextDiffs(labels []string, contexts []*report.ServerContext, base int) []string {
+func contextDiffs(labels []string, contexts []*results.ServerContext, base int) []string {
 	if base < 0 || base >= len(contexts) {
 		return nil
 	}
@@ -456,7 +453,7 @@ func contextDiffs(labels []string, contexts []*report.ServerContext, base int) [
 			notes = append(notes, fmt.Sprintf("server context: %s recorded none (an older file), so the servers cannot be checked to be alike", missing))
 			continue
 		}
-		for _, d := range report.DiffContext(contexts[base], c) {
+		for _, d := range diffContext(contexts[base], c) {
 			notes = append(notes, fmt.Sprintf("server context differs: %s: %s (%s) vs %s (%s)", d.Field, d.A, labels[base], d.B, labels[i]))
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -41,7 +41,7 @@ func TestOperatorView(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	res, err := report.ReadJSON(out)
+	res, err := results.ReadJSON(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,11 +104,11 @@ func TestOperatorView(t *testing.T) {
 // version says so.
 func TestCompareShowsContextDifferences(t *testing.T) {
 	res := func(label, version string, cores int64) string {
-		r := &report.Result{Schema: report.Schema, Label: label, Workload: report.Workload{Name: "w"}, Load: report.LoadModel{Type: report.Closed, Concurrency: 4},
-			Outcome: report.Completed, DurationSeconds: 10, Totals: report.Totals{Operations: 1000, Throughput: 100}, Operations: []report.Operation{}, Intervals: []report.IntervalSummary{},
-			Context: &report.ServerContext{Version: version, FCV: version[:3], Host: &report.HostFacts{Cores: &cores}, Topology: &report.Topology{Kind: report.ReplicaSet}}}
+		r := &results.Result{Schema: results.Schema, Label: label, Workload: results.Workload{Name: "w"}, Load: results.LoadModel{Type: results.Closed, Concurrency: 4},
+			Outcome: results.Completed, DurationSeconds: 10, Totals: results.Totals{Operations: 1000, Throughput: 100}, Operations: []results.Operation{}, Intervals: []results.IntervalSummary{},
+			Context: &results.ServerContext{Version: version, FCV: version[:3], Host: &results.HostFacts{Cores: &cores}, Topology: &results.Topology{Kind: results.ReplicaSet}}}
 		p := filepath.Join(t.TempDir(), label+".json")
-		if err := report.WriteJSON(p, r); err != nil {
+		if err := results.WriteJSON(p, r); err != nil {
 			t.Fatal(err)
 		}
 		return p

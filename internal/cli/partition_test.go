@@ -10,7 +10,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -38,14 +38,14 @@ func TestThreePartitionsMerge(t *testing.T) {
 	dir := t.TempDir()
 	startAt := time.Now().Add(2 * time.Second).UTC().Format(time.RFC3339)
 	var wg sync.WaitGroup
-	results := make([]string, 3)
-	for i := range results {
-		results[i] = filepath.Join(dir, fmt.Sprintf("part-%d.json", i))
+	parts := make([]string, 3)
+	for i := range parts {
+		parts[i] = filepath.Join(dir, fmt.Sprintf("part-%d.json", i))
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
 			code, _, stderr := run(t, context.Background(), nil, "run", p, "--uri", uri, "--partition", fmt.Sprintf("%d/3", i),
-				"--start-at", startAt, "--duration", "0", "--operations", "600", "--concurrency", "4", "--quiet", "--out", results[i])
+				"--start-at", startAt, "--duration", "0", "--operations", "600", "--concurrency", "4", "--quiet", "--out", parts[i])
 			if code != 0 {
 				t.Errorf("partition %d: exit %d: %s", i, code, stderr)
 			}
@@ -56,11 +56,11 @@ func TestThreePartitionsMerge(t *testing.T) {
 		return
 	}
 	merged := filepath.Join(dir, "merged.json")
-	args := append([]string{"merge", "--out", merged}, results...)
+	args := append([]string{"merge", "--out", merged}, parts...)
 	if code, _, stderr := run(t, context.Background(), nil, args...); code != 0 {
 		t.Fatalf("merge: exit %d: %s", code, stderr)
 	}
-	m, err := report.ReadJSON(merged)
+	m, err := results.ReadJSON(merged)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,8 +71,8 @@ func TestThreePartitionsMerge(t *testing.T) {
 	// exactly those of every sample together.
 	for _, name := range []string{"get", "put"} {
 		all := hdrhistogram.New(1, 3_600_000_000, 3)
-		for _, f := range results {
-			res, err := report.ReadJSON(f)
+		for _, f := range parts {
+			res, err := results.ReadJSON(f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,7 +94,7 @@ func TestThreePartitionsMerge(t *testing.T) {
 	}
 }
 
-func opNamed(res *report.Result, name string) *report.Operation {
+func opNamed(res *results.Result, name string) *results.Operation {
 	for i := range res.Operations {
 		if res.Operations[i].Name == name {
 			return &res.Operations[i]

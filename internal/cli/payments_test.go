@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -25,11 +25,11 @@ func TestPaymentsInvariants(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	res, err := report.ReadJSON(out)
+	res, err := results.ReadJSON(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var auth *report.Operation
+	var auth *results.Operation
 	for i := range res.Operations {
 		if res.Operations[i].Name == "authorize" {
 			auth = &res.Operations[i]

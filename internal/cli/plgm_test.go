@@ -14,8 +14,8 @@ import (
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/results"
 
-	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -39,7 +39,7 @@ func TestRunPlgm(t *testing.T) {
 	if !strings.Contains(stderr, "warning: plgm: ../plgm/testdata/collections/orders.json:11: code.template: '^'") {
 		t.Errorf("no located warning:\n%s", stderr)
 	}
-	res, err := report.ReadJSON(out)
+	res, err := results.ReadJSON(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestImportPlgm(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("run the imported workload: exit %d: %s", code, stderr)
 	}
-	res, _ := report.ReadJSON(out)
+	res, _ := results.ReadJSON(out)
 	if res == nil || res.Totals.Operations == 0 || res.Totals.Errors != 0 {
 		t.Fatalf("imported run: %+v", res)
 	}
@@ -152,7 +152,7 @@ func TestPlgmFixMisses(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
 			}
-			res, err := report.ReadJSON(out)
+			res, err := results.ReadJSON(out)
 			if err != nil {
 				t.Fatal(err)
 			}

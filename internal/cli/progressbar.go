@@ -2,13 +2,13 @@ package cli
 
 import (
 	"fmt"
-	"github.com/mongoload/mongoload/internal/report"
 	"io"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/loader"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // progressBar shows a load's progress on one line: redrawn in place (\r)
@@ -78,8 +78,8 @@ func progressText(p loader.Progress) string {
 	bar := strings.Repeat("#", filled) + strings.Repeat(".", barWidth-filled)
 	eta := etaText(p)
 	return fmt.Sprintf("load %s%s [%s] %5.1f%%  %s/%s  %s docs/s  %.1f MB/s  %s",
-		p.Collection, partLabel(p.Part, p.Parts), bar, 100*f, report.Thousands(p.Done()), report.Thousands(p.Total),
-		report.Thousands(int64(p.Rate())), p.MBps(), eta)
+		p.Collection, partLabel(p.Part, p.Parts), bar, 100*f, results.Thousands(p.Done()), results.Thousands(p.Total),
+		results.Thousands(int64(p.Rate())), p.MBps(), eta)
 }
 
 // resultText is the line that ends a collection's load: what was written,
@@ -89,17 +89,17 @@ func resultText(r loader.Result, cpu time.Duration) string {
 	n := p.Written + p.Duplicates
 	var b strings.Builder
 	fmt.Fprintf(&b, "loaded %s%s: %s documents (%s of BSON) in %s: %s docs/s, %.1f MB/s",
-		p.Collection, partLabel(p.Part, p.Parts), report.Thousands(p.Written), bytesText(p.Bytes), shortDuration(p.Elapsed),
-		report.Thousands(int64(p.Rate())), p.MBps())
+		p.Collection, partLabel(p.Part, p.Parts), results.Thousands(p.Written), bytesText(p.Bytes), shortDuration(p.Elapsed),
+		results.Thousands(int64(p.Rate())), p.MBps())
 	if n > 0 {
 		fmt.Fprintf(&b, ", client CPU %.1f µs/doc", float64(cpu.Microseconds())/float64(n))
 	}
 	var notes []string
 	if p.Already > 0 {
-		notes = append(notes, report.Thousands(p.Already)+" loaded before")
+		notes = append(notes, results.Thousands(p.Already)+" loaded before")
 	}
 	if p.Duplicates > 0 {
-		notes = append(notes, report.Thousands(p.Duplicates)+" of the redone keys were already there")
+		notes = append(notes, results.Thousands(p.Duplicates)+" of the redone keys were already there")
 	}
 	if len(notes) > 0 {
 		b.WriteString(" (" + strings.Join(notes, "; ") + ")")
@@ -143,4 +143,4 @@ func shortDuration(d time.Duration) string {
 }
 
 // commas writes n with thousands separators: 12,345,678.
-func commas(n int64) string { return report.Thousands(n) }
+func commas(n int64) string { return results.Thousands(n) }

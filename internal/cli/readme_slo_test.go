@@ -11,7 +11,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -38,7 +38,7 @@ func TestReadmePaymentsVerdictIsTheTable(t *testing.T) {
 		t.Fatalf("want 2 runs' verdicts:\n%s", stdout)
 	}
 	for i := range 2 {
-		res, err := report.ReadJSON(filepath.Join(filepath.Dir(out), fmt.Sprintf("r-run%d.json", i+1)))
+		res, err := results.ReadJSON(filepath.Join(filepath.Dir(out), fmt.Sprintf("r-run%d.json", i+1)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mongoload/mongoload/internal/metrics"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -42,7 +42,7 @@ operations:
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	res, err := report.ReadJSON(out)
+	res, err := results.ReadJSON(out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,8 @@ import (
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/procstat"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/sink"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -45,7 +46,7 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 	}
 	defer func() { out.view.end(ctx, o, cfg, nil, err) }() // the final report stays up for --dashboard-linger
 	if cfg.Run.Out != "" {
-		if err := report.CheckWritable(cfg.Run.Out, rf.inputs(fs.Arg(0), fs)...); err != nil {
+		if err := results.CheckWritable(cfg.Run.Out, rf.inputs(fs.Arg(0), fs)...); err != nil {
 			return withCode(ExitOutput, err)
 		}
 	}
@@ -157,7 +158,7 @@ func measure(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 
 // stepResult is one measured run: its result and how it ended.
 type stepResult struct {
-	Result   *report.Result
+	Result   *results.Result
 	Outcome  engine.Outcome
 	Reason   string
 	writeErr error // a sink (the results file) failed
@@ -196,14 +197,14 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 		r.sinks = append(r.sinks, live)
 	}
 	if cfg.Run.Out != "" {
-		r.sinks = append(r.sinks, report.NewJSONSink(cfg.Run.Out, r.info))
+		r.sinks = append(r.sinks, resultsFileSink(cfg.Run.Out, r.info))
 	}
 	op, usage, pl := runObservers(o, cfg, plan, client, out.view)
 	defer pl.close()
 	if err := pl.enter(PhaseContext, r); err != nil {
 		return nil, err // carries its exit code
 	}
-	r.fan = report.NewFanout(r.sinks...) // Close closes the HDR log and stops the endpoint
+	r.fan = sink.NewFanout(r.sinks...) // Close closes the HDR log and stops the endpoint
 	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{Service: engine.Service(r.opts), Parents: plan.OpParents()})
 	if err := waitStartAt(ctx, o, cfg); err != nil {
 		_ = r.fan.Close(nil)
@@ -248,7 +249,7 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 func runObservers(o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, view *operatorView) (*operator, *usageStage, *pipeline) {
 	op := newOperator(o, cfg, plan, client, view)
 	usage := &usageStage{series: &seriesSink{}}
-	tel := &telemetryStage{onSample: []func(report.ServerSample){op.onSample}}
+	tel := &telemetryStage{onSample: []func(results.ServerSample){op.onSample}}
 	return op, usage, newPipeline(writeStage{}, op, usage, tel, &resultStage{usage: usage}, &faultStage{})
 }
 
@@ -271,10 +272,10 @@ func postRunContext(ctx context.Context, cut bool) (context.Context, context.Can
 }
 
 // spans converts the engine's availability gaps for the report.
-func spans(gaps []engine.Gap) []report.Span {
-	out := make([]report.Span, len(gaps))
+func spans(gaps []engine.Gap) []results.Span {
+	out := make([]results.Span, len(gaps))
 	for i, g := range gaps {
-		out[i] = report.Span{Start: g.Start, End: g.End, Open: g.Open}
+		out[i] = results.Span{Start: g.Start, End: g.End, Open: g.Open}
 	}
 	return out
 }
@@ -285,13 +286,13 @@ func lostAfter(cfg *config.Config) time.Duration {
 	return max(cfg.Connection.Timeouts.ServerSelection.D()+2*time.Second, 5*time.Second)
 }
 
-func clientUsage(u0, u procstat.Usage) *report.ClientUsage {
+func clientUsage(u0, u procstat.Usage) *results.ClientUsage {
 	cpu, _ := u.Since(u0)
-	return &report.ClientUsage{CPUSeconds: cpu.Seconds(), Utilization: u.Utilization(u0), Cores: runtime.NumCPU(),
+	return &results.ClientUsage{CPUSeconds: cpu.Seconds(), Utilization: u.Utilization(u0), Cores: runtime.NumCPU(),
 		AvailableCPU: math.Round(procstat.AvailableCPU()*1000) / 1000, MaxRSSBytes: u.MaxRSS}
 }
 
-func runInfo(cfg *config.Config, plan *workload.Plan) report.RunInfo {
+func runInfo(cfg *config.Config, plan *workload.Plan) results.RunInfo {
 	red := cfg.Redact()
 	raw, _ := json.Marshal(red)
 	types := make(map[string]string, len(plan.Ops))
@@ -302,10 +303,10 @@ func runInfo(cfg *config.Config, plan *workload.Plan) report.RunInfo {
 			parents[op.Name] = op.Parent.Name
 		}
 	}
-	return report.RunInfo{
-		Tool:       report.Tool{Name: "mongoload", Version: Version},
+	return results.RunInfo{
+		Tool:       results.Tool{Name: "mongoload", Version: Version},
 		Label:      cfg.Run.Label,
-		Workload:   report.Workload{Name: cfg.Name, Source: cfg.Source},
+		Workload:   results.Workload{Name: cfg.Name, Source: cfg.Source},
 		Config:     raw,
 		ConfigLine: configLine(red),
 		OpTypes:    types,
@@ -394,7 +395,7 @@ func configLine(c *config.Config) string {
 // engine.Run returns, before the result is built.
 type seriesSink struct {
 	next      engine.Sink
-	summaries []report.IntervalSummary
+	summaries []results.IntervalSummary
 	peak      *procstat.PeakSampler // the measured phase's memory
 }
 
@@ -402,6 +403,6 @@ func (s *seriesSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
 	if s.peak != nil {
 		s.peak.Sample()
 	}
-	s.summaries = append(s.summaries, report.Summarize(iv, elapsed))
+	s.summaries = append(s.summaries, results.Summarize(iv, elapsed))
 	s.next.Interval(iv, elapsed)
 }

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -31,11 +31,11 @@ func TestRunDefaultWorkload(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	res, err := report.ReadJSON(out)
+	res, err := results.ReadJSON(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != report.Completed || len(res.Operations) != 10 {
+	if res.Outcome != results.Completed || len(res.Operations) != 10 {
 		t.Fatalf("outcome %s with %d operations", res.Outcome, len(res.Operations))
 	}
 	for _, op := range res.Operations {
@@ -67,7 +67,7 @@ func TestRunOperationsCount(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	res, err := report.ReadJSON(out)
+	res, err := results.ReadJSON(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,11 +88,11 @@ func TestRunInterrupted(t *testing.T) {
 	if code != ExitInterrupted {
 		t.Fatalf("exit %d, want %d: %s", code, ExitInterrupted, stderr)
 	}
-	res, err := report.ReadJSON(out)
+	res, err := results.ReadJSON(out)
 	if err != nil {
 		t.Fatalf("no results after an interrupt: %v", err)
 	}
-	if res.Outcome != report.Interrupted || res.Totals.Operations == 0 {
+	if res.Outcome != results.Interrupted || res.Totals.Operations == 0 {
 		t.Fatalf("outcome %s, %d operations", res.Outcome, res.Totals.Operations)
 	}
 	if !strings.Contains(stdout, "TOTAL") || !strings.Contains(stderr, "interrupted") {
@@ -131,11 +131,11 @@ func TestRunServerLost(t *testing.T) {
 	if took := time.Since(start); took > 20*time.Second {
 		t.Errorf("took %s to notice the server was gone", took)
 	}
-	res, err := report.ReadJSON(out)
+	res, err := results.ReadJSON(out)
 	if err != nil {
 		t.Fatalf("no results after the server went away: %v", err)
 	}
-	if res.Outcome != report.ServerLost || res.Totals.Operations == 0 {
+	if res.Outcome != results.ServerLost || res.Totals.Operations == 0 {
 		t.Fatalf("outcome %s, %d operations", res.Outcome, res.Totals.Operations)
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/mongodb"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -45,7 +45,7 @@ func TestResultShapesMatchTheServer(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	res, err := report.ReadJSON(out)
+	res, err := results.ReadJSON(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestResultShapesMatchTheServer(t *testing.T) {
 	if low == 0 || five == 0 {
 		t.Fatalf("seeded data has %d documents with g<3 and %d with g=5: the test needs some", low, five)
 	}
-	ops := map[string]report.Operation{}
+	ops := map[string]results.Operation{}
 	for _, op := range res.Operations {
 		if op.Errors > 0 || op.Count == 0 {
 			t.Fatalf("%s: %d operations, %d errors", op.Name, op.Count, op.Errors)

@@ -9,7 +9,8 @@ import (
 	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/procstat"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/sink"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -23,17 +24,17 @@ type runState struct {
 	client *mongodb.Client
 	out    output
 
-	info  report.RunInfo
+	info  results.RunInfo
 	opts  engine.Options // Warmup: the observers hook into the engine
-	sinks []report.Sink  // Context: the observers add theirs, fanned out after it
-	fan   *report.Fanout // Warmup on
+	sinks []sink.Sink    // Context: the observers add theirs, fanned out after it
+	fan   *sink.Fanout   // Warmup on
 
-	run      *engine.Result         // Collect on: what the engine measured
-	injected []report.InjectedFault // Collect on: the fault schedule's actions
-	post     context.Context        // Collect on: the steps after the phase (postRunContext)
-	result   *report.Result         // Collect on, once built
-	step     *stepResult            // Write on
-	said     bool                   // sayFinishing said it
+	run      *engine.Result          // Collect on: what the engine measured
+	injected []results.InjectedFault // Collect on: the fault schedule's actions
+	post     context.Context         // Collect on: the steps after the phase (postRunContext)
+	result   *results.Result         // Collect on, once built
+	step     *stepResult             // Write on
+	said     bool                    // sayFinishing said it
 }
 
 // sayFinishing says, once, that the results are being written after the
@@ -130,11 +131,11 @@ func (s *resultStage) collect(r *runState) {
 	}
 	// Read a moment apart: the lifetime peak is never below the phases'.
 	info.Client.MaxRSSBytes = max(info.Client.MaxRSSBytes, info.Client.MeasuredPeakRSSBytes, u.setupPeak)
-	info.Outcome, info.Reason = report.Outcome(res.Outcome), res.Reason
-	result := report.Build(*info, res.Totals, u.series.summaries)
-	report.BuildFaults(result, spans(res.Gaps), res.Abandoned, r.injected)
+	info.Outcome, info.Reason = results.Outcome(res.Outcome), res.Reason
+	result := results.Build(*info, res.Totals, u.series.summaries)
+	results.BuildFaults(result, spans(res.Gaps), res.Abandoned, r.injected)
 	if cfg.Run.MonthlyCost > 0 {
-		result.Cost = &report.Cost{Monthly: cfg.Run.MonthlyCost, Currency: cfg.Run.Currency}
+		result.Cost = &results.Cost{Monthly: cfg.Run.MonthlyCost, Currency: cfg.Run.Currency}
 	}
 	for _, n := range r.client.Notices() { // fallbacks found while running, such as an unsupported bulkWrite
 		fmt.Fprintln(o.Stderr, "notice: "+n)
@@ -145,7 +146,7 @@ func (s *resultStage) collect(r *runState) {
 		// sample, context, collection statistics, explain), and again
 		// after them: a second Ctrl-C or a hanging server cannot cost
 		// what mongoload measured.
-		_ = report.WriteJSON(cfg.Run.Out, result)
+		_ = results.WriteJSON(cfg.Run.Out, result)
 	}
 	r.result = result
 }

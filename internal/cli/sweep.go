@@ -19,7 +19,7 @@ import (
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/mongodb"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -199,7 +199,7 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	if out.view, err = startDashboard(o, cfg, "sweep"); err != nil {
 		return err
 	}
-	var sw *report.Sweep
+	var sw *results.Sweep
 	defer func() { out.view.end(ctx, o, cfg, sw, err) }() // the dashboard's final report (operator.go)
 	out.view.sweep(param, levels)
 	first := stepConfig(cfg, param, levels[0])
@@ -242,7 +242,7 @@ func checkSweepOutputs(out, html, csvDir string, inputs []string) error {
 		if p == "" {
 			continue
 		}
-		if err := report.CheckWritable(p, inputs...); err != nil {
+		if err := results.CheckWritable(p, inputs...); err != nil {
 			return withCode(ExitOutput, err)
 		}
 	}
@@ -260,14 +260,14 @@ func checkSweepOutputs(out, html, csvDir string, inputs []string) error {
 // outright still leaves its finished steps behind. The error is the step's
 // or the interruption's, with its exit code.
 func runSweep(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, out output,
-	param string, levels []float64, cool time.Duration) (*report.Sweep, error) {
-	typ := map[string]string{"concurrency": report.Closed, "rate": report.Open, "sessions": report.Sessions}[param]
-	sw := &report.Sweep{
-		Schema: report.SweepSchema, Tool: report.Tool{Name: "mongoload", Version: Version}, Label: cfg.Run.Label,
-		Cost: costOf(cfg), Workload: report.Workload{Name: cfg.Name, Source: cfg.Source},
-		Load:        report.SweepLoad{Type: typ, Parameter: param, Levels: levels},
+	param string, levels []float64, cool time.Duration) (*results.Sweep, error) {
+	typ := map[string]string{"concurrency": results.Closed, "rate": results.Open, "sessions": results.Sessions}[param]
+	sw := &results.Sweep{
+		Schema: results.SweepSchema, Tool: results.Tool{Name: "mongoload", Version: Version}, Label: cfg.Run.Label,
+		Cost: costOf(cfg), Workload: results.Workload{Name: cfg.Name, Source: cfg.Source},
+		Load:        results.SweepLoad{Type: typ, Parameter: param, Levels: levels},
 		StepSeconds: cfg.Run.Duration.D().Seconds(), WarmupSeconds: cfg.Run.Warmup.D().Seconds(), CooldownSeconds: cool.Seconds(),
-		StartedAt: time.Now(), Outcome: report.Completed, Steps: []report.SweepStep{},
+		StartedAt: time.Now(), Outcome: results.Completed, Steps: []results.SweepStep{},
 	}
 	tmp, err := os.MkdirTemp("", "mongoload-sweep-")
 	if err != nil {
@@ -282,7 +282,7 @@ func runSweep(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan
 			select {
 			case <-time.After(cool):
 			case <-ctx.Done():
-				return stopSweep(sw, report.Interrupted, fmt.Sprintf("interrupted during the cooldown before step %d (%s)", i+1, sw.Load.Describe(lv)))
+				return stopSweep(sw, results.Interrupted, fmt.Sprintf("interrupted during the cooldown before step %d (%s)", i+1, sw.Load.Describe(lv)))
 			}
 		}
 		sc := stepConfig(cfg, param, lv)
@@ -297,25 +297,25 @@ func runSweep(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan
 		step, err := measureStep(ctx, quietIO, sc, plan, client, out)
 		if err != nil { // the step could not run at all
 			sw.Notes = append(sw.Notes, fmt.Sprintf("the sweep stopped: step %d (%s) could not run: %v", i+1, sw.Load.Describe(lv), err))
-			sw.Outcome, sw.Reason = report.Failed, err.Error()
+			sw.Outcome, sw.Reason = results.Failed, err.Error()
 			sw.EndedAt = time.Now()
 			return sw, err
 		}
 		res := stepResultOf(step, sc.Run.Out, cfg.Run.Out, sw)
 		complete := step.Outcome == engine.Completed
-		sw.Steps = append(sw.Steps, report.SweepStep{Level: lv, Complete: complete, Result: res})
+		sw.Steps = append(sw.Steps, results.SweepStep{Level: lv, Complete: complete, Result: res})
 		fmt.Fprintln(o.Stderr, stepLine(i+1, len(levels), sw.Load, lv, res))
 		if cfg.Run.Out != "" {
 			sw.EndedAt = time.Now()
-			if err := report.WriteSweep(cfg.Run.Out, sw); err != nil {
+			if err := results.WriteSweep(cfg.Run.Out, sw); err != nil {
 				fmt.Fprintln(o.Stderr, "warning: "+err.Error())
 			}
 		}
 		switch step.Outcome {
 		case engine.Interrupted:
-			return stopSweep(sw, report.Interrupted, fmt.Sprintf("interrupted during step %d (%s): its partial measurements are kept but not judged", i+1, sw.Load.Describe(lv)))
+			return stopSweep(sw, results.Interrupted, fmt.Sprintf("interrupted during step %d (%s): its partial measurements are kept but not judged", i+1, sw.Load.Describe(lv)))
 		case engine.ServerLost:
-			return stopSweep(sw, report.ServerLost, fmt.Sprintf("the server went away during step %d (%s): %s", i+1, sw.Load.Describe(lv), step.Reason))
+			return stopSweep(sw, results.ServerLost, fmt.Sprintf("the server went away during step %d (%s): %s", i+1, sw.Load.Describe(lv), step.Reason))
 		}
 	}
 	sw.EndedAt = time.Now()
@@ -323,7 +323,7 @@ func runSweep(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan
 }
 
 // stopSweep ends a sweep early with a note and the matching exit code.
-func stopSweep(sw *report.Sweep, outcome report.Outcome, why string) (*report.Sweep, error) {
+func stopSweep(sw *results.Sweep, outcome results.Outcome, why string) (*results.Sweep, error) {
 	sw.EndedAt = time.Now()
 	sw.Outcome, sw.Reason = outcome, why
 	done := 0
@@ -334,7 +334,7 @@ func stopSweep(sw *report.Sweep, outcome report.Outcome, why string) (*report.Sw
 	}
 	sw.Notes = append(sw.Notes, fmt.Sprintf("the sweep stopped early, %s; %d of %d steps finished and are analysed", why, done, len(sw.Load.Levels)))
 	code := ExitInterrupted
-	if outcome == report.ServerLost {
+	if outcome == results.ServerLost {
 		code = ExitServerLost
 	}
 	finished := fmt.Sprintf("the %d finished steps above were analysed", done)
@@ -350,9 +350,9 @@ func stopSweep(sw *report.Sweep, outcome report.Outcome, why string) (*report.Sw
 // stepResultOf is the step's full result: the one its results file holds
 // (with the interval series), else the one measureStep returned. The
 // recorded configuration names the sweep's file, not the temporary one.
-func stepResultOf(step *stepResult, tmpPath, sweepOut string, sw *report.Sweep) *report.Result {
+func stepResultOf(step *stepResult, tmpPath, sweepOut string, sw *results.Sweep) *results.Result {
 	res := step.Result
-	if r, err := report.ReadJSON(tmpPath); err == nil {
+	if r, err := results.ReadJSON(tmpPath); err == nil {
 		res = r
 	} else {
 		res.Notes = append(res.Notes, "this step's interval series was not kept: "+err.Error())
@@ -374,7 +374,7 @@ func stepPath(path, param string, level float64) string {
 }
 
 // stepLine is the one line printed after each step.
-func stepLine(i, n int, load report.SweepLoad, level float64, res *report.Result) string {
+func stepLine(i, n int, load results.SweepLoad, level float64, res *results.Result) string {
 	t := res.Totals
 	line := fmt.Sprintf("step %d/%d: %s: %.1f ops/s, avg %.3f ms, p99 %.3f ms, %d errors", i, n, load.Describe(level), t.Throughput, t.Latency.Avg, t.Latency.P99, t.Errors)
 	if c := res.Client; c != nil {
@@ -384,17 +384,17 @@ func stepLine(i, n int, load report.SweepLoad, level float64, res *report.Result
 }
 
 // costOf is the configured monthly cost, nil when none was given.
-func costOf(cfg *config.Config) *report.Cost {
+func costOf(cfg *config.Config) *results.Cost {
 	if cfg.Run.MonthlyCost <= 0 {
 		return nil
 	}
-	return &report.Cost{Monthly: cfg.Run.MonthlyCost, Currency: cfg.Run.Currency}
+	return &results.Cost{Monthly: cfg.Run.MonthlyCost, Currency: cfg.Run.Currency}
 }
 
 // finishSweep analyses what was measured, writes the files and prints the
 // table, whatever way the sweep ended; the sweep's own error (its exit
 // code) wins over a later one.
-func finishSweep(o IO, cfg *config.Config, sw *report.Sweep, opts analysis.SweepOptions, sf *sweepFlags, runErr error) error {
+func finishSweep(o IO, cfg *config.Config, sw *results.Sweep, opts analysis.SweepOptions, sf *sweepFlags, runErr error) error {
 	if sw == nil {
 		return runErr
 	}
@@ -405,7 +405,7 @@ func finishSweep(o IO, cfg *config.Config, sw *report.Sweep, opts analysis.Sweep
 	sw.Analysis = a
 	var outErr error
 	if cfg.Run.Out != "" {
-		if err := report.WriteSweep(cfg.Run.Out, sw); err != nil {
+		if err := results.WriteSweep(cfg.Run.Out, sw); err != nil {
 			outErr = withCode(ExitOutput, err)
 		} else {
 			fmt.Fprintf(o.Stderr, "sweep written to %s\n", cfg.Run.Out)
@@ -414,12 +414,7 @@ func finishSweep(o IO, cfg *config.Config, sw *report.Sweep, opts analysis.Sweep
 	if err := writeExtras(o, &document{Sweep: sw}, *sf.html, *sf.csv); err != nil && outErr == nil {
 		outErr = err
 	}
-	var perr error
-	if *sf.markdown {
-		perr = report.WriteSweepMarkdown(o.Stdout, sw)
-	} else {
-		perr = report.WriteSweepConsole(o.Stdout, sw)
-	}
+	perr := printSweep(o.Stdout, sw, *sf.markdown)
 	if runErr != nil {
 		return runErr
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/report/reporttest"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -61,11 +62,11 @@ func TestSweep(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
 	}
-	sw, err := report.ReadSweep(out)
+	sw, err := results.ReadSweep(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sw.Outcome != report.Completed || len(sw.Steps) != 3 || sw.Analysis == nil || sw.Label != "local" || sw.Cost == nil || sw.Cost.Monthly != 100 {
+	if sw.Outcome != results.Completed || len(sw.Steps) != 3 || sw.Analysis == nil || sw.Label != "local" || sw.Cost == nil || sw.Cost.Monthly != 100 {
 		t.Fatalf("sweep file: outcome %s, %d steps, label %q, cost %+v", sw.Outcome, len(sw.Steps), sw.Label, sw.Cost)
 	}
 	for i, st := range sw.Steps {
@@ -128,11 +129,11 @@ func TestSweepInterrupted(t *testing.T) {
 	if !strings.Contains(stderr, "the sweep stopped early: interrupted during step 2 (4 workers)") {
 		t.Errorf("no clear message:\n%s", stderr)
 	}
-	sw, err := report.ReadSweep(out)
+	sw, err := results.ReadSweep(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sw.Outcome != report.Interrupted || len(sw.Steps) != 2 || !sw.Steps[0].Complete || sw.Steps[1].Complete || sw.Analysis == nil || len(sw.Notes) == 0 {
+	if sw.Outcome != results.Interrupted || len(sw.Steps) != 2 || !sw.Steps[0].Complete || sw.Steps[1].Complete || sw.Analysis == nil || len(sw.Notes) == 0 {
 		t.Fatalf("outcome %s, %d steps, notes %q", sw.Outcome, len(sw.Steps), sw.Notes)
 	}
 	if sw.Analysis.Steps[1].Verdict != "" || !strings.Contains(stdout, "(interrupted: not judged)") {
@@ -173,21 +174,21 @@ func TestSweepBadInput(t *testing.T) {
 // them in every format.
 func TestCompareAndReport(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, res *report.Result) string {
+	write := func(name string, res *results.Result) string {
 		p := filepath.Join(dir, name)
-		if err := report.WriteJSON(p, res); err != nil {
+		if err := results.WriteJSON(p, res); err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
-	load := report.LoadModel{Type: report.Closed, Concurrency: 75}
+	load := results.LoadModel{Type: results.Closed, Concurrency: 75}
 	base := reporttest.Result(load, reporttest.Step{Level: 75, Throughput: 650, LatencyMs: 11.5}, reporttest.T0, "m3-xlarge-8")
-	base.Cost = &report.Cost{Monthly: 797.76, Currency: "EUR"}
+	base.Cost = &results.Cost{Monthly: 797.76, Currency: "EUR"}
 	big := reporttest.Result(load, reporttest.Step{Level: 75, Throughput: 1625, LatencyMs: 4.6}, reporttest.T0, "s3-2xlarge-8")
-	big.Cost = &report.Cost{Monthly: 1180.08, Currency: "EUR"}
+	big.Cost = &results.Cost{Monthly: 1180.08, Currency: "EUR"}
 	a, b := write("m3.json", base), write("s3.json", big)
 	sweep := filepath.Join(dir, "sweep.json")
-	if err := report.WriteSweep(sweep, reporttest.Sweep("concurrency", "primary", reporttest.Seed000())); err != nil {
+	if err := results.WriteSweep(sweep, reporttest.Sweep("concurrency", "primary", reporttest.Seed000())); err != nil {
 		t.Fatal(err)
 	}
 
@@ -244,8 +245,8 @@ func TestSweepOtherModels(t *testing.T) {
 		args []string
 		typ  string
 	}{
-		{"rate", []string{"--rate", "50,100"}, report.Open},                                  // open loop
-		{"sessions", []string{"--sessions", "2,4", "--think-time", "20ms"}, report.Sessions}, // think time
+		{"rate", []string{"--rate", "50,100"}, results.Open},                                  // open loop
+		{"sessions", []string{"--sessions", "2,4", "--think-time", "20ms"}, results.Sessions}, // think time
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "sweep.json")
@@ -254,7 +255,7 @@ func TestSweepOtherModels(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 			}
-			sw, err := report.ReadSweep(out)
+			sw, err := results.ReadSweep(out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -262,7 +263,7 @@ func TestSweepOtherModels(t *testing.T) {
 				t.Fatalf("load %+v, %d steps", sw.Load, len(sw.Steps))
 			}
 			r := sw.Steps[1].Result.Load
-			if (c.typ == report.Open && r.Rate != 100) || (c.typ == report.Sessions && r.Sessions != 4) {
+			if (c.typ == results.Open && r.Rate != 100) || (c.typ == results.Sessions && r.Sessions != 4) {
 				t.Errorf("step 2 ran %+v", r)
 			}
 			if !strings.Contains(stdout, sw.Load.ColumnName()+"  ") {
@@ -285,7 +286,7 @@ func TestSweepNamesTheClientPool(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	sw, err := report.ReadSweep(out)
+	sw, err := results.ReadSweep(out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -26,7 +26,7 @@ func stall(t *testing.T, pid int, at, d time.Duration) {
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
 }
 
-func openLoopRun(t *testing.T, uri string, args ...string) *report.Result {
+func openLoopRun(t *testing.T, uri string, args ...string) *results.Result {
 	t.Helper()
 	p := writeFile(t, "w.yaml", minimal)
 	out := filepath.Join(t.TempDir(), "r.json")
@@ -35,7 +35,7 @@ func openLoopRun(t *testing.T, uri string, args ...string) *report.Result {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	res, err := report.ReadJSON(out)
+	res, err := results.ReadJSON(out)
 	if err != nil {
 		t.Fatal(err)
 	}

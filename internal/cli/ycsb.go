@@ -2,13 +2,11 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/mongoload/mongoload/internal/config"
-	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/workload"
 	"github.com/mongoload/mongoload/internal/ycsb"
 )
@@ -58,15 +56,6 @@ func (f *runFlags) inputs(ref string, fs *pflag.FlagSet) []string {
 		}
 	}
 	return in
-}
-
-// output is how a run reports: the live sink and the final report.
-type output struct {
-	format string
-	ycsb   report.YCSBOptions
-	// view is the operator's view shared by the command's measured phases
-	// (the dashboard); nil for none (operator.go).
-	view *operatorView
 }
 
 // resolve builds the run's configuration from a workload (or plgm
@@ -119,35 +108,6 @@ func (f ycsbFlags) resolve(ref string, fs *pflag.FlagSet, o IO) (*config.Config,
 		return nil, nil, nil, err
 	}
 	return cfg, plan, w, nil
-}
-
-// live is the sink that shows progress during the run, nil when quiet.
-func (out output) live(o IO, quiet bool) report.Sink {
-	switch {
-	case quiet:
-		return nil
-	case out.format == "ycsb":
-		return report.NewYCSBStatusSink(o.Stderr, out.ycsb)
-	}
-	return report.NewLiveSink(o.Stderr)
-}
-
-// final writes the report at the end of the run.
-func (out output) final(w io.Writer, res *report.Result) error {
-	if out.format == "ycsb" {
-		return report.WriteYCSB(w, res, out.ycsb)
-	}
-	return report.WriteConsole(w, res)
-}
-
-// ycsbHeader writes YCSB's header lines (report.WriteYCSBHeader) on stderr
-// when the format is YCSB's, before anything is measured: the command
-// line, with URIs and passwords redacted, and the client.
-func (out output) ycsbHeader(o IO, command string, args []string) {
-	if out.format != "ycsb" {
-		return
-	}
-	_ = report.WriteYCSBHeader(o.Stderr, redactArgs(append([]string{command}, args...)), Version)
 }
 
 // redactArgs returns args with the password of every connection string

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/builtin"
 	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -40,7 +41,7 @@ func uniqueYCSB(t *testing.T, name string) string {
 
 // checkYCSBOutput checks the YCSB summary against the results file: one
 // section per operation that ran, with its count and Return=OK.
-func checkYCSBOutput(t *testing.T, stdout string, res *report.Result) {
+func checkYCSBOutput(t *testing.T, stdout string, res *results.Result) {
 	t.Helper()
 	if !regexp.MustCompile(`(?m)^\[OVERALL\], RunTime\(ms\), \d+$`).MatchString(stdout) ||
 		!regexp.MustCompile(`(?m)^\[OVERALL\], Throughput\(ops/sec\), [0-9.E]+$`).MatchString(stdout) {
@@ -61,7 +62,7 @@ func checkYCSBOutput(t *testing.T, stdout string, res *report.Result) {
 
 // checkShare checks that op had a share p of n operations, within five
 // standard deviations of the binomial.
-func checkShare(t *testing.T, res *report.Result, name string, p float64) {
+func checkShare(t *testing.T, res *results.Result, name string, p float64) {
 	t.Helper()
 	n := float64(res.Totals.Operations)
 	for _, op := range res.Operations {
@@ -86,7 +87,7 @@ func TestRunYCSBWorkloadA(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	res, err := report.ReadJSON(out)
+	res, err := results.ReadJSON(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +204,7 @@ func TestRunYCSBWorkloadE(t *testing.T) {
 	if strings.Contains(stderr, "warning:") {
 		t.Errorf("YCSB's own workloade gave warnings:\n%s", stderr)
 	}
-	res, err := report.ReadJSON(out)
+	res, err := results.ReadJSON(out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,8 @@
 // small JSON and Server-Sent Events API, documented in docs/dashboard.md:
 // GET /api/run, /api/snapshots, /api/server, /api/result and /api/events.
 //
-// Data reaches the dashboard through a report.Sink (one snapshot per
-// interval, behind report.Fanout, so it never holds up the engine) and a
+// Data reaches the dashboard through a sink.Sink (one snapshot per
+// interval, behind sink.Fanout, so it never holds up the engine) and a
 // few calls for what is not an interval (server samples, sweep steps, load
 // progress). Publishing never waits for a page: one that falls behind is
 // disconnected and catches up from the history when it reconnects.
@@ -30,7 +30,7 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/loader"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // ListenAddr turns the --dashboard value into the address to listen on: a
@@ -74,12 +74,12 @@ func Loopback(addr string) bool {
 type Options struct {
 	Addr     string // host:port, as ListenAddr gives it
 	Command  string // run, sweep or load
-	Tool     report.Tool
-	Workload report.Workload
+	Tool     results.Tool
+	Workload results.Workload
 	Label    string
 	// HTMLReport renders the final report for download (the HTML report
 	// package's writer); nil offers the JSON results only.
-	HTMLReport func(w io.Writer, res *report.Result, sw *report.Sweep) error
+	HTMLReport func(w io.Writer, res *results.Result, sw *results.Sweep) error
 }
 
 // Server is a running dashboard. Its methods may be called from any
@@ -93,8 +93,8 @@ type Server struct {
 
 	mu     sync.Mutex
 	info   Info
-	result *report.Result // the last measured phase's, with its series
-	sweep  *report.Sweep
+	result *results.Result // the last measured phase's, with its series
+	sweep  *results.Sweep
 }
 
 // Start listens on o.Addr and serves the dashboard until Close.
@@ -117,7 +117,7 @@ func (s *Server) URL() string { return "http://" + s.ln.Addr().String() + "/" }
 func (s *Server) Addr() string { return s.ln.Addr().String() }
 
 // SetContext records the deployment's context, shown on the page.
-func (s *Server) SetContext(c *report.ServerContext) {
+func (s *Server) SetContext(c *results.ServerContext) {
 	if s == nil || c == nil {
 		return
 	}
@@ -153,7 +153,7 @@ func (s *Server) Step(e StepEvent) {
 }
 
 // Server reports one server telemetry sample of the current phase.
-func (s *Server) Server(sample report.ServerSample) {
+func (s *Server) Server(sample results.ServerSample) {
 	if s == nil {
 		return
 	}
@@ -177,7 +177,7 @@ func (s *Server) Progress(p loader.Progress) {
 // Finish says the command is over: the page shows the final report and
 // its downloads. sw is the sweep, for a sweep; err says why it failed, if
 // it did.
-func (s *Server) Finish(sw *report.Sweep, err error) {
+func (s *Server) Finish(sw *results.Sweep, err error) {
 	if s == nil {
 		return
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 func TestListenAddr(t *testing.T) {
@@ -67,9 +67,9 @@ func TestLoopback(t *testing.T) {
 }
 
 // start serves a dashboard on a free loopback port for one test.
-func start(t *testing.T, html func(io.Writer, *report.Result, *report.Sweep) error) *Server {
+func start(t *testing.T, html func(io.Writer, *results.Result, *results.Sweep) error) *Server {
 	t.Helper()
-	s, err := Start(Options{Addr: "127.0.0.1:0", Command: "run", Workload: report.Workload{Name: "w"}, HTMLReport: html})
+	s, err := Start(Options{Addr: "127.0.0.1:0", Command: "run", Workload: results.Workload{Name: "w"}, HTMLReport: html})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func interval(start time.Time) *metrics.Interval {
 // TestPhaseFeedsTheAPI: a phase's intervals and result reach every
 // endpoint, and the downloads appear only once the run is over.
 func TestPhaseFeedsTheAPI(t *testing.T) {
-	s := start(t, func(w io.Writer, res *report.Result, _ *report.Sweep) error {
+	s := start(t, func(w io.Writer, res *results.Result, _ *results.Sweep) error {
 		_, err := io.WriteString(w, "<html>report of "+res.Workload.Name+"</html>")
 		return err
 	})
@@ -120,7 +120,7 @@ func TestPhaseFeedsTheAPI(t *testing.T) {
 			t.Errorf("GET /%s = %d, %d bytes", a, code, len(body))
 		}
 	}
-	sink := s.Sink(Phase{Load: report.LoadModel{Type: report.Closed, Concurrency: 4}, Ops: []OpView{{Name: "get"}, {Name: "step", Parent: "txn"}}, Interval: time.Second})
+	sink := s.Sink(Phase{Load: results.LoadModel{Type: results.Closed, Concurrency: 4}, Ops: []OpView{{Name: "get"}, {Name: "step", Parent: "txn"}}, Interval: time.Second})
 	t0 := time.Now()
 	for i := range 3 {
 		sink.Interval(interval(t0.Add(time.Duration(i)*time.Second)), time.Duration(i+1)*time.Second)
@@ -137,7 +137,7 @@ func TestPhaseFeedsTheAPI(t *testing.T) {
 	if code, _ := get(t, base+"report.html"); code != 404 {
 		t.Errorf("report.html before the end = %d, want 404", code)
 	}
-	if err := sink.Close(&report.Result{Workload: report.Workload{Name: "w"}, Outcome: report.Completed}); err != nil {
+	if err := sink.Close(&results.Result{Workload: results.Workload{Name: "w"}, Outcome: results.Completed}); err != nil {
 		t.Fatal(err)
 	}
 	s.Finish(nil, nil)
@@ -149,7 +149,7 @@ func TestPhaseFeedsTheAPI(t *testing.T) {
 	if code, body := get(t, base+"report.html"); code != 200 || body != "<html>report of w</html>" {
 		t.Errorf("report.html = %d %q", code, body)
 	}
-	var res report.Result
+	var res results.Result
 	_, body = get(t, base+"results.json")
 	if err := json.Unmarshal([]byte(body), &res); err != nil || len(res.Intervals) != 3 {
 		t.Errorf("results.json must carry the series the sink received: %v, %d intervals", err, len(res.Intervals))
@@ -196,8 +196,8 @@ func TestEventsReplayAndResume(t *testing.T) {
 	s.SetSweep("concurrency", []float64{4, 8})
 	sink := s.Sink(Phase{Ops: []OpView{{Name: "get"}, {Name: "step"}}})
 	sink.Interval(interval(time.Now()), time.Second)
-	s.Server(report.ServerSample{T: 1, Dt: 1, At: time.Now()})
-	_ = sink.Close(&report.Result{Outcome: report.Completed})
+	s.Server(results.ServerSample{T: 1, Dt: 1, At: time.Now()})
+	_ = sink.Close(&results.Result{Outcome: results.Completed})
 	got := sse(t, s.URL()+"api/events", "", 6)
 	want := []string{"1 sweep", "2 run", "3 interval", "4 server", "5 result", "6 step"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/loader"
 	"github.com/mongoload/mongoload/internal/metrics"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // The payloads of the API's events, as docs/dashboard.md describes them.
@@ -13,19 +13,19 @@ import (
 
 // Info is GET /api/run: what runs and how far it is.
 type Info struct {
-	Command  string          `json:"command"` // run, sweep or load
-	Tool     report.Tool     `json:"tool"`
-	Workload report.Workload `json:"workload"`
-	Label    string          `json:"label,omitempty"`
+	Command  string           `json:"command"` // run, sweep or load
+	Tool     results.Tool     `json:"tool"`
+	Workload results.Workload `json:"workload"`
+	Label    string           `json:"label,omitempty"`
 	// State is "waiting" (setting up, seeding), "running", "finished".
 	State string `json:"state"`
 	// Step counts the measured phases begun: 1 for a run, one per sweep
 	// step or battery run.
 	Step int `json:"step"`
 	// Run is the current (or last) measured phase.
-	Run     *RunView              `json:"run,omitempty"`
-	Sweep   *SweepView            `json:"sweep,omitempty"`
-	Context *report.ServerContext `json:"context,omitempty"`
+	Run     *RunView               `json:"run,omitempty"`
+	Sweep   *SweepView             `json:"sweep,omitempty"`
+	Context *results.ServerContext `json:"context,omitempty"`
 	// Links are the downloads, once the run is over: "report" (the HTML
 	// report) and "results" (the JSON results).
 	Links map[string]string `json:"links,omitempty"`
@@ -35,12 +35,12 @@ type Info struct {
 
 // RunView is one measured phase: event "run" when it begins.
 type RunView struct {
-	Step       int              `json:"step"`
-	Load       report.LoadModel `json:"load"`
-	ConfigLine string           `json:"configLine,omitempty"`
-	Ops        []OpView         `json:"ops"`
-	Warmup     float64          `json:"warmupSeconds"`
-	At         int64            `json:"at"`
+	Step       int               `json:"step"`
+	Load       results.LoadModel `json:"load"`
+	ConfigLine string            `json:"configLine,omitempty"`
+	Ops        []OpView          `json:"ops"`
+	Warmup     float64           `json:"warmupSeconds"`
+	At         int64             `json:"at"`
 	// Interval is the reporting interval in seconds.
 	Interval float64 `json:"intervalSeconds"`
 }
@@ -67,10 +67,10 @@ type Snapshot struct {
 	Dt   float64 `json:"dt"`
 	// Total is every operation but transaction steps, their histograms
 	// added for the percentiles.
-	Total  TotalView              `json:"total"`
-	Ops    []report.OpSummary     `json:"ops"`
-	Load   *report.IntervalLoad   `json:"load,omitempty"`
-	Client *report.IntervalClient `json:"client,omitempty"`
+	Total  TotalView               `json:"total"`
+	Ops    []results.OpSummary     `json:"ops"`
+	Load   *results.IntervalLoad   `json:"load,omitempty"`
+	Client *results.IntervalClient `json:"client,omitempty"`
 }
 
 // TotalView is all operations together during one interval.
@@ -88,7 +88,7 @@ type TotalView struct {
 type ServerEvent struct {
 	Step int   `json:"step"`
 	At   int64 `json:"at"`
-	report.ServerSample
+	results.ServerSample
 }
 
 // StepEvent is a finished sweep step: event "step".
@@ -119,8 +119,8 @@ type ProgressEvent struct {
 // the series are left out (the results file has them, the page has the
 // series from the interval and server events).
 type ResultEvent struct {
-	Step   int            `json:"step"`
-	Result *report.Result `json:"result"`
+	Step   int             `json:"step"`
+	Result *results.Result `json:"result"`
 }
 
 // DoneEvent says the command is over: event "done".
@@ -129,8 +129,8 @@ type DoneEvent struct {
 	Error string            `json:"error,omitempty"`
 }
 
-// snapshot reduces an interval for the page; sum is its report.Summarize.
-func snapshot(step int, iv *metrics.Interval, sum report.IntervalSummary) Snapshot {
+// snapshot reduces an interval for the page; sum is its results.Summarize.
+func snapshot(step int, iv *metrics.Interval, sum results.IntervalSummary) Snapshot {
 	s := Snapshot{Step: step, At: iv.End.UnixMilli(), T: sum.T, Dt: sum.Dt, Ops: sum.Ops, Load: sum.Load, Client: sum.Client}
 	all, errs := iv.MixTotal() // a transaction once, its steps left out
 	s.Total.Errors = errs
@@ -139,7 +139,7 @@ func snapshot(step int, iv *metrics.Interval, sum report.IntervalSummary) Snapsh
 		s.Total.Rate = round3(float64(s.Total.Count) / sum.Dt)
 	}
 	if s.Total.Count > 0 {
-		l := report.LatencyOf(all)
+		l := results.LatencyOf(all)
 		s.Total.P50, s.Total.P95, s.Total.P99, s.Total.Max = l.P50, l.P95, l.P99, l.Max
 	}
 	return s
@@ -154,7 +154,7 @@ func progress(p loader.Progress, at time.Time) ProgressEvent {
 }
 
 // lean is res without its histograms, for the page.
-func lean(res *report.Result) *report.Result {
+func lean(res *results.Result) *results.Result {
 	if res == nil {
 		return nil
 	}
@@ -165,13 +165,13 @@ func lean(res *report.Result) *report.Result {
 		srv.Samples = nil
 		out.Server = &srv
 	}
-	out.Operations = append([]report.Operation(nil), res.Operations...)
+	out.Operations = append([]results.Operation(nil), res.Operations...)
 	for i := range out.Operations {
 		out.Operations[i].Histogram, out.Operations[i].ServiceHistogram = "", ""
 	}
 	if res.Slow != nil {
 		s := *res.Slow
-		s.Shapes = append([]report.SlowShape(nil), s.Shapes...)
+		s.Shapes = append([]results.SlowShape(nil), s.Shapes...)
 		for i := range s.Shapes {
 			s.Shapes[i].Histogram = ""
 		}

@@ -4,23 +4,24 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/sink"
 )
 
 // Phase describes a measured phase that begins: a run, a sweep step or a
 // battery run.
 type Phase struct {
-	Load       report.LoadModel
+	Load       results.LoadModel
 	ConfigLine string
 	Ops        []OpView
 	Warmup     time.Duration
 	Interval   time.Duration
 }
 
-// Sink begins a measured phase and returns the report.Sink that feeds it
+// Sink begins a measured phase and returns the sink.Sink that feeds it
 // to the page: one snapshot per interval, the result at Close. Put it
-// behind the run's report.Fanout.
-func (s *Server) Sink(p Phase) report.Sink {
+// behind the run's sink.Fanout.
+func (s *Server) Sink(p Phase) sink.Sink {
 	s.mu.Lock()
 	s.info.Step++
 	s.info.State = "running"
@@ -33,27 +34,27 @@ func (s *Server) Sink(p Phase) report.Sink {
 	step := s.info.Step
 	s.mu.Unlock()
 	s.hub.publish("run", rv)
-	return &sink{s: s, step: step, series: []report.IntervalSummary{}}
+	return &phaseSink{s: s, step: step, series: []results.IntervalSummary{}}
 }
 
-// sink is one phase's report.Sink; the Fanout calls it from one goroutine.
-type sink struct {
+// phaseSink is one phase's sink.Sink; the Fanout calls it from one goroutine.
+type phaseSink struct {
 	s      *Server
 	step   int
-	series []report.IntervalSummary
+	series []results.IntervalSummary
 }
 
-func (k *sink) Name() string { return "dashboard" }
+func (k *phaseSink) Name() string { return "dashboard" }
 
-func (k *sink) Interval(iv *metrics.Interval, elapsed time.Duration) {
-	sum := report.Summarize(iv, elapsed)
+func (k *phaseSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
+	sum := results.Summarize(iv, elapsed)
 	k.series = append(k.series, sum)
 	k.s.hub.publish("interval", snapshot(k.step, iv, sum))
 }
 
 // Close publishes the phase's result and keeps it, with the interval
 // series the sink received, for the downloads.
-func (k *sink) Close(res *report.Result) error {
+func (k *phaseSink) Close(res *results.Result) error {
 	if res == nil {
 		return nil
 	}
@@ -68,14 +69,14 @@ func (k *sink) Close(res *report.Result) error {
 }
 
 // stepDone reports a sweep's step when its phase ends.
-func (s *Server) stepDone(step int, res *report.Result) {
+func (s *Server) stepDone(step int, res *results.Result) {
 	s.mu.Lock()
 	sw := s.info.Sweep
 	s.mu.Unlock()
 	if sw == nil || step < 1 || step > len(sw.Levels) {
 		return
 	}
-	e := StepEvent{Index: step, Level: sw.Levels[step-1], Complete: res.Outcome == report.Completed,
+	e := StepEvent{Index: step, Level: sw.Levels[step-1], Complete: res.Outcome == results.Completed,
 		Throughput: res.Totals.Throughput, P99: res.Totals.Latency.P99, Errors: res.Totals.Errors}
 	if res.Client != nil {
 		e.ClientCPU = res.Client.Utilization

@@ -9,7 +9,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -26,11 +26,11 @@ const ExplainTimeout = 30 * time.Second
 // Explain runs explain (executionStats) of each sample once, in order, and
 // returns what each winning plan says. A refused or failed explain gives
 // an Explain with only its Error set, and the next sample is still tried.
-func Explain(ctx context.Context, c Commander, samples []Sample) []report.Explain {
-	out := make([]report.Explain, len(samples))
+func Explain(ctx context.Context, c Commander, samples []Sample) []results.Explain {
+	out := make([]results.Explain, len(samples))
 	for i, s := range samples {
 		if ctx.Err() != nil {
-			out[i] = report.Explain{Error: "not explained: " + ctx.Err().Error()}
+			out[i] = results.Explain{Error: "not explained: " + ctx.Err().Error()}
 			continue
 		}
 		out[i] = explainOne(ctx, c, s)
@@ -38,14 +38,14 @@ func Explain(ctx context.Context, c Commander, samples []Sample) []report.Explai
 	return out
 }
 
-func explainOne(ctx context.Context, c Commander, s Sample) report.Explain {
+func explainOne(ctx context.Context, c Commander, s Sample) results.Explain {
 	db, coll, _ := strings.Cut(s.Namespace, ".")
 	inner, as := ExplainCommand(s, coll)
 	ctx, cancel := context.WithTimeout(ctx, ExplainTimeout)
 	defer cancel()
 	raw, err := c.Command(ctx, db, bson.D{{Key: "explain", Value: inner}, {Key: "verbosity", Value: "executionStats"}})
 	if err != nil {
-		return report.Explain{As: as, Error: err.Error()}
+		return results.Explain{As: as, Error: err.Error()}
 	}
 	e, err := ParseExplain(raw)
 	e.As = as
@@ -81,8 +81,8 @@ func ExplainCommand(s Sample, coll string) (bson.D, string) {
 // mongod (classic or slot-based engine), an aggregate (whose plan may sit
 // in its first stage's $cursor) or a mongos (one plan per shard: a scan on
 // any shard flags the shape).
-func ParseExplain(raw bson.Raw) (report.Explain, error) {
-	var e report.Explain
+func ParseExplain(raw bson.Raw) (results.Explain, error) {
+	var e results.Explain
 	if err := raw.Validate(); err != nil {
 		return e, fmt.Errorf("explain reply: %w", err)
 	}

@@ -11,7 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/mongoload/mongoload/internal/metrics"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -175,10 +175,10 @@ func newShape(k shapeKey) *shape {
 
 // Result is the slow section of a result, shapes slowest first (p99, then
 // count). Call it after Close.
-func (r *Recorder) Result() *report.Slow {
-	out := &report.Slow{
+func (r *Recorder) Result() *results.Slow {
+	out := &results.Slow{
 		ThresholdMs: float64(r.o.Threshold.Microseconds()) / 1000, MaxShapes: r.o.MaxShapes,
-		Operations: r.total.Load(), Dropped: r.dropped.Load(), Shapes: []report.SlowShape{},
+		Operations: r.total.Load(), Dropped: r.dropped.Load(), Shapes: []results.SlowShape{},
 	}
 	for _, sh := range r.ordered() {
 		out.Shapes = append(out.Shapes, sh.report())
@@ -205,10 +205,10 @@ func (r *Recorder) ordered() []*shape {
 	return list
 }
 
-func (sh *shape) report() report.SlowShape {
-	out := report.SlowShape{
+func (sh *shape) report() results.SlowShape {
+	out := results.SlowShape{
 		Namespace: sh.key.ns, Type: sh.key.typ, Ops: sh.ops, Shape: sh.key.shape,
-		Count: sh.count, Errors: sh.errors, Latency: report.LatencyOf(sh.hist),
+		Count: sh.count, Errors: sh.errors, Latency: results.LatencyOf(sh.hist),
 	}
 	if sh.count > 0 {
 		out.Histogram, _ = metrics.EncodeHistogram(sh.hist)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // check rejects inputs that are not processes of one run: the same file
@@ -126,11 +126,11 @@ func checkResults(srcs []*Source) error {
 
 func describeType(t string) string {
 	switch t {
-	case report.Closed:
+	case results.Closed:
 		return "closed-loop"
-	case report.Open:
+	case results.Open:
 		return "open-loop"
-	case report.Sessions:
+	case results.Sessions:
 		return "sessions"
 	}
 	return fmt.Sprintf("%q", t)

@@ -19,12 +19,12 @@ import (
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/metrics"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // Merge combines srcs into one result written by tool. It rejects inputs
 // that are not processes of one run with an error naming the files.
-func Merge(srcs []*Source, tool report.Tool) (*report.Result, error) {
+func Merge(srcs []*Source, tool results.Tool) (*results.Result, error) {
 	if len(srcs) == 0 {
 		return nil, ErrNoInputs
 	}
@@ -55,8 +55,8 @@ func Merge(srcs []*Source, tool report.Tool) (*report.Result, error) {
 		notes = append(notes, gap)
 	}
 	info.Notes = append(info.Notes, notes...)
-	res := report.Build(info, totals, series)
-	res.Merged = &report.Merged{}
+	res := results.Build(info, totals, series)
+	res.Merged = &results.Merged{}
 	for _, s := range srcs {
 		res.Merged.Sources = append(res.Merged.Sources, s.describe())
 	}
@@ -123,8 +123,8 @@ func (s *Source) asInterval(keys, names []string) *metrics.Interval {
 	return iv
 }
 
-func (s *Source) describe() report.MergedSource {
-	d := report.MergedSource{File: s.File, Kind: s.Kind, StartedAt: s.start, EndedAt: s.end}
+func (s *Source) describe() results.MergedSource {
+	d := results.MergedSource{File: s.File, Kind: s.Kind, StartedAt: s.start, EndedAt: s.end}
 	if r := s.Result; r != nil {
 		d.Label, d.Partition = r.Label, r.Load.Partition
 		d.Operations, d.Errors = r.Totals.Operations, r.Totals.Errors
@@ -137,11 +137,11 @@ func (s *Source) describe() report.MergedSource {
 }
 
 // runInfo describes the merged run from what the inputs share.
-func runInfo(srcs []*Source, tool report.Tool) (report.RunInfo, []string) {
-	info := report.RunInfo{Tool: tool, OpTypes: map[string]string{}, Outcome: report.Completed}
+func runInfo(srcs []*Source, tool results.Tool) (results.RunInfo, []string) {
+	info := results.RunInfo{Tool: tool, OpTypes: map[string]string{}, Outcome: results.Completed}
 	files := make([]string, len(srcs))
 	var labels, reasons, notes []string
-	var results []*report.Result
+	var runs []*results.Result
 	for i, s := range srcs {
 		files[i] = s.File
 		for _, k := range s.keys {
@@ -153,11 +153,11 @@ func runInfo(srcs []*Source, tool report.Tool) (report.RunInfo, []string) {
 			notes = append(notes, s.File+" is an interval log, which holds no error counts (nor the workload or load model): that process's errors are not in the merged result")
 			continue
 		}
-		results = append(results, s.Result)
+		runs = append(runs, s.Result)
 		r := s.Result
 		labels = appendNew(labels, r.Label)
 		info.Outcome = worse(info.Outcome, r.Outcome)
-		if r.Outcome != report.Completed {
+		if r.Outcome != results.Completed {
 			reasons = append(reasons, fmt.Sprintf("%s: %s", s.File, cmp.Or(r.Reason, string(r.Outcome))))
 		}
 		info.Warmup = max(info.Warmup, time.Duration(r.WarmupSeconds*float64(time.Second)))
@@ -170,16 +170,16 @@ func runInfo(srcs []*Source, tool report.Tool) (report.RunInfo, []string) {
 	}
 	info.Reason = strings.Join(reasons, "; ")
 	info.ConfigLine = "merged from " + strings.Join(files, " ")
-	if len(results) > 0 {
-		info.Workload = results[0].Workload
-		info.Load = mergeLoad(results)
-		notes = append(notes, partitionNote(results)...)
+	if len(runs) > 0 {
+		info.Workload = runs[0].Workload
+		info.Load = mergeLoad(runs)
+		notes = append(notes, partitionNote(runs)...)
 	}
 	return info, notes
 }
 
 // mergeLoad adds the processes' workers, rates and sessions.
-func mergeLoad(rs []*report.Result) report.LoadModel {
+func mergeLoad(rs []*results.Result) results.LoadModel {
 	l := rs[0].Load
 	l.Partition = ""
 	for _, r := range rs[1:] {
@@ -198,7 +198,7 @@ func mergeLoad(rs []*report.Result) report.LoadModel {
 }
 
 // partitionNote says which partitions of a partitioned run are missing.
-func partitionNote(rs []*report.Result) []string {
+func partitionNote(rs []*results.Result) []string {
 	have := map[int]bool{}
 	n := 0
 	for _, r := range rs {
@@ -245,8 +245,8 @@ func gaps(srcs []*Source) string {
 }
 
 // worse is the more serious of two outcomes.
-func worse(a, b report.Outcome) report.Outcome {
-	rank := map[report.Outcome]int{report.Completed: 0, report.DurationReached: 1, report.Interrupted: 2, report.ServerLost: 3}
+func worse(a, b results.Outcome) results.Outcome {
+	rank := map[results.Outcome]int{results.Completed: 0, results.DurationReached: 1, results.Interrupted: 2, results.ServerLost: 3}
 	if rank[b] > rank[a] {
 		return b
 	}

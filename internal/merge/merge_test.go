@@ -13,11 +13,13 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/sink"
 )
 
 var (
 	t0    = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
-	tool  = report.Tool{Name: "mongoload", Version: "test"}
+	tool  = results.Tool{Name: "mongoload", Version: "test"}
 	ops   = []string{"find_by_id", "insert_booking"}
 	types = map[string]string{"find_by_id": "find", "insert_booking": "insertOne"}
 )
@@ -55,7 +57,7 @@ func newSplit(t *testing.T, service bool) *split {
 	sp.ref = metrics.NewTotals(ops, service)
 	recs := make([]*metrics.Recorder, procs)
 	totals := make([]*metrics.Totals, procs)
-	sinks := make([][]report.Sink, procs)
+	sinks := make([][]sink.Sink, procs)
 	for p := range procs {
 		sp.start = append(sp.start, t0.Add(offsets[p]))
 		recs[p] = metrics.NewRecorder(ops, opt)
@@ -67,7 +69,7 @@ func newSplit(t *testing.T, service bool) *split {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sinks[p] = []report.Sink{report.NewJSONSink(sp.json[p], info(p, service)), hl}
+		sinks[p] = []sink.Sink{report.NewJSONSink(sp.json[p], info(p, service)), hl}
 		sp.errs = append(sp.errs, map[string]int64{})
 	}
 	for sec := range seconds {
@@ -104,7 +106,7 @@ func newSplit(t *testing.T, service bool) *split {
 		sp.refIvs = append(sp.refIvs, iv)
 	}
 	for p := range procs {
-		res := report.Build(info(p, service), totals[p], nil)
+		res := results.Build(info(p, service), totals[p], nil)
 		for _, s := range sinks[p] {
 			if err := s.Close(res); err != nil {
 				t.Fatal(err)
@@ -114,13 +116,13 @@ func newSplit(t *testing.T, service bool) *split {
 	return sp
 }
 
-func info(p int, service bool) report.RunInfo {
-	load := report.LoadModel{Type: report.Closed, Concurrency: 4, Partition: fmt.Sprintf("%d/%d", p, procs)}
+func info(p int, service bool) results.RunInfo {
+	load := results.LoadModel{Type: results.Closed, Concurrency: 4, Partition: fmt.Sprintf("%d/%d", p, procs)}
 	if service {
-		load = report.LoadModel{Type: report.Open, Rate: 1000, Concurrency: 100, Partition: fmt.Sprintf("%d/%d", p, procs)}
+		load = results.LoadModel{Type: results.Open, Rate: 1000, Concurrency: 100, Partition: fmt.Sprintf("%d/%d", p, procs)}
 	}
-	return report.RunInfo{Tool: tool, Workload: report.Workload{Name: "flights"}, Load: load, OpTypes: types,
-		Warmup: time.Second, Outcome: report.Completed}
+	return results.RunInfo{Tool: tool, Workload: results.Workload{Name: "flights"}, Load: load, OpTypes: types,
+		Warmup: time.Second, Outcome: results.Completed}
 }
 
 func readAll(t *testing.T, paths ...string) []*Source {
@@ -144,7 +146,7 @@ func readAll(t *testing.T, paths ...string) []*Source {
 // end. Results files, interval logs and a mix of both must all agree.
 func TestMergeEqualsTheWholeStream(t *testing.T) {
 	sp := newSplit(t, true)
-	want := report.Build(info(0, true), sp.ref, nil)
+	want := results.Build(info(0, true), sp.ref, nil)
 	allErrs := map[string]int64{}
 	for _, m := range sp.errs {
 		for c, n := range m {
@@ -236,9 +238,9 @@ func sumErrs(ms ...map[string]int64) map[string]int64 {
 // processes' values, flagged.
 func TestMergeAlignsIntervals(t *testing.T) {
 	sp := newSplit(t, false)
-	var parts []*report.Result
+	var parts []*results.Result
 	for _, p := range sp.json {
-		r, err := report.ReadJSON(p)
+		r, err := results.ReadJSON(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -261,7 +263,7 @@ func TestMergeAlignsIntervals(t *testing.T) {
 				t.Fatalf("%d merged intervals, want %d", len(got.Intervals), seconds)
 			}
 			for k, is := range got.Intervals {
-				ref := report.Summarize(sp.refIvs[k], 0)
+				ref := results.Summarize(sp.refIvs[k], 0)
 				if wantT := round3(float64(k+1) + offsets[procs-1].Seconds() - offsets[0].Seconds()); is.T != wantT || is.Dt != 1 {
 					t.Errorf("interval %d: t %v dt %v, want t %v dt 1", k, is.T, is.Dt, wantT)
 				}
@@ -302,14 +304,14 @@ func TestMergeRejectsIncompatibleInputs(t *testing.T) {
 	closed := newSplit(t, false)
 	open := newSplit(t, true)
 	dir := t.TempDir()
-	edited := func(name string, f func(*report.Result)) string {
-		res, err := report.ReadJSON(closed.json[1])
+	edited := func(name string, f func(*results.Result)) string {
+		res, err := results.ReadJSON(closed.json[1])
 		if err != nil {
 			t.Fatal(err)
 		}
 		f(res)
 		p := filepath.Join(dir, name)
-		if err := report.WriteJSON(p, res); err != nil {
+		if err := results.WriteJSON(p, res); err != nil {
 			t.Fatal(err)
 		}
 		return p
@@ -321,11 +323,11 @@ func TestMergeRejectsIncompatibleInputs(t *testing.T) {
 		}
 		return p
 	}
-	otherWorkload := edited("other.json", func(r *report.Result) { r.Workload.Name = "ycsb-a" })
-	otherOps := edited("ops.json", func(r *report.Result) { r.Operations = r.Operations[:1] })
-	samePart := edited("part.json", func(r *report.Result) { r.Load.Partition = "0/3" })
-	otherN := edited("n.json", func(r *report.Result) { r.Load.Partition = "1/2" })
-	damaged := edited("damaged.json", func(r *report.Result) { r.Operations[0].Count++ })
+	otherWorkload := edited("other.json", func(r *results.Result) { r.Workload.Name = "ycsb-a" })
+	otherOps := edited("ops.json", func(r *results.Result) { r.Operations = r.Operations[:1] })
+	samePart := edited("part.json", func(r *results.Result) { r.Load.Partition = "0/3" })
+	otherN := edited("n.json", func(r *results.Result) { r.Load.Partition = "1/2" })
+	damaged := edited("damaged.json", func(r *results.Result) { r.Operations[0].Count++ })
 	// A histogram in nanoseconds from another tool, which mongoload cannot add exactly.
 	ns := hdrhistogram.New(1, int64(time.Minute), 3)
 	_ = ns.RecordValue(int64(2 * time.Millisecond))
@@ -384,14 +386,14 @@ func TestMergeRejectsIncompatibleInputs(t *testing.T) {
 // gaps between the processes' measured phases, logs without errors.
 func TestMergeNotes(t *testing.T) {
 	sp := newSplit(t, false)
-	late, err := report.ReadJSON(sp.json[2])
+	late, err := results.ReadJSON(sp.json[2])
 	if err != nil {
 		t.Fatal(err)
 	}
 	late.StartedAt = late.StartedAt.Add(time.Minute)
 	late.EndedAt = late.EndedAt.Add(time.Minute)
 	p := filepath.Join(t.TempDir(), "late.json")
-	if err := report.WriteJSON(p, late); err != nil {
+	if err := results.WriteJSON(p, late); err != nil {
 		t.Fatal(err)
 	}
 	got, err := Merge(readAll(t, sp.json[0], sp.hlog[1], p), tool)

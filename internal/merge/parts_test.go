@@ -4,8 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mongoload/mongoload/internal/report"
 	rt "github.com/mongoload/mongoload/internal/report/reporttest"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // TestMergeCountsTransactionsOnce: merged totals count each process's
@@ -20,7 +20,7 @@ func TestMergeCountsTransactionsOnce(t *testing.T) {
 		res.Load.Partition = part
 		want += res.Totals.Operations
 		p := filepath.Join(dir, []string{"a.json", "b.json"}[i])
-		if err := report.WriteJSON(p, res); err != nil {
+		if err := results.WriteJSON(p, res); err != nil {
 			t.Fatal(err)
 		}
 		s, err := Read(p)

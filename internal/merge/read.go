@@ -13,7 +13,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/mongoload/mongoload/internal/metrics"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // The kinds of input.
@@ -27,8 +27,8 @@ type Source struct {
 	File string
 	Kind string
 	// Result is the results file; nil for an interval log.
-	Result *report.Result
-	// keys are the operations' keys (report.HlogTag of their names) in the
+	Result *results.Result
+	// keys are the operations' keys (results.HlogTag of their names) in the
 	// file's order; ops holds them by key.
 	keys       []string
 	ops        map[string]*opData
@@ -57,7 +57,7 @@ type interval struct {
 // ivOp is one operation in one interval: its summary as the run wrote it,
 // and, from interval logs, the histogram it was computed from.
 type ivOp struct {
-	sum  report.OpSummary
+	sum  results.OpSummary
 	hist *hdrhistogram.Histogram
 }
 
@@ -100,7 +100,7 @@ func kindOf(path string) (string, error) {
 }
 
 func readResults(path string) (*Source, error) {
-	res, err := report.ReadJSON(path)
+	res, err := results.ReadJSON(path)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func readResults(path string) (*Source, error) {
 			return nil, fmt.Errorf("%s: operation %s: the histogram holds %d latencies but count says %d: the file was edited or is damaged", path, o.Name, d.lat.TotalCount(), o.Count)
 		}
 		s.service = s.service || d.svc != nil
-		key := report.HlogTag(o.Name)
+		key := results.HlogTag(o.Name)
 		if s.ops[key] != nil {
 			return nil, fmt.Errorf("%s: operation %q appears twice", path, o.Name)
 		}
@@ -140,13 +140,13 @@ func readResults(path string) (*Source, error) {
 
 // resultIntervals places a results file's series on the wall clock: t is
 // seconds since StartedAt at each interval's end.
-func resultIntervals(res *report.Result) []interval {
+func resultIntervals(res *results.Result) []interval {
 	ivs := make([]interval, 0, len(res.Intervals))
 	for _, is := range res.Intervals {
 		end := res.StartedAt.Add(time.Duration(is.T * float64(time.Second)))
 		iv := interval{start: end.Add(-time.Duration(is.Dt * float64(time.Second))), end: end, ops: map[string]*ivOp{}}
 		for _, o := range is.Ops {
-			iv.ops[report.HlogTag(o.Name)] = &ivOp{sum: o}
+			iv.ops[results.HlogTag(o.Name)] = &ivOp{sum: o}
 		}
 		ivs = append(ivs, iv)
 	}
@@ -216,7 +216,7 @@ func nextHistogram(rd *hdrhistogram.HistogramLogReader) (h *hdrhistogram.Histogr
 // foldServiceTags makes NAME.service the service time of NAME.
 func (s *Source) foldServiceTags(tags []string) {
 	for _, tag := range tags {
-		base, ok := strings.CutSuffix(tag, report.ServiceTagSuffix)
+		base, ok := strings.CutSuffix(tag, results.ServiceTagSuffix)
 		if !ok || s.ops[base] == nil {
 			s.keys = append(s.keys, tag)
 			continue
@@ -244,7 +244,7 @@ func (s *Source) summarizeIntervals() {
 	for _, iv := range s.ivs {
 		for key, o := range iv.ops {
 			m := &metrics.Interval{Start: iv.start, End: iv.end, Ops: []metrics.OpInterval{{Name: s.ops[key].name, Latency: o.hist}}}
-			o.sum = report.Summarize(m, 0).Ops[0]
+			o.sum = results.Summarize(m, 0).Ops[0]
 		}
 	}
 }

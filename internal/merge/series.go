@@ -9,7 +9,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/mongoload/mongoload/internal/metrics"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // member is one source's intervals that end in one bucket.
@@ -23,7 +23,7 @@ type member struct {
 // those that end in the same bucket of width seconds (the longest typical
 // interval among the inputs, at least one second). upper reports whether
 // any percentile had to be given as an upper bound.
-func mergeSeries(srcs []*Source, keys, names []string, start time.Time) (out []report.IntervalSummary, upper bool) {
+func mergeSeries(srcs []*Source, keys, names []string, start time.Time) (out []results.IntervalSummary, upper bool) {
 	width := bucketWidth(srcs)
 	buckets := map[int64]map[int]*member{}
 	for si, s := range srcs {
@@ -77,7 +77,7 @@ func bucketWidth(srcs []*Source) time.Duration {
 }
 
 // mergeBucket adds one bucket's intervals, operation by operation.
-func mergeBucket(ms map[int]*member, keys, names []string, start time.Time) (report.IntervalSummary, bool) {
+func mergeBucket(ms map[int]*member, keys, names []string, start time.Time) (results.IntervalSummary, bool) {
 	var end time.Time
 	var dt float64
 	for _, m := range ms {
@@ -86,7 +86,7 @@ func mergeBucket(ms map[int]*member, keys, names []string, start time.Time) (rep
 		}
 		dt = max(dt, m.dt)
 	}
-	sum := report.IntervalSummary{T: round3(end.Sub(start).Seconds()), Dt: round3(dt), Ops: make([]report.OpSummary, len(keys))}
+	sum := results.IntervalSummary{T: round3(end.Sub(start).Seconds()), Dt: round3(dt), Ops: make([]results.OpSummary, len(keys))}
 	upper := false
 	for i, k := range keys {
 		o := &sum.Ops[i]
@@ -133,7 +133,7 @@ func mergeBucket(ms map[int]*member, keys, names []string, start time.Time) (rep
 // because its CDF is a weighted average of theirs; HDR rounds a quantile's
 // rank to the nearest sample, so the bound holds to within half a sample's
 // rank per part.)
-func percentiles(o *report.OpSummary, active []*ivOp) (upper bool) {
+func percentiles(o *results.OpSummary, active []*ivOp) (upper bool) {
 	switch {
 	case len(active) == 0:
 		return false
@@ -167,14 +167,14 @@ func allHistograms(xs []*ivOp) bool {
 	return true
 }
 
-func copyLatency(o *report.OpSummary, from report.OpSummary) {
+func copyLatency(o *results.OpSummary, from results.OpSummary) {
 	o.P50, o.P95, o.P99, o.Max = from.P50, from.P95, from.P99, from.Max
 }
 
 // summarize computes an interval summary of h exactly as a run does.
-func summarize(h *hdrhistogram.Histogram) report.OpSummary {
+func summarize(h *hdrhistogram.Histogram) results.OpSummary {
 	iv := &metrics.Interval{Ops: []metrics.OpInterval{{Latency: h}}}
-	return report.Summarize(iv, 0).Ops[0]
+	return results.Summarize(iv, 0).Ops[0]
 }
 
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }

@@ -27,7 +27,7 @@ type Interval struct {
 	// collector keeps totals.
 	RunTotals *Totals
 	// Summary is the interval's summary, computed once by the first sink
-	// that asks (report.Summarize) and shared by all of them.
+	// that asks (results.Summarize) and shared by all of them.
 	Summary Memo
 
 	// refs counts the holders of an interval made by a Recorder; the last
@@ -181,7 +181,7 @@ func (iv *Interval) MixTotal() (latency *hdrhistogram.Histogram, errs int64) {
 }
 
 // Where a latency starts (every latency ends at the reply), by load model:
-// the values of report.LoadModel.LatencyFrom, set from engine.Clock.
+// the values of results.LoadModel.LatencyFrom, set from engine.Clock.
 const (
 	// FromSend: closed loop with a runner per worker, from just before the
 	// driver is called.

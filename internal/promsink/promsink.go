@@ -1,8 +1,8 @@
 // Package promsink serves a run's figures to Prometheus while the run lasts:
 // GET /metrics in the Prometheus text format.
 //
-// It is a report.Sink: it learns everything from the interval snapshots the
-// engine hands out (behind a report.Fanout, so it never blocks the engine)
+// It is a sink.Sink: it learns everything from the interval snapshots the
+// engine hands out (behind a sink.Fanout, so it never blocks the engine)
 // and nothing is recorded per operation on the hot path. Latency histograms
 // have fixed buckets in seconds, filled at each interval from the
 // interval's HDR histogram: a latency counts in the bucket le=b when the
@@ -26,7 +26,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/mongoload/mongoload/internal/metrics"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // Options describe the run to the exporter.
@@ -43,7 +43,7 @@ type Options struct {
 // Op names one operation and its type.
 type Op struct{ Name, Type string }
 
-// Exporter serves /metrics and is a report.Sink that updates what it
+// Exporter serves /metrics and is a sink.Sink that updates what it
 // serves at each interval. Close stops the server.
 type Exporter struct {
 	ln  net.Listener
@@ -109,7 +109,7 @@ func (e *Exporter) Name() string { return "Prometheus endpoint http://" + e.Addr
 func (e *Exporter) Interval(iv *metrics.Interval, elapsed time.Duration) { e.col.add(iv, elapsed) }
 
 // Close stops serving: the endpoint lasts as long as the run.
-func (e *Exporter) Close(*report.Result) error {
+func (e *Exporter) Close(*results.Result) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := e.srv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {

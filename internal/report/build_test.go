@@ -6,24 +6,26 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/results/resultstest"
 )
 
 // TestBuild protects the arithmetic readers rely on: throughput is count
 // over the measured time, totals add up, and the whole-run latency comes
 // from the histograms.
 func TestBuild(t *testing.T) {
-	r := closedRun()
-	res := r.result()
+	r := resultstest.ClosedRun()
+	res := r.Result()
 	if res.DurationSeconds != 5 || res.WarmupSeconds != 10 {
 		t.Errorf("duration %v warm-up %v, want 5 and 10", res.DurationSeconds, res.WarmupSeconds)
 	}
-	if !res.StartedAt.Equal(t0.Add(warmup)) || !res.EndedAt.Equal(t0.Add(warmup+5*time.Second)) {
+	if !res.StartedAt.Equal(resultstest.T0.Add(resultstest.Warmup)) || !res.EndedAt.Equal(resultstest.T0.Add(resultstest.Warmup+5*time.Second)) {
 		t.Errorf("measured %v..%v", res.StartedAt, res.EndedAt)
 	}
 	var count, errs int64
 	for i, o := range res.Operations {
-		ot := r.totals.Op(i)
-		if o.Count != ot.Count() || o.Throughput != round3(float64(ot.Count())/5) {
+		ot := r.Totals.Op(i)
+		if o.Count != ot.Count() || o.Throughput != results.Round3(float64(ot.Count())/5) {
 			t.Errorf("%s: count %d throughput %v", o.Name, o.Count, o.Throughput)
 		}
 		if o.Count > 0 && o.Latency.P99 != float64(ot.Latency.ValueAtQuantile(99))/1000 {
@@ -39,7 +41,7 @@ func TestBuild(t *testing.T) {
 	if tt.Overflow != 1 || !strings.Contains(strings.Join(res.Notes, "\n"), "update_seats: 1 latency exceeded") {
 		t.Errorf("overflow %d, notes %q", tt.Overflow, res.Notes)
 	}
-	if res.Operations[1].Type != "updateOne" || res.Schema != Schema {
+	if res.Operations[1].Type != "updateOne" || res.Schema != results.Schema {
 		t.Errorf("type %q schema %q", res.Operations[1].Type, res.Schema)
 	}
 }
@@ -57,8 +59,8 @@ func TestBuildNothingMeasured(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			info := baseInfo(LoadModel{Type: Closed})
-			res := Build(info, tt.totals, nil)
+			info := resultstest.BaseInfo(results.LoadModel{Type: results.Closed})
+			res := results.Build(info, tt.totals, nil)
 			if len(res.Operations) != tt.ops || res.Intervals == nil || res.Totals.Throughput != 0 {
 				t.Errorf("operations %d intervals %v throughput %v", len(res.Operations), res.Intervals, res.Totals.Throughput)
 			}
@@ -73,12 +75,12 @@ func TestBuildNothingMeasured(t *testing.T) {
 // of the run.
 func TestSummarize(t *testing.T) {
 	r := metrics.NewRecorder([]string{"a"}, metrics.Options{Shards: 1})
-	r.Reset(t0)
+	r.Reset(resultstest.T0)
 	for range 300 {
 		r.Shard(0).Record(0, 2*time.Millisecond)
 	}
 	r.Shard(0).RecordError(0, "timeout")
-	s := Summarize(r.Interval(t0.Add(1500*time.Millisecond)), 31500*time.Millisecond)
+	s := results.Summarize(r.Interval(resultstest.T0.Add(1500*time.Millisecond)), 31500*time.Millisecond)
 	o := s.Ops[0]
 	if s.T != 31.5 || s.Dt != 1.5 || o.Rate != 200 || o.P99 != 2 || o.Max != 2 || o.Errors != 1 || o.ErrorsByClass["timeout"] != 1 {
 		t.Errorf("summary %+v %+v", s, o)

@@ -4,56 +4,12 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/mongoload/mongoload/internal/results"
 )
 
-// Comparison is several runs or sweeps side by side, as
-// analysis.Compare makes it: one row per metric, one value per input and
-// the change against the baseline input.
-type Comparison struct {
-	Inputs   []ComparedInput `json:"inputs"`
-	Baseline int             `json:"baseline"` // index into Inputs
-	// At describes the load at which the latency rows were taken, such as
-	// "at 64 workers, the highest load every input ran".
-	At         string            `json:"at"`
-	Rows       []ComparisonRow   `json:"rows"`
-	Objectives []ObjectiveResult `json:"objectives,omitempty"`
-	Notes      []string          `json:"notes,omitempty"`
-}
-
-// ComparedInput is one compared file.
-type ComparedInput struct {
-	Label string `json:"label"`
-	File  string `json:"file"`
-	Kind  string `json:"kind"` // "results" or "sweep"
-	Cost  *Cost  `json:"cost,omitempty"`
-	// MeetsAll is set when objectives were given: whether this input met
-	// every one (the baseline is not judged).
-	MeetsAll *bool `json:"meetsAll,omitempty"`
-}
-
-// ComparisonRow is one metric. Values and Change have one entry per
-// input; nil where the input has no such figure (a results file has no
-// saturation point), and Change is nil for the baseline.
-type ComparisonRow struct {
-	Metric string     `json:"metric"` // for people: "max throughput (ops/s)"
-	Key    string     `json:"key"`    // for objectives: "throughput", "read.p95", ...
-	Unit   string     `json:"unit"`   // "ops/s", "ms", "%", a level's unit, a currency
-	Values []*float64 `json:"values"`
-	Change []*float64 `json:"change"` // percent against the baseline
-	// HigherIsBetter says which way is an improvement.
-	HigherIsBetter bool `json:"higherIsBetter"`
-}
-
-// ObjectiveResult is one objective checked against every input but the
-// baseline; Pass[i] is nil for the baseline and for an input without the
-// figure.
-type ObjectiveResult struct {
-	Text string  `json:"text"`
-	Pass []*bool `json:"pass"`
-}
-
 // WriteComparisonConsole writes a comparison as aligned text.
-func WriteComparisonConsole(w io.Writer, c *Comparison) error {
+func WriteComparisonConsole(w io.Writer, c *results.Comparison) error {
 	ew := &errWriter{w: w}
 	ew.printf("comparison against %s (the baseline), %s\n\n", c.Inputs[c.Baseline].Label, c.At)
 	comparisonTable(c).write(ew, "")
@@ -63,7 +19,7 @@ func WriteComparisonConsole(w io.Writer, c *Comparison) error {
 }
 
 // WriteComparisonMarkdown writes a comparison as Markdown.
-func WriteComparisonMarkdown(w io.Writer, c *Comparison) error {
+func WriteComparisonMarkdown(w io.Writer, c *results.Comparison) error {
 	ew := &errWriter{w: w}
 	ew.printf("## Comparison against %s (baseline)\n\nLatencies %s.\n\n", mdEscape(c.Inputs[c.Baseline].Label), mdEscape(c.At))
 	comparisonTable(c).markdown(ew)
@@ -72,7 +28,7 @@ func WriteComparisonMarkdown(w io.Writer, c *Comparison) error {
 	return ew.err
 }
 
-func comparisonTable(c *Comparison) *table {
+func comparisonTable(c *results.Comparison) *table {
 	t := &table{left: 1}
 	head := []string{"metric"}
 	for i, in := range c.Inputs {
@@ -95,7 +51,7 @@ func comparisonTable(c *Comparison) *table {
 	return t
 }
 
-func writeObjectives(ew *errWriter, c *Comparison, md bool) {
+func writeObjectives(ew *errWriter, c *results.Comparison, md bool) {
 	if len(c.Objectives) == 0 {
 		return
 	}
@@ -138,7 +94,7 @@ func writeObjectives(ew *errWriter, c *Comparison, md bool) {
 	ew.printf("%s\n", verdict)
 }
 
-func writeComparisonNotes(ew *errWriter, c *Comparison, md bool) {
+func writeComparisonNotes(ew *errWriter, c *results.Comparison, md bool) {
 	if len(c.Notes) == 0 {
 		return
 	}
@@ -178,7 +134,7 @@ func FormatValue(v *float64, unit string) string {
 	case "%":
 		return fmt.Sprintf("%.2f%%", *v)
 	case "workers", "sessions", "rate":
-		return target(*v)
+		return results.Target(*v)
 	}
 	if strings.HasPrefix(unit, "ops/s per 100 ") {
 		return fmt.Sprintf("%.1f", *v)

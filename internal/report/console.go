@@ -10,13 +10,15 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/sink"
 )
 
 // WriteConsole writes the final report of res for people: a header, a
 // table with one row per operation and a TOTAL row (latencies in
 // milliseconds to the microsecond), service times for open-loop runs, errors
 // by class, notes, and the effective configuration in one line.
-func WriteConsole(w io.Writer, res *Result) error {
+func WriteConsole(w io.Writer, res *results.Result) error {
 	ew := &errWriter{w: w}
 	writeHeader(ew, res)
 	writeMerged(ew, res)
@@ -57,7 +59,7 @@ func WriteConsole(w io.Writer, res *Result) error {
 	ew.printf("\n")
 	if c := res.Client; c != nil {
 		ew.printf("client:   %.2f CPU-s, %.1f µs CPU per operation, %s, %s\n",
-			c.CPUSeconds, c.CPUPerOpMicros, c.CPUText(), c.MemoryText())
+			c.CPUSeconds, c.CPUPerOpMicros, c.CPUText(), MemoryText(c))
 	}
 	writeCPU(ew, res)
 	if res.ConfigLine != "" {
@@ -68,20 +70,20 @@ func WriteConsole(w io.Writer, res *Result) error {
 
 // NewConsoleSink returns a sink that ignores intervals and writes the final
 // report to w on Close.
-func NewConsoleSink(w io.Writer) Sink { return consoleSink{w} }
+func NewConsoleSink(w io.Writer) sink.Sink { return consoleSink{w} }
 
 type consoleSink struct{ w io.Writer }
 
 func (consoleSink) Name() string                              { return "console report" }
 func (consoleSink) Interval(*metrics.Interval, time.Duration) {}
-func (s consoleSink) Close(res *Result) error {
+func (s consoleSink) Close(res *results.Result) error {
 	if res == nil {
 		return nil
 	}
 	return WriteConsole(s.w, res)
 }
 
-func writeHeader(w *errWriter, res *Result) {
+func writeHeader(w *errWriter, res *results.Result) {
 	w.printf("%s %s results\n", res.Tool.Name, res.Tool.Version)
 	wl := res.Workload.Name
 	if res.Workload.Source != "" {
@@ -105,25 +107,25 @@ func writeHeader(w *errWriter, res *Result) {
 		w.printf("measured: nothing (the run lasted from %s to %s)\n", from, to)
 	}
 	w.printf("outcome:  %s\n", OutcomeText(res.Outcome, res.Reason))
-	w.printf("latency:  ms, %s\n", res.Load.ClockText())
+	w.printf("latency:  ms, %s\n", ClockText(res.Load))
 }
 
 // describeLoad says in words how load was applied.
-func describeLoad(l LoadModel) string {
+func describeLoad(l results.LoadModel) string {
 	switch l.Type {
-	case Closed:
-		return fmt.Sprintf("closed loop, %s workers", thousands(int64(l.Concurrency)))
-	case Open:
-		s := fmt.Sprintf("open loop at %s ops/s", target(l.Rate))
+	case results.Closed:
+		return fmt.Sprintf("closed loop, %s workers", results.Thousands(int64(l.Concurrency)))
+	case results.Open:
+		s := fmt.Sprintf("open loop at %s ops/s", results.Target(l.Rate))
 		if l.Arrival == "poisson" {
 			s += " (Poisson arrivals)"
 		}
 		if l.Concurrency > 0 {
-			s += fmt.Sprintf(", at most %s in flight", thousands(int64(l.Concurrency)))
+			s += fmt.Sprintf(", at most %s in flight", results.Thousands(int64(l.Concurrency)))
 		}
 		return s
-	case Sessions:
-		s := fmt.Sprintf("%s sessions", thousands(int64(l.Sessions)))
+	case results.Sessions:
+		s := fmt.Sprintf("%s sessions", results.Thousands(int64(l.Sessions)))
 		if l.ThinkTime != "" {
 			s += ", think time " + l.ThinkTime
 		}
@@ -133,27 +135,27 @@ func describeLoad(l LoadModel) string {
 }
 
 // describeSchedule says how well an open-loop run kept its schedule.
-func describeSchedule(s *Schedule) string {
+func describeSchedule(s *results.Schedule) string {
 	return fmt.Sprintf("target %s ops/s, achieved %s ops/s; %s scheduled, %s dropped, %s late (>10ms)",
-		rate(s.TargetRate), rate(s.AchievedRate), thousands(s.Scheduled), thousands(s.Dropped), thousands(s.Late))
+		results.Rate(s.TargetRate), results.Rate(s.AchievedRate), results.Thousands(s.Scheduled), results.Thousands(s.Dropped), results.Thousands(s.Late))
 }
 
 // latencyTable builds the main table, or with service the service-time one.
-func latencyTable(res *Result, service bool) *table {
+func latencyTable(res *results.Result, service bool) *table {
 	t := &table{}
 	head := []string{"operation", "count", "ops/s", "avg", "min", "p50", "p95", "p99", "p99.9", "max", "errors"}
 	if service {
 		head = []string{"operation", "count", "avg", "min", "p50", "p95", "p99", "p99.9", "max"}
 	}
 	t.add(head...)
-	row := func(name string, count, errs int64, tput float64, l *Latency) {
-		cells := []string{name, thousands(count)}
+	row := func(name string, count, errs int64, tput float64, l *results.Latency) {
+		cells := []string{name, results.Thousands(count)}
 		if !service {
-			cells = append(cells, rate(tput))
+			cells = append(cells, results.Rate(tput))
 		}
 		cells = append(cells, latencyCells(count, l)...)
 		if !service {
-			cells = append(cells, thousands(errs))
+			cells = append(cells, results.Thousands(errs))
 		}
 		t.add(cells...)
 	}
@@ -187,7 +189,7 @@ const StepLegend = "↳ a step of a transaction: one part of the transaction's o
 
 // latencyCells formats avg, min, p50, p95, p99, p99.9 and max; dashes when
 // nothing was recorded, since 0.000 would claim a measurement.
-func latencyCells(count int64, l *Latency) []string {
+func latencyCells(count int64, l *results.Latency) []string {
 	if count == 0 || l == nil {
 		return []string{"-", "-", "-", "-", "-", "-", "-"}
 	}
@@ -198,16 +200,16 @@ func latencyCells(count int64, l *Latency) []string {
 // first within each operation.
 // writeOutcomes lists what was neither success nor error: transactions the
 // workload's own condition aborted, and the retries transactions needed.
-func writeOutcomes(w *errWriter, res *Result) {
+func writeOutcomes(w *errWriter, res *results.Result) {
 	t := &table{left: 2}
 	for _, o := range res.Operations {
 		names := slices.Sorted(maps.Keys(o.Outcomes))
 		for _, n := range names {
 			share := ""
 			if o.Count > 0 && strings.HasPrefix(n, "aborted:") {
-				share = fmt.Sprintf("%.2f%% of %s", 100*float64(o.Outcomes[n])/float64(o.Count), thousands(o.Count))
+				share = fmt.Sprintf("%.2f%% of %s", 100*float64(o.Outcomes[n])/float64(o.Count), results.Thousands(o.Count))
 			}
-			t.add(o.Name, n, thousands(o.Outcomes[n]), share)
+			t.add(o.Name, n, results.Thousands(o.Outcomes[n]), share)
 		}
 	}
 	if len(t.rows) == 0 {
@@ -217,7 +219,7 @@ func writeOutcomes(w *errWriter, res *Result) {
 	t.write(w, "  ")
 }
 
-func writeErrors(w *errWriter, res *Result) {
+func writeErrors(w *errWriter, res *results.Result) {
 	if res.Totals.Errors == 0 {
 		return
 	}
@@ -228,7 +230,7 @@ func writeErrors(w *errWriter, res *Result) {
 			return cmp.Or(cmp.Compare(o.ErrorsByClass[b], o.ErrorsByClass[a]), cmp.Compare(a, b))
 		})
 		for _, c := range classes {
-			t.add(o.Name, c, thousands(o.ErrorsByClass[c]))
+			t.add(o.Name, c, results.Thousands(o.ErrorsByClass[c]))
 		}
 	}
 	t.write(w, "  ")
@@ -237,7 +239,7 @@ func writeErrors(w *errWriter, res *Result) {
 // OutcomeText is how a run ended, in words: the outcome and its reason,
 // without saying the outcome twice (older results give "interrupted" as the
 // reason of an interrupted run).
-func OutcomeText(o Outcome, reason string) string {
+func OutcomeText(o results.Outcome, reason string) string {
 	reason = strings.TrimSpace(strings.TrimPrefix(reason, string(o)))
 	reason = strings.TrimLeft(reason, ":, ")
 	if reason == "" {

@@ -5,12 +5,14 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // ContextLine is the server's context in one line:
 //
 //	8.2.11 (FCV 8.2), replicaSet secantus (127.0.0.1:41079 PRIMARY), wiredTiger cache 256 MB, host vm 2 cores 23.5 GB
-func ContextLine(c *ServerContext) string {
+func ContextLine(c *results.ServerContext) string {
 	if c == nil {
 		return "unknown"
 	}
@@ -55,7 +57,7 @@ func ContextLine(c *ServerContext) string {
 	return strings.Join(parts, "; ")
 }
 
-func topologyText(t *Topology) string {
+func topologyText(t *results.Topology) string {
 	s := t.Kind
 	if t.SetName != "" {
 		s += " " + t.SetName
@@ -67,8 +69,8 @@ func topologyText(t *Topology) string {
 			ms[i] = m.Name + " " + m.State
 		}
 		s += " (" + strings.Join(ms, ", ") + ")"
-	case t.Kind == Sharded:
-		s += fmt.Sprintf(" (%s, %s)", plural(int64(len(t.Shards)), "shard", "shards"), plural(int64(len(t.Mongos)), "mongos", "mongos"))
+	case t.Kind == results.Sharded:
+		s += fmt.Sprintf(" (%s, %s)", results.Plural(int64(len(t.Shards)), "shard", "shards"), results.Plural(int64(len(t.Mongos)), "mongos", "mongos"))
 	}
 	return s
 }
@@ -103,7 +105,7 @@ func cmpOr(a, b string) string {
 }
 
 // writeContext writes the server's context and what it did not report.
-func writeContext(w *errWriter, res *Result) {
+func writeContext(w *errWriter, res *results.Result) {
 	c := res.Context
 	if c == nil {
 		return
@@ -115,7 +117,7 @@ func writeContext(w *errWriter, res *Result) {
 }
 
 // writeCollections writes the collections' statistics before and after.
-func writeCollections(w *errWriter, res *Result) {
+func writeCollections(w *errWriter, res *results.Result) {
 	if len(res.Collections) == 0 {
 		return
 	}
@@ -127,21 +129,21 @@ func writeCollections(w *errWriter, res *Result) {
 			t.add(c.Namespace, c.Unavailable)
 			continue
 		}
-		get := func(s *CollStats, f func(*CollStats) *int64) *int64 {
+		get := func(s *results.CollStats, f func(*results.CollStats) *int64) *int64 {
 			if s == nil {
 				return nil
 			}
 			return f(s)
 		}
-		pair := func(f func(*CollStats) *int64, format func(int64) string) string {
+		pair := func(f func(*results.CollStats) *int64, format func(int64) string) string {
 			return optText(get(c.Before, f), format) + " -> " + optText(get(c.After, f), format)
 		}
 		t.add(c.Namespace,
-			pair(func(s *CollStats) *int64 { return s.Count }, thousands),
-			pair(func(s *CollStats) *int64 { return s.DataSize }, bytesText),
-			pair(func(s *CollStats) *int64 { return s.StorageSize }, bytesText),
-			pair(func(s *CollStats) *int64 { return s.TotalIndexSize }, bytesText),
-			optText(get(c.After, func(s *CollStats) *int64 { return s.AvgObjSize }), bytesText))
+			pair(func(s *results.CollStats) *int64 { return s.Count }, results.Thousands),
+			pair(func(s *results.CollStats) *int64 { return s.DataSize }, bytesText),
+			pair(func(s *results.CollStats) *int64 { return s.StorageSize }, bytesText),
+			pair(func(s *results.CollStats) *int64 { return s.TotalIndexSize }, bytesText),
+			optText(get(c.After, func(s *results.CollStats) *int64 { return s.AvgObjSize }), bytesText))
 	}
 	t.write(w, "  ")
 }
@@ -155,13 +157,13 @@ func optText(v *int64, format func(int64) string) string {
 
 // writeSlow writes the slow operations by shape, slowest first, with their
 // plans where they were explained.
-func writeSlow(w *errWriter, res *Result) {
+func writeSlow(w *errWriter, res *results.Result) {
 	s := res.Slow
 	if s == nil {
 		return
 	}
-	w.printf("\nslow operations (at least %s): %s in %s\n", msText(s.ThresholdMs), plural(s.Operations, "operation", "operations"),
-		plural(int64(len(s.Shapes)), "shape", "shapes"))
+	w.printf("\nslow operations (at least %s): %s in %s\n", msText(s.ThresholdMs), results.Plural(s.Operations, "operation", "operations"),
+		results.Plural(int64(len(s.Shapes)), "shape", "shapes"))
 	if len(s.Shapes) == 0 {
 		return
 	}
@@ -172,7 +174,7 @@ func writeSlow(w *errWriter, res *Result) {
 // with its latencies; then, for the shapes that were explained, the
 // winning plan, the index, keys and documents examined per document
 // returned, and a flag on a collection scan.
-func SlowTable(s *Slow) string {
+func SlowTable(s *results.Slow) string {
 	errs := s.Other != nil && s.Other.Errors > 0
 	for _, sh := range s.Shapes {
 		errs = errs || sh.Errors > 0
@@ -183,10 +185,10 @@ func SlowTable(s *Slow) string {
 		head = append(head, "errors")
 	}
 	t.add(append(head, "p50", "p99", "max")...)
-	row := func(sh *SlowShape) {
-		cells := []string{cmpOr(sh.Namespace, "-"), cmpOr(sh.Type, "-"), sh.Shape, thousands(sh.Count)}
+	row := func(sh *results.SlowShape) {
+		cells := []string{cmpOr(sh.Namespace, "-"), cmpOr(sh.Type, "-"), sh.Shape, results.Thousands(sh.Count)}
 		if errs {
-			cells = append(cells, thousands(sh.Errors))
+			cells = append(cells, results.Thousands(sh.Errors))
 		}
 		t.add(append(cells, slowLatency(sh)...)...)
 	}
@@ -227,7 +229,7 @@ func SlowTable(s *Slow) string {
 	return strings.Join(out, "\n") + "\n"
 }
 
-func slowLatency(sh *SlowShape) []string {
+func slowLatency(sh *results.SlowShape) []string {
 	if sh.Count == 0 {
 		return []string{"-", "-", "-"}
 	}
@@ -238,9 +240,9 @@ func slowLatency(sh *SlowShape) []string {
 // returned ("1,000/0").
 func perText(per *float64, total int64) string {
 	if per != nil {
-		return rate(*per)
+		return results.Rate(*per)
 	}
-	return thousands(total) + "/0"
+	return results.Thousands(total) + "/0"
 }
 
 // msText formats a threshold in milliseconds: 200ms, 1.5s.
@@ -253,7 +255,7 @@ func msText(v float64) string {
 
 // writeCPU sets the client's CPU per interval beside the server's, and
 // says which side was saturated.
-func writeCPU(w *errWriter, res *Result) {
+func writeCPU(w *errWriter, res *results.Result) {
 	line, verdicts := CPUSummary(res)
 	if line == "" {
 		return
@@ -264,12 +266,9 @@ func writeCPU(w *errWriter, res *Result) {
 	}
 }
 
-// Saturated is the share of the cores from which a side counts as saturated.
-const Saturated = 0.9
-
 // CPUSummary is the client's and the server's CPU over the intervals, in
 // one line, and a verdict for each side that reached saturation.
-func CPUSummary(res *Result) (string, []string) {
+func CPUSummary(res *results.Result) (string, []string) {
 	var cAvg, cPeak float64
 	var cN, cHot int
 	for _, iv := range res.Intervals {
@@ -280,7 +279,7 @@ func CPUSummary(res *Result) (string, []string) {
 		cAvg += u
 		cPeak = max(cPeak, u)
 		cN++
-		if u >= Saturated {
+		if u >= results.Saturated {
 			cHot++
 		}
 	}
@@ -308,7 +307,7 @@ func CPUSummary(res *Result) (string, []string) {
 			sAvg += u
 			sPeak = max(sPeak, u)
 			sN++
-			if u >= Saturated {
+			if u >= results.Saturated {
 				sHot++
 			}
 		}
@@ -328,14 +327,14 @@ func CPUSummary(res *Result) (string, []string) {
 		}
 		parts = append(parts, fmt.Sprintf("client avg %.0f%%, busiest interval %.0f%%%s", 100*cAvg/float64(cN), 100*cPeak, cc))
 		if cHot > 0 {
-			verdicts = append(verdicts, fmt.Sprintf("mongoload itself was CPU-saturated in %s: the client may have been the limit, not the server", plural(int64(cHot), "interval", "intervals")))
+			verdicts = append(verdicts, fmt.Sprintf("mongoload itself was CPU-saturated in %s: the client may have been the limit, not the server", results.Plural(int64(cHot), "interval", "intervals")))
 		}
 	}
 	switch {
 	case sN > 0:
 		parts = append(parts, fmt.Sprintf("server avg %.0f%%, busiest interval %.0f%% of %d cores", 100*sAvg/float64(sN), 100*sPeak, cores))
 		if sHot > 0 {
-			verdicts = append(verdicts, fmt.Sprintf("the server was CPU-saturated in %s", plural(int64(sHot), "interval", "intervals")))
+			verdicts = append(verdicts, fmt.Sprintf("the server was CPU-saturated in %s", results.Plural(int64(sHot), "interval", "intervals")))
 		}
 	case reported:
 		parts = append(parts, "server CPU reported, but not its cores (hostInfo): no share")
@@ -343,60 +342,4 @@ func CPUSummary(res *Result) (string, []string) {
 		parts = append(parts, "server CPU not reported by the server (serverStatus.extra_info)")
 	}
 	return strings.Join(parts, "; "), verdicts
-}
-
-// ContextDiff is one fact that differs between two runs' contexts.
-type ContextDiff struct {
-	Field string
-	A, B  string // "absent" where one run did not record it
-}
-
-// DiffContext lists the facts of two contexts that differ, in a fixed
-// order; nil contexts compare as entirely absent.
-func DiffContext(a, b *ServerContext) []ContextDiff {
-	fa, fb := contextFacts(a), contextFacts(b)
-	var out []ContextDiff
-	for _, k := range contextFields {
-		va, vb := cmpOr(fa[k], "absent"), cmpOr(fb[k], "absent")
-		if va != vb {
-			out = append(out, ContextDiff{Field: k, A: va, B: vb})
-		}
-	}
-	return out
-}
-
-var contextFields = []string{"version", "featureCompatibilityVersion", "storageEngine", "cacheBytes", "blockCompressor",
-	"networkCompressors", "topology", "host.cores", "host.memoryMB", "host.memLimitMB"}
-
-func contextFacts(c *ServerContext) map[string]string {
-	m := map[string]string{}
-	if c == nil {
-		return m
-	}
-	m["version"], m["featureCompatibilityVersion"], m["storageEngine"] = c.Version, c.FCV, c.StorageEngine
-	if c.CacheBytes != nil {
-		m["cacheBytes"] = bytesText(*c.CacheBytes)
-	}
-	m["blockCompressor"] = c.BlockCompressor
-	m["networkCompressors"] = strings.Join(c.NetworkCompressors, ",")
-	if t := c.Topology; t != nil {
-		s := t.Kind
-		switch {
-		case t.Kind == Sharded:
-			s += fmt.Sprintf(" (%s)", plural(int64(len(t.Shards)), "shard", "shards"))
-		case len(t.Members) > 0:
-			s += fmt.Sprintf(" (%s)", plural(int64(len(t.Members)), "member", "members"))
-		}
-		m["topology"] = s
-	}
-	if h := c.Host; h != nil {
-		num := func(p *int64) string {
-			if p == nil {
-				return ""
-			}
-			return strconv.FormatInt(*p, 10)
-		}
-		m["host.cores"], m["host.memoryMB"], m["host.memLimitMB"] = num(h.Cores), num(h.MemoryMB), num(h.MemLimitMB)
-	}
-	return m
 }

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // writeMerged names the files a merged result came from.
-func writeMerged(w *errWriter, res *Result) {
+func writeMerged(w *errWriter, res *results.Result) {
 	if res.Merged == nil {
 		return
 	}
@@ -22,12 +24,12 @@ func writeMerged(w *errWriter, res *Result) {
 		}
 		parts[i] = fmt.Sprintf("%s (%s)", s.File, kind)
 	}
-	w.printf("merged:   %s: %s\n", plural(int64(len(parts)), "file", "files"), strings.Join(parts, ", "))
+	w.printf("merged:   %s: %s\n", results.Plural(int64(len(parts)), "file", "files"), strings.Join(parts, ", "))
 }
 
 // writeServer writes what the server said about the measured phase: a
 // summary of its telemetry and the cross-check of its operation counters.
-func writeServer(w *errWriter, res *Result) {
+func writeServer(w *errWriter, res *results.Result) {
 	s := res.Server
 	if s == nil {
 		return
@@ -44,7 +46,7 @@ func writeServer(w *errWriter, res *Result) {
 		}
 	}()
 	who := strings.TrimSpace(s.Host + " " + s.Process + " " + s.Version)
-	w.printf("\nserver:   %s, %s every %s\n", who, plural(int64(len(s.Samples)), "sample", "samples"), shortDuration(secondsDuration(s.IntervalSeconds)))
+	w.printf("\nserver:   %s, %s every %s\n", who, results.Plural(int64(len(s.Samples)), "sample", "samples"), results.ShortDuration(secondsDuration(s.IntervalSeconds)))
 	if o := s.Opcounters; o != nil && res.DurationSeconds > 0 {
 		w.printf("          %s ops/s over the phase (%s)\n", rateWhole(float64(sumCounters(o))/res.DurationSeconds), counterList(o, res.DurationSeconds))
 	}
@@ -57,7 +59,7 @@ func writeServer(w *errWriter, res *Result) {
 	writeCrossCheck(w, s.CrossCheck)
 }
 
-func writeCrossCheck(w *errWriter, cc *CrossCheck) {
+func writeCrossCheck(w *errWriter, cc *results.CrossCheck) {
 	if cc == nil {
 		return
 	}
@@ -71,7 +73,7 @@ func writeCrossCheck(w *errWriter, cc *CrossCheck) {
 	var why []string
 	for _, r := range cc.Rows {
 		if r.Status == "info" {
-			t.add(r.Counter, "not predicted", "-", "-", thousands(r.Server), "-", "-")
+			t.add(r.Counter, "not predicted", "-", "-", results.Thousands(r.Server), "-", "-")
 			continue
 		}
 		diff := r.Server - r.Expected - r.Own
@@ -81,11 +83,11 @@ func writeCrossCheck(w *errWriter, cc *CrossCheck) {
 		}
 		switch r.Status {
 		case "more":
-			why = append(why, fmt.Sprintf("%s: the server counted %s more than mongoload sent: other clients, or work mongoload does not predict", r.Counter, thousands(diff)))
+			why = append(why, fmt.Sprintf("%s: the server counted %s more than mongoload sent: other clients, or work mongoload does not predict", r.Counter, results.Thousands(diff)))
 		case "fewer":
-			why = append(why, fmt.Sprintf("%s: the server counted %s fewer than mongoload sent: it missed them, or counts them elsewhere", r.Counter, thousands(-diff)))
+			why = append(why, fmt.Sprintf("%s: the server counted %s fewer than mongoload sent: it missed them, or counts them elsewhere", r.Counter, results.Thousands(-diff)))
 		}
-		t.add(r.Counter, strings.ToUpper(r.Status), thousands(r.Expected), thousands(r.Own), thousands(r.Server), sign+thousands(diff), thousands(r.Tolerance))
+		t.add(r.Counter, strings.ToUpper(r.Status), results.Thousands(r.Expected), results.Thousands(r.Own), results.Thousands(r.Server), sign+results.Thousands(diff), results.Thousands(r.Tolerance))
 	}
 	t.write(w, "  ")
 	for _, s := range why {
@@ -94,7 +96,7 @@ func writeCrossCheck(w *errWriter, cc *CrossCheck) {
 }
 
 // serverPeaks summarizes the gauges and rates over the samples.
-func serverPeaks(s *Server) string {
+func serverPeaks(s *results.Server) string {
 	var cache, maxCache, dirty int64
 	var conns int64 = -1
 	var in, out, secs float64
@@ -124,7 +126,7 @@ func serverPeaks(s *Server) string {
 		parts = append(parts, p)
 	}
 	if conns >= 0 {
-		parts = append(parts, "up to "+plural(conns, "connection", "connections"))
+		parts = append(parts, "up to "+results.Plural(conns, "connection", "connections"))
 	}
 	if secs > 0 {
 		parts = append(parts, fmt.Sprintf("network %.1f MB/s in, %.1f MB/s out", in/secs/1e6, out/secs/1e6))
@@ -132,7 +134,7 @@ func serverPeaks(s *Server) string {
 	return strings.Join(parts, "; ")
 }
 
-func sumCounters(o *Opcounters) int64 {
+func sumCounters(o *results.Opcounters) int64 {
 	var n int64
 	for _, p := range []*int64{o.Query, o.Insert, o.Update, o.Delete, o.Command, o.Getmore} {
 		if p != nil {
@@ -142,7 +144,7 @@ func sumCounters(o *Opcounters) int64 {
 	return n
 }
 
-func counterList(o *Opcounters, secs float64) string {
+func counterList(o *results.Opcounters, secs float64) string {
 	var parts []string
 	for _, c := range []struct {
 		name string

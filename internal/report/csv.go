@@ -3,11 +3,13 @@ package report
 import (
 	"encoding/csv"
 	"fmt"
-	"github.com/mongoload/mongoload/internal/metrics"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // CSV files, each with a header row; numbers are plain (no separators),
@@ -22,7 +24,7 @@ const (
 
 // WriteResultCSV writes a result's operations, interval series and server
 // samples into dir, and returns the files written.
-func WriteResultCSV(dir string, res *Result) ([]string, error) {
+func WriteResultCSV(dir string, res *results.Result) ([]string, error) {
 	return writeCSVs(dir, map[string][][]string{
 		CSVOperations: operationRows(nil, res),
 		CSVIntervals:  intervalRows(nil, res),
@@ -32,7 +34,7 @@ func WriteResultCSV(dir string, res *Result) ([]string, error) {
 
 // WriteSweepCSV writes a sweep's step table, and every step's operations,
 // interval series and server samples with the step's level, into dir.
-func WriteSweepCSV(dir string, sw *Sweep) ([]string, error) {
+func WriteSweepCSV(dir string, sw *results.Sweep) ([]string, error) {
 	files := map[string][][]string{CSVSweep: sweepRows(sw)}
 	for i, st := range sw.Steps {
 		if st.Result == nil {
@@ -54,7 +56,7 @@ func WriteSweepCSV(dir string, sw *Sweep) ([]string, error) {
 }
 
 // WriteComparisonCSV writes a comparison's table into dir.
-func WriteComparisonCSV(dir string, c *Comparison) ([]string, error) {
+func WriteComparisonCSV(dir string, c *results.Comparison) ([]string, error) {
 	head := []string{"metric", "key", "unit"}
 	for _, in := range c.Inputs {
 		head = append(head, in.Label)
@@ -115,7 +117,7 @@ func writeCSV(path string, rows [][]string) error {
 	return nil
 }
 
-func sweepRows(sw *Sweep) [][]string {
+func sweepRows(sw *results.Sweep) [][]string {
 	rows := [][]string{{"step", sw.Load.Parameter, "complete", "throughput", "gain", "operations", "errors",
 		"avg_ms", "p50_ms", "p95_ms", "p99_ms", "p999_ms", "max_ms",
 		"read_throughput", "read_avg_ms", "read_p50_ms", "read_p95_ms", "read_p99_ms",
@@ -130,7 +132,7 @@ func sweepRows(sw *Sweep) [][]string {
 		row := []string{strconv.Itoa(i + 1), num(f.Level), strconv.FormatBool(f.Complete), num(f.Throughput), optNum(f.Gain),
 			strconv.FormatInt(f.Operations, 10), strconv.FormatInt(f.Errors, 10),
 			num(l.Avg), num(l.P50), num(l.P95), num(l.P99), num(l.P999), num(l.Max)}
-		for _, c := range []*Class{f.Read, f.Write} {
+		for _, c := range []*results.Class{f.Read, f.Write} {
 			if c == nil {
 				row = append(row, "", "", "", "", "")
 				continue
@@ -140,7 +142,7 @@ func sweepRows(sw *Sweep) [][]string {
 		row = append(row, optNum(f.ClientCPU), strconv.Itoa(f.ClientCores), optNum(f.CPUPerOpMicros), strconv.FormatInt(f.Dropped, 10))
 		s := f.Server
 		if s == nil {
-			s = &ServerFigures{}
+			s = &results.ServerFigures{}
 		}
 		row = append(row, optNum(s.CPUCores), optNum(s.CacheUsed), optNum(s.CacheDirty), optNum(s.PagesReadPerSec), optNum(s.Connections), optInt(s.TicketsMin), optNum(s.LagSeconds), f.Verdict)
 		rows = append(rows, row)
@@ -148,7 +150,7 @@ func sweepRows(sw *Sweep) [][]string {
 	return rows
 }
 
-func operationRows(pre []string, res *Result) [][]string {
+func operationRows(pre []string, res *results.Result) [][]string {
 	// parent, last, names the transaction of a step: such rows are parts
 	// of that transaction's row and must not be added to the others.
 	head := append(prefixHead(pre), "operation", "type", "count", "errors", "throughput", "avg_ms", "p50_ms", "p95_ms", "p99_ms", "p999_ms", "max_ms")
@@ -163,7 +165,7 @@ func operationRows(pre []string, res *Result) [][]string {
 	return rows
 }
 
-func intervalRows(pre []string, res *Result) [][]string {
+func intervalRows(pre []string, res *results.Result) [][]string {
 	rows := [][]string{append(prefixHead(pre), "t_s", "dt_s", "operation", "count", "rate", "p50_ms", "p95_ms", "p99_ms", "max_ms", "errors")}
 	rows[0] = append(append(rows[0], docsHead...), "parent")
 	for _, iv := range res.Intervals {
@@ -176,7 +178,7 @@ func intervalRows(pre []string, res *Result) [][]string {
 	return rows
 }
 
-func serverRows(pre []string, res *Result) [][]string {
+func serverRows(pre []string, res *results.Result) [][]string {
 	rows := [][]string{append(prefixHead(pre), "t_s", "dt_s", "ops_per_s", "cache_used", "cache_dirty", "connections_current", "cpu_cores", "net_in_bytes_per_s", "net_out_bytes_per_s")}
 	if res.Server == nil {
 		return rows
@@ -227,7 +229,7 @@ func prefixHead(pre []string) []string {
 }
 
 // num formats a number for CSV: at most three decimals, no exponent.
-func num(f float64) string { return strconv.FormatFloat(round3(f), 'f', -1, 64) }
+func num(f float64) string { return strconv.FormatFloat(results.Round3(f), 'f', -1, 64) }
 
 func optNum(p *float64) string {
 	if p == nil {

@@ -1,7 +1,9 @@
-// Package report turns interval snapshots into what users read: a live line
-// per interval, the final console report and the versioned results file.
+// Package report renders the result model (internal/results) for people:
+// a live line per interval, the final console report, YCSB's text output,
+// CSV files, Markdown tables, sweep and comparison reports, and the HDR
+// interval log; the results file is written by its JSON sink. The HTML page
+// is in report/html.
 //
-// Sinks receive one metrics.Interval per interval, never one message per
-// operation, and a Fanout keeps a slow sink from ever blocking the engine.
-// The results file format is Result; docs/results-schema.md documents it.
+// Renderers read the model and never change what it counts: totals, clocks
+// and the mix are decided in internal/results, once.
 package report

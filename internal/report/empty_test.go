@@ -10,11 +10,12 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // docsResult records n operations of each of a find and a delete, with
 // known document counts, and builds the result.
-func docsResult(t *testing.T, threshold float64) (*Result, metrics.Docs, metrics.Docs) {
+func docsResult(t *testing.T, threshold float64) (*results.Result, metrics.Docs, metrics.Docs) {
 	t.Helper()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	rec := metrics.NewRecorder([]string{"find_some", "delete_none"}, metrics.Options{Shards: 1})
@@ -37,9 +38,9 @@ func docsResult(t *testing.T, threshold float64) (*Result, metrics.Docs, metrics
 	tot := metrics.NewTotals(rec.Ops(), false)
 	iv := rec.Interval(t0.Add(time.Second))
 	tot.Add(iv)
-	info := RunInfo{OpTypes: map[string]string{"find_some": "find", "delete_none": "deleteOne"}, EmptyThreshold: threshold,
+	info := results.RunInfo{OpTypes: map[string]string{"find_some": "find", "delete_none": "deleteOne"}, EmptyThreshold: threshold,
 		MissCauses: map[string]string{"delete_none": "a stated cause"}}
-	return Build(info, tot, []IntervalSummary{Summarize(iv, time.Second)}), find, del
+	return results.Build(info, tot, []results.IntervalSummary{results.Summarize(iv, time.Second)}), find, del
 }
 
 // TestDocsInEveryReport: the document counts recorded reach the results,

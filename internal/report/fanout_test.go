@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/results/resultstest"
+	"github.com/mongoload/mongoload/internal/sink"
 )
 
 // stuckSink blocks in its first Interval until released, like a terminal
@@ -20,7 +23,7 @@ type stuckSink struct {
 	release chan struct{}
 	once    sync.Once
 	got     int
-	closed  *Result
+	closed  *results.Result
 }
 
 func (s *stuckSink) Name() string { return "stuck" }
@@ -31,17 +34,17 @@ func (s *stuckSink) Interval(*metrics.Interval, time.Duration) {
 	s.got++
 }
 
-func (s *stuckSink) Close(res *Result) error { s.closed = res; return nil }
+func (s *stuckSink) Close(res *results.Result) error { s.closed = res; return nil }
 
 // countSink counts what it receives, in order.
 type countSink struct {
 	elapsed []time.Duration
-	closed  *Result
+	closed  *results.Result
 	err     error
 }
 
 func (s *countSink) Interval(_ *metrics.Interval, e time.Duration) { s.elapsed = append(s.elapsed, e) }
-func (s *countSink) Close(res *Result) error                       { s.closed = res; return s.err }
+func (s *countSink) Close(res *results.Result) error               { s.closed = res; return s.err }
 
 // TestFanoutNeverBlocks protects the engine from a stuck sink: Interval
 // returns at once however far behind a sink is, the overflow is counted
@@ -50,8 +53,8 @@ func TestFanoutNeverBlocks(t *testing.T) {
 	const sent = 1000
 	stuck := &stuckSink{entered: make(chan struct{}), release: make(chan struct{})}
 	fast := &countSink{}
-	f := NewFanout(stuck, fast)
-	iv := closedRun().ivs[0]
+	f := sink.NewFanout(stuck, fast)
+	iv := resultstest.ClosedRun().Ivs[0]
 
 	f.Interval(iv, 0)
 	<-stuck.entered // the stuck sink now holds one snapshot and waits
@@ -70,13 +73,13 @@ func TestFanoutNeverBlocks(t *testing.T) {
 	}
 
 	// One snapshot in the sink, FanoutBuffer queued, the rest dropped.
-	wantDropped := int64(sent - 1 - FanoutBuffer)
+	wantDropped := int64(sent - 1 - sink.FanoutBuffer)
 	d := f.Dropped()
 	if d[0] != wantDropped {
 		t.Errorf("stuck sink dropped %d, want %d", d[0], wantDropped)
 	}
 	close(stuck.release)
-	res := &Result{}
+	res := &results.Result{}
 	if err := f.Close(res); err != nil {
 		t.Fatal(err)
 	}
@@ -99,12 +102,12 @@ func TestFanoutNeverBlocks(t *testing.T) {
 // comes after every snapshot queued for it.
 func TestFanoutOrder(t *testing.T) {
 	s := &countSink{}
-	f := NewFanout(s)
-	iv := closedRun().ivs[0]
+	f := sink.NewFanout(s)
+	iv := resultstest.ClosedRun().Ivs[0]
 	for i := range 10 {
 		f.Interval(iv, time.Duration(i))
 	}
-	res := &Result{}
+	res := &results.Result{}
 	if err := f.Close(res); err != nil {
 		t.Fatal(err)
 	}
@@ -127,11 +130,11 @@ func TestFanoutOrder(t *testing.T) {
 func TestFanoutErrors(t *testing.T) {
 	e1, e2 := errors.New("disk full"), errors.New("pipe closed")
 	stuck := &stuckSink{entered: make(chan struct{}), release: make(chan struct{})}
-	f := NewFanout(&countSink{err: e1}, &countSink{err: e2}, stuck)
-	iv := closedRun().ivs[0]
+	f := sink.NewFanout(&countSink{err: e1}, &countSink{err: e2}, stuck)
+	iv := resultstest.ClosedRun().Ivs[0]
 	f.Interval(iv, 0)
 	<-stuck.entered
-	for range FanoutBuffer + 1 {
+	for range sink.FanoutBuffer + 1 {
 		f.Interval(iv, 0)
 	}
 	close(stuck.release)
@@ -149,25 +152,25 @@ func TestFanoutErrors(t *testing.T) {
 // TestFanoutWithRealSinks protects the usual wiring: live progress, the
 // results file and the console report through one Fanout.
 func TestFanoutWithRealSinks(t *testing.T) {
-	r := closedRun()
+	r := resultstest.ClosedRun()
 	path := filepath.Join(t.TempDir(), "r.json")
 	var live, console strings.Builder
-	f := NewFanout(NewLiveSink(&live), NewJSONSink(path, r.info), NewConsoleSink(&console))
-	for i, iv := range r.ivs {
+	f := sink.NewFanout(NewLiveSink(&live), NewJSONSink(path, r.Info), NewConsoleSink(&console))
+	for i, iv := range r.Ivs {
 		f.Interval(iv, time.Duration(i+1)*time.Second)
 	}
-	if err := f.Close(Build(r.info, r.totals, nil)); err != nil {
+	if err := f.Close(results.Build(r.Info, r.Totals, nil)); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadJSON(path)
+	got, err := results.ReadJSON(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Intervals) != len(r.ivs) || got.Intervals[4].T != 5 {
-		t.Errorf("results file has %d intervals, want %d", len(got.Intervals), len(r.ivs))
+	if len(got.Intervals) != len(r.Ivs) || got.Intervals[4].T != 5 {
+		t.Errorf("results file has %d intervals, want %d", len(got.Intervals), len(r.Ivs))
 	}
-	if n := strings.Count(live.String(), "\n"); n != len(r.ivs) {
-		t.Errorf("live sink wrote %d lines, want %d", n, len(r.ivs))
+	if n := strings.Count(live.String(), "\n"); n != len(r.Ivs) {
+		t.Errorf("live sink wrote %d lines, want %d", n, len(r.Ivs))
 	}
 	if !strings.Contains(console.String(), "TOTAL") {
 		t.Errorf("console report missing:\n%s", console.String())
@@ -177,22 +180,22 @@ func TestFanoutWithRealSinks(t *testing.T) {
 // TestJSONSinkWithoutResult protects a crashed run's data: with no result,
 // the JSON sink still writes what it received.
 func TestJSONSinkWithoutResult(t *testing.T) {
-	r := openRun()
+	r := resultstest.OpenRun()
 	path := filepath.Join(t.TempDir(), "r.json")
-	s := NewJSONSink(path, r.info)
-	for i, iv := range r.ivs {
+	s := NewJSONSink(path, r.Info)
+	for i, iv := range r.Ivs {
 		s.Interval(iv, time.Duration(i+1)*time.Second)
 	}
 	if err := s.Close(nil); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadJSON(path)
+	got, err := results.ReadJSON(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := r.result()
+	want := r.Result()
 	if got.Totals.Operations != want.Totals.Operations || got.Operations[0].Latency != want.Operations[0].Latency ||
-		got.Operations[0].Service == nil || len(got.Intervals) != len(r.ivs) {
+		got.Operations[0].Service == nil || len(got.Intervals) != len(r.Ivs) {
 		t.Errorf("fallback result differs: totals %+v, want %+v", got.Totals, want.Totals)
 	}
 	if !strings.Contains(strings.Join(got.Notes, "\n"), "ended without a result") {
@@ -200,21 +203,5 @@ func TestJSONSinkWithoutResult(t *testing.T) {
 	}
 	if _, err := os.Stat(path); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// TestSummarizeOncePerInterval: every sink of an interval gets the same
-// summary, computed once (the percentiles walk every histogram), and equal
-// to what a fresh computation gives.
-func TestSummarizeOncePerInterval(t *testing.T) {
-	r := openRun()
-	iv := r.ivs[2]
-	a, b := Summarize(iv, 3*time.Second), Summarize(iv, 3*time.Second)
-	if &a.Ops[0] != &b.Ops[0] {
-		t.Fatal("the second Summarize computed the summary again")
-	}
-	fresh := summarize(iv, 3*time.Second)
-	if fresh.Ops[0].P99 != a.Ops[0].P99 || fresh.Ops[1].Count != a.Ops[1].Count || fresh.T != a.T {
-		t.Fatalf("shared summary %+v differs from a fresh one %+v", a, fresh)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // TestConsoleShowsEveryServerNote: the telemetry's notes (a restart, failed
@@ -14,7 +16,7 @@ func TestConsoleShowsEveryServerNote(t *testing.T) {
 	s.Notes = []string{"the server restarted during the run: its counters started again from 0", "2 of the samples failed"}
 	var b bytes.Buffer
 	ew := &errWriter{w: &b}
-	writeServer(ew, &Result{Server: s, DurationSeconds: 5})
+	writeServer(ew, &results.Result{Server: s, DurationSeconds: 5})
 	for _, n := range s.Notes {
 		if !strings.Contains(b.String(), "note: "+n) {
 			t.Errorf("note %q missing from:\n%s", n, b.String())
@@ -23,10 +25,10 @@ func TestConsoleShowsEveryServerNote(t *testing.T) {
 }
 
 // series is n intervals of dt seconds with the given successes each.
-func series(dt float64, counts ...int64) []IntervalSummary {
-	var ivs []IntervalSummary
+func series(dt float64, counts ...int64) []results.IntervalSummary {
+	var ivs []results.IntervalSummary
 	for i, c := range counts {
-		ivs = append(ivs, IntervalSummary{T: dt * float64(i+1), Dt: dt, Ops: []OpSummary{{Name: "a", Count: c}}})
+		ivs = append(ivs, results.IntervalSummary{T: dt * float64(i+1), Dt: dt, Ops: []results.OpSummary{{Name: "a", Count: c}}})
 	}
 	return ivs
 }
@@ -36,12 +38,12 @@ func series(dt float64, counts ...int64) []IntervalSummary {
 func TestBuildFaults(t *testing.T) {
 	start := time.Unix(1000, 0)
 	at := func(s float64) time.Time { return start.Add(time.Duration(s * float64(time.Second))) }
-	res := &Result{StartedAt: start, Totals: Totals{Errors: 7},
+	res := &results.Result{StartedAt: start, Totals: results.Totals{Errors: 7},
 		// 100/s before; nothing in 3-5s; 50/s, then 95/s (>= 90% of 100) from the interval ending at 7s.
 		Intervals: series(1, 100, 100, 100, 0, 0, 50, 95, 100)}
 	res.Intervals[3].Ops[0].ErrorsByClass = map[string]int64{"network": 4}
 	res.Intervals[4].Ops[0].ErrorsByClass = map[string]int64{"network": 1, "timeout": 2}
-	BuildFaults(res, []Span{
+	results.BuildFaults(res, []results.Span{
 		{Start: at(3.2), End: at(5.1)},
 		{Start: at(5.5), End: at(5.6)}, // 0.4s later: the same outage
 		{Start: at(7.5), End: at(8), Open: true},
@@ -80,8 +82,8 @@ func TestBuildFaults(t *testing.T) {
 // TestNoFaultsNoSection: a run without gaps, abandoned operations or a
 // fault schedule has no faults section.
 func TestNoFaultsNoSection(t *testing.T) {
-	res := &Result{Intervals: series(1, 10, 10)}
-	BuildFaults(res, nil, 0, nil)
+	res := &results.Result{Intervals: series(1, 10, 10)}
+	results.BuildFaults(res, nil, 0, nil)
 	if res.Faults != nil {
 		t.Fatalf("faults %+v", res.Faults)
 	}

@@ -5,34 +5,18 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/sink"
 )
-
-// ServiceTagSuffix marks the service-time histograms of an interval log: an
-// open-loop run's operation NAME has its response times under tag NAME and
-// its service times under NAME.service.
-const ServiceTagSuffix = ".service"
-
-// HlogTag is the interval-log tag of the operation named name. The format
-// forbids commas, spaces and line breaks in tags; they become underscores.
-func HlogTag(name string) string {
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case ',', ' ', '\t', '\r', '\n':
-			return '_'
-		}
-		return r
-	}, name)
-}
 
 // CreateHlog creates (or truncates) path now, so that an unwritable path
 // fails before the run rather than after it, and returns a sink writing the
 // run's intervals to it with NewHlogSink.
-func CreateHlog(path string) (Sink, error) {
+func CreateHlog(path string) (sink.Sink, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("interval log %q: %w", path, err)
@@ -52,7 +36,7 @@ func CreateHlog(path string) (Sink, error) {
 // Each interval is flushed as it is written, so a run that dies leaves a
 // readable log of what it measured. Close closes w and returns the first
 // error met.
-func NewHlogSink(w io.WriteCloser, name string) Sink {
+func NewHlogSink(w io.WriteCloser, name string) sink.Sink {
 	return &hlogSink{name: name, c: w, w: bufio.NewWriter(w)}
 }
 
@@ -76,10 +60,10 @@ func (s *hlogSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
 	}
 	for i := range iv.Ops {
 		o := &iv.Ops[i]
-		tag := HlogTag(o.Name)
+		tag := results.HlogTag(o.Name)
 		s.line(tag, o.Latency)
 		if o.Service != nil {
-			s.line(tag+ServiceTagSuffix, o.Service)
+			s.line(tag+results.ServiceTagSuffix, o.Service)
 		}
 	}
 	if s.err == nil {
@@ -97,7 +81,7 @@ func (s *hlogSink) header(start time.Time) {
 	s.baseMs = startMs - startMs%1000
 	s.lw.SetBaseTime(s.baseMs)
 	s.check(s.lw.OutputLogFormatVersion())
-	s.check(s.lw.OutputComment("[mongoload interval log: values in microseconds, Interval_Max in milliseconds; tag NAME is an operation's latency, NAME" + ServiceTagSuffix + " its service time]"))
+	s.check(s.lw.OutputComment("[mongoload interval log: values in microseconds, Interval_Max in milliseconds; tag NAME is an operation's latency, NAME" + results.ServiceTagSuffix + " its service time]"))
 	s.check(s.lw.OutputStartTime(startMs))
 	s.check(s.lw.OutputBaseTime(s.baseMs))
 	s.check(s.lw.OutputLegend())
@@ -132,7 +116,7 @@ func (s *hlogSink) check(err error) {
 	}
 }
 
-func (s *hlogSink) Close(*Result) error {
+func (s *hlogSink) Close(*results.Result) error {
 	if s.lw == nil && s.err == nil {
 		// Nothing was measured: still leave a valid, empty log.
 		s.lw = hdrhistogram.NewHistogramLogWriter(s.w)

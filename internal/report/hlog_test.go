@@ -11,6 +11,8 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/results/resultstest"
 )
 
 // nopCloser makes a bytes.Buffer an io.WriteCloser that records Close.
@@ -28,7 +30,7 @@ func hlogIntervals(t *testing.T) (ops []string, ivs []*metrics.Interval, start t
 	ops = []string{"find by id", "update,seats"} // tags cannot hold spaces or commas
 	rng := rand.New(rand.NewPCG(7, 8))
 	r := metrics.NewRecorder(ops, metrics.Options{Shards: 3, Service: true})
-	start = t0.Add(250 * time.Millisecond)
+	start = resultstest.T0.Add(250 * time.Millisecond)
 	r.Reset(start)
 	for sec := 1; sec <= 3; sec++ {
 		for i := range 5000 {
@@ -82,10 +84,10 @@ func TestHlogRoundTrip(t *testing.T) {
 			for _, kind := range []struct {
 				suffix string
 				h      *hdrhistogram.Histogram
-			}{{"", iv.Ops[i].Latency}, {ServiceTagSuffix, iv.Ops[i].Service}} {
+			}{{"", iv.Ops[i].Latency}, {results.ServiceTagSuffix, iv.Ops[i].Service}} {
 				h := got[n]
 				n++
-				if want := HlogTag(name) + kind.suffix; h.Tag() != want {
+				if want := results.HlogTag(name) + kind.suffix; h.Tag() != want {
 					t.Fatalf("histogram %d has tag %q, want %q", n, h.Tag(), want)
 				}
 				if h.TotalCount() != kind.h.TotalCount() || !h.Equals(kind.h) {
@@ -119,7 +121,7 @@ func TestHlogTag(t *testing.T) {
 		{"", ""},                         // no name, no tag
 	}
 	for _, tt := range tests {
-		if got := HlogTag(tt.in); got != tt.want {
+		if got := results.HlogTag(tt.in); got != tt.want {
 			t.Errorf("HlogTag(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}

@@ -7,13 +7,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/results/resultstest"
 )
 
 // TestWriteJSONGolden protects the results file format that compare, merge
 // and HTML reports read.
 func TestWriteJSONGolden(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "result.json")
-	if err := WriteJSON(path, closedRun().result()); err != nil {
+	if err := results.WriteJSON(path, resultstest.ClosedRun().Result()); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)
@@ -29,20 +32,20 @@ func TestWriteJSONGolden(t *testing.T) {
 func TestJSONRoundTrip(t *testing.T) {
 	tests := []struct {
 		name string
-		run  *run
+		run  *resultstest.Run
 	}{
-		{"closed", closedRun()}, // latency histograms only
-		{"open", openRun()},     // service histograms too
+		{"closed", resultstest.ClosedRun()}, // latency histograms only
+		{"open", resultstest.OpenRun()},     // service histograms too
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "r.json")
-			res := tt.run.result()
-			if err := WriteJSON(path, res); err != nil {
+			res := tt.run.Result()
+			if err := results.WriteJSON(path, res); err != nil {
 				t.Fatal(err)
 			}
-			got, err := ReadJSON(path)
+			got, err := results.ReadJSON(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,12 +58,12 @@ func TestJSONRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want := tt.run.totals.Op(i).Latency
+				want := tt.run.Totals.Op(i).Latency
 				if h.ValueAtQuantile(99) != want.ValueAtQuantile(99) || !h.Equals(want) {
 					t.Errorf("%s: decoded p99 %d, want %d", o.Name, h.ValueAtQuantile(99), want.ValueAtQuantile(99))
 				}
 				svc, err := o.ServiceTimeHistogram()
-				if err != nil || (svc == nil) != (tt.run.totals.Op(i).Service == nil) {
+				if err != nil || (svc == nil) != (tt.run.Totals.Op(i).Service == nil) {
 					t.Errorf("%s: service histogram %v, %v", o.Name, svc, err)
 				}
 			}
@@ -77,10 +80,10 @@ func TestWriteJSONReplaces(t *testing.T) {
 	if err := os.WriteFile(path, []byte("old contents, much longer than nothing at all"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteJSON(path, Build(baseInfo(LoadModel{Type: Closed}), nil, nil)); err != nil {
+	if err := results.WriteJSON(path, results.Build(resultstest.BaseInfo(results.LoadModel{Type: results.Closed}), nil, nil)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadJSON(path); err != nil {
+	if _, err := results.ReadJSON(path); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(path)
@@ -110,13 +113,13 @@ func TestReadJSONRejects(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.body), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := ReadJSON(path)
+			_, err := results.ReadJSON(path)
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), path) {
 				t.Errorf("err = %v, want it to name the file and say %q", err, tt.want)
 			}
 		})
 	}
-	if _, err := ReadJSON(filepath.Join(t.TempDir(), "missing.json")); err == nil {
+	if _, err := results.ReadJSON(filepath.Join(t.TempDir(), "missing.json")); err == nil {
 		t.Error("reading a missing file succeeded")
 	}
 }
@@ -145,7 +148,7 @@ func TestCheckWritable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := CheckWritable(tt.path)
+			err := results.CheckWritable(tt.path)
 			switch {
 			case tt.want == "" && err != nil:
 				t.Errorf("unexpected error: %v", err)
@@ -157,7 +160,7 @@ func TestCheckWritable(t *testing.T) {
 	assertOnly(t, dir, "plain-file")
 
 	// WriteJSON fails the same way, without leaving anything.
-	if err := WriteJSON(filepath.Join(file, "r.json"), Build(RunInfo{}, nil, nil)); err == nil || !strings.Contains(err.Error(), file) {
+	if err := results.WriteJSON(filepath.Join(file, "r.json"), results.Build(results.RunInfo{}, nil, nil)); err == nil || !strings.Contains(err.Error(), file) {
 		t.Errorf("WriteJSON under a file: %v", err)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/sink"
 )
 
 // liveOpsPerLine is how many operations share one live line; more wrap onto
@@ -25,7 +27,7 @@ const liveOpsPerLine = 3
 // the mix's operations only: a transaction is one operation, its steps are
 // not shown. Close writes
 // nothing more and returns the first write error, if any.
-func NewLiveSink(w io.Writer) Sink { return &liveSink{w: w} }
+func NewLiveSink(w io.Writer) sink.Sink { return &liveSink{w: w} }
 
 type liveSink struct {
 	w   io.Writer
@@ -43,13 +45,13 @@ func (s *liveSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
 	if s.err != nil || iv.End.Sub(iv.Start) < liveMinInterval {
 		return
 	}
-	_, s.err = io.WriteString(s.w, LiveLine(Summarize(iv, elapsed)))
+	_, s.err = io.WriteString(s.w, LiveLine(results.Summarize(iv, elapsed)))
 }
 
-func (s *liveSink) Close(*Result) error { return s.err }
+func (s *liveSink) Close(*results.Result) error { return s.err }
 
 // LiveLine formats one interval for the live sink, newline included.
-func LiveLine(sum IntervalSummary) string {
+func LiveLine(sum results.IntervalSummary) string {
 	var total float64
 	var errs int64
 	classes := map[string]int64{}
@@ -69,12 +71,12 @@ func LiveLine(sum IntervalSummary) string {
 		}
 		fields = append(fields, fmt.Sprintf("%s %s/s p99 %s", o.Name, rateWhole(o.Rate), p99))
 	}
-	fields = append(fields, "errors "+thousands(errs)+errorClasses(classes))
+	fields = append(fields, "errors "+results.Thousands(errs)+errorClasses(classes))
 	if l := sum.Load; l != nil && l.TargetRate > 0 {
 		fields = append(fields, fmt.Sprintf("target %s/s in-flight %s dropped %s late %s",
-			rateWhole(l.TargetRate), thousands(l.InFlight), thousands(l.Dropped), thousands(l.Late)))
+			rateWhole(l.TargetRate), results.Thousands(l.InFlight), results.Thousands(l.Dropped), results.Thousands(l.Late)))
 	} else if l != nil && sum.Dt > 0 && l.Active > 0 {
-		fields = append(fields, "active "+thousands(l.Active))
+		fields = append(fields, "active "+results.Thousands(l.Active))
 	}
 
 	prefix := fmt.Sprintf("[%4ds] %6s ops/s ", int64(sum.T+0.5), rateWhole(total))
@@ -111,7 +113,7 @@ func errorClasses(classes map[string]int64) string {
 	})
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = k + " " + thousands(classes[k])
+		parts[i] = k + " " + results.Thousands(classes[k])
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
 }

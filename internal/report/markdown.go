@@ -4,11 +4,13 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // WriteResultMarkdown writes a result's operations table and facts as
 // Markdown, ready for a blog post or a ticket.
-func WriteResultMarkdown(w io.Writer, res *Result) error {
+func WriteResultMarkdown(w io.Writer, res *results.Result) error {
 	ew := &errWriter{w: w}
 	title := "Results: " + res.Workload.Name
 	if res.Label != "" {
@@ -19,28 +21,28 @@ func WriteResultMarkdown(w io.Writer, res *Result) error {
 	ew.printf("- **measured**: %s to %s (%s, after a %s warm-up)\n", res.StartedAt.Format(time.RFC3339), res.EndedAt.Format(time.RFC3339),
 		seconds(res.DurationSeconds), seconds(res.WarmupSeconds))
 	ew.printf("- **outcome**: %s\n", res.Outcome)
-	ew.printf("- **latency**: %s\n", mdEscape(res.Load.ClockText()))
+	ew.printf("- **latency**: %s\n", mdEscape(ClockText(res.Load)))
 	if d := res.Schedule; d != nil && d.Dropped > 0 {
 		ew.printf("- **dropped**: %s\n", mdEscape(DropText(d)))
 	}
 	if c := res.Client; c != nil {
-		ew.printf("- **client**: %s, %.1f µs CPU per operation, %s\n", c.CPUText(), c.CPUPerOpMicros, c.MemoryText())
+		ew.printf("- **client**: %s, %.1f µs CPU per operation, %s\n", c.CPUText(), c.CPUPerOpMicros, MemoryText(c))
 	}
-	if cost := CostOf(res); cost != nil {
+	if cost := results.CostOf(res); cost != nil {
 		ew.printf("- **cost**: %s %s/month\n", costText(cost.Monthly), cost.Currency)
 	}
 	ew.printf("\nLatencies in ms.\n\n")
 	t := &table{left: 1}
 	t.add("operation", "count", "ops/s", "avg", "p50", "p95", "p99", "p99.9", "max", "errors")
-	opRow := func(name string, op *Operation) {
+	opRow := func(name string, op *results.Operation) {
 		l := op.Latency
-		t.add(name, thousands(op.Count), rate(op.Throughput), msFixed(l.Avg), msFixed(l.P50), msFixed(l.P95), msFixed(l.P99), msFixed(l.P999), msFixed(l.Max), thousands(op.Errors))
+		t.add(name, results.Thousands(op.Count), results.Rate(op.Throughput), msFixed(l.Avg), msFixed(l.P50), msFixed(l.P95), msFixed(l.P99), msFixed(l.P999), msFixed(l.Max), results.Thousands(op.Errors))
 	}
 	for _, op := range res.MixOperations() {
 		opRow(op.Name, op)
 	}
 	l := res.Totals.Latency
-	t.add("**TOTAL**", thousands(res.Totals.Operations), rate(res.Totals.Throughput), msFixed(l.Avg), msFixed(l.P50), msFixed(l.P95), msFixed(l.P99), msFixed(l.P999), msFixed(l.Max), thousands(res.Totals.Errors))
+	t.add("**TOTAL**", results.Thousands(res.Totals.Operations), results.Rate(res.Totals.Throughput), msFixed(l.Avg), msFixed(l.P50), msFixed(l.P95), msFixed(l.P99), msFixed(l.P999), msFixed(l.Max), results.Thousands(res.Totals.Errors))
 	steps := res.StepOperations()
 	for _, op := range steps {
 		opRow(strings.TrimSpace(StepLabel(op.Name)), op)

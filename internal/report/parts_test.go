@@ -14,6 +14,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/report"
 	rt "github.com/mongoload/mongoload/internal/report/reporttest"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // The mix's operations per second, computed from what reporttest recorded:
@@ -33,7 +34,7 @@ func TestTransactionIsOneOperation(t *testing.T) {
 	}
 
 	t.Run("live line", func(t *testing.T) {
-		line := report.LiveLine(report.Summarize(ivs[0], time.Second))
+		line := report.LiveLine(results.Summarize(ivs[0], time.Second))
 		if !strings.Contains(line, fmt.Sprintf(" %d ops/s ", mixPerSecond)) || strings.Contains(line, "pay/debit") {
 			t.Errorf("live line must show %d ops/s and no step:\n%s", mixPerSecond, line)
 		}
@@ -50,7 +51,7 @@ func TestTransactionIsOneOperation(t *testing.T) {
 		if total < 0 || step < total || !strings.Contains(out, report.StepLegend) {
 			t.Errorf("steps must follow TOTAL, marked and explained:\n%s", out)
 		}
-		if !regexp.MustCompile(`\nTOTAL\s+` + report.Thousands(wantOps) + `\s+` + fmt.Sprintf("%d.0", mixPerSecond)).MatchString(out) {
+		if !regexp.MustCompile(`\nTOTAL\s+` + results.Thousands(wantOps) + `\s+` + fmt.Sprintf("%d.0", mixPerSecond)).MatchString(out) {
 			t.Errorf("TOTAL row must count %d operations at %d/s:\n%s", wantOps, mixPerSecond, out)
 		}
 	})
@@ -60,7 +61,7 @@ func TestTransactionIsOneOperation(t *testing.T) {
 		if err := report.WriteResultMarkdown(&b, res); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(b.String(), "| **TOTAL** | "+report.Thousands(wantOps)+" | ") || !strings.Contains(b.String(), "↳ pay/ledger") {
+		if !strings.Contains(b.String(), "| **TOTAL** | "+results.Thousands(wantOps)+" | ") || !strings.Contains(b.String(), "↳ pay/ledger") {
 			t.Errorf("markdown TOTAL must count %d and mark steps:\n%s", wantOps, b.String())
 		}
 	})

@@ -5,12 +5,14 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // WriteSweepConsole writes a sweep for people: a header, the verdict table,
 // latency by class, the server's figures when it reported any, the
 // analysis in a few sentences, notes and the rules used.
-func WriteSweepConsole(w io.Writer, sw *Sweep) error {
+func WriteSweepConsole(w io.Writer, sw *results.Sweep) error {
 	ew := &errWriter{w: w}
 	for _, l := range sweepHeader(sw) {
 		ew.printf("%-9s %s\n", l[0]+":", l[1])
@@ -39,7 +41,7 @@ func WriteSweepConsole(w io.Writer, sw *Sweep) error {
 
 // WriteSweepMarkdown writes the same as WriteSweepConsole as Markdown,
 // ready for a blog post or a ticket.
-func WriteSweepMarkdown(w io.Writer, sw *Sweep) error {
+func WriteSweepMarkdown(w io.Writer, sw *results.Sweep) error {
 	ew := &errWriter{w: w}
 	title := "Sweep: " + sw.Workload.Name
 	if sw.Label != "" {
@@ -70,12 +72,12 @@ func WriteSweepMarkdown(w io.Writer, sw *Sweep) error {
 }
 
 // sweepHeader is the sweep's description as label/value pairs.
-func sweepHeader(sw *Sweep) [][2]string {
+func sweepHeader(sw *results.Sweep) [][2]string {
 	wl := sw.Workload.Name
 	if sw.Workload.Source != "" {
 		wl += " (" + sw.Workload.Source + ")"
 	}
-	h := [][2]string{{"sweep", fmt.Sprintf("%s %s, %s", sw.Tool.Name, sw.Tool.Version, SweepSchema)}, {"workload", wl}}
+	h := [][2]string{{"sweep", fmt.Sprintf("%s %s, %s", sw.Tool.Name, sw.Tool.Version, results.SweepSchema)}, {"workload", wl}}
 	if sw.Label != "" {
 		h = append(h, [2]string{"label", sw.Label})
 	}
@@ -84,14 +86,14 @@ func sweepHeader(sw *Sweep) [][2]string {
 	}
 	levels := make([]string, len(sw.Load.Levels))
 	for i, l := range sw.Load.Levels {
-		levels[i] = target(l)
+		levels[i] = results.Target(l)
 	}
 	h = append(h, [2]string{"load", fmt.Sprintf("%s loop, %s %s", loopName(sw.Load.Type), sw.Load.ColumnName(), strings.Join(levels, ", "))})
 	h = append(h, [2]string{"steps", fmt.Sprintf("%s measured after a %s warm-up, %s cooldown between steps",
-		shortDuration(secondsDuration(sw.StepSeconds)), shortDuration(secondsDuration(sw.WarmupSeconds)), shortDuration(secondsDuration(sw.CooldownSeconds)))})
+		results.ShortDuration(secondsDuration(sw.StepSeconds)), results.ShortDuration(secondsDuration(sw.WarmupSeconds)), results.ShortDuration(secondsDuration(sw.CooldownSeconds)))})
 	when := sw.StartedAt.Format(time.RFC3339) + " to " + sw.EndedAt.Format(time.RFC3339)
 	h = append(h, [2]string{"when", when})
-	if sw.Outcome != Completed {
+	if sw.Outcome != results.Completed {
 		h = append(h, [2]string{"outcome", OutcomeText(sw.Outcome, sw.Reason)})
 	}
 	return h
@@ -99,9 +101,9 @@ func sweepHeader(sw *Sweep) [][2]string {
 
 func loopName(t string) string {
 	switch t {
-	case Open:
+	case results.Open:
 		return "open"
-	case Sessions:
+	case results.Sessions:
 		return "sessions"
 	}
 	return "closed"
@@ -109,16 +111,16 @@ func loopName(t string) string {
 
 func costText(f float64) string {
 	if f == float64(int64(f)) {
-		return thousands(int64(f))
+		return results.Thousands(int64(f))
 	}
 	whole := fmt.Sprintf("%.2f", f)
 	i := strings.IndexByte(whole, '.')
 	var n int64
 	fmt.Sscan(whole[:i], &n)
-	return thousands(n) + whole[i:]
+	return results.Thousands(n) + whole[i:]
 }
 
-func describeRules(r SweepThresholds) string {
+func describeRules(r results.SweepThresholds) string {
 	return fmt.Sprintf("linear gain %g, knee gain %g, latency knee x%g, plateau %g%%, degraded drop %g%%, oversaturated x%g (on %s latency), client CPU limit %g%%",
 		r.LinearGain, r.KneeGain, r.LatencyKnee, 100*r.Plateau, 100*r.DegradedDrop, r.Oversaturated, r.Latency, 100*r.ClientCPU)
 }
@@ -131,7 +133,7 @@ type titledTable struct {
 
 // sweepTables are the verdict table, latency by class and, when the
 // server reported any, its figures.
-func sweepTables(sw *Sweep) []titledTable {
+func sweepTables(sw *results.Sweep) []titledTable {
 	a := sw.Analysis
 	if a == nil {
 		return nil
@@ -150,28 +152,28 @@ func sweepTables(sw *Sweep) []titledTable {
 			verdict = "(interrupted: not judged)"
 		}
 		if f.AboveInFlightLimit {
-			verdict = strings.TrimPrefix(verdict+"; ", "; ") + fmt.Sprintf("queued in the client: above its %s in-flight places", thousands(int64(f.InFlightLimit)))
+			verdict = strings.TrimPrefix(verdict+"; ", "; ") + fmt.Sprintf("queued in the client: above its %s in-flight places", results.Thousands(int64(f.InFlightLimit)))
 		}
 		cpu := "-"
 		if f.ClientCPU != nil {
 			cpu = fmt.Sprintf("%.0f%%", 100**f.ClientCPU)
 		}
 		l := f.Latency
-		main.add(target(f.Level), rate(f.Throughput), gainText(f.Gain), msFixed(l.Avg), msFixed(l.P50), msFixed(l.P95), msFixed(l.P99), errorsText(f), cpu, dash(verdict))
-		row := []string{target(f.Level)}
-		for _, c := range []*Class{f.Read, f.Write} {
+		main.add(results.Target(f.Level), results.Rate(f.Throughput), gainText(f.Gain), msFixed(l.Avg), msFixed(l.P50), msFixed(l.P95), msFixed(l.P99), errorsText(f), cpu, dash(verdict))
+		row := []string{results.Target(f.Level)}
+		for _, c := range []*results.Class{f.Read, f.Write} {
 			if c == nil {
 				row = append(row, "-", "-", "-", "-", "-")
 				continue
 			}
-			row = append(row, rate(c.Throughput), msFixed(c.Latency.Avg), msFixed(c.Latency.P50), msFixed(c.Latency.P95), msFixed(c.Latency.P99))
+			row = append(row, results.Rate(c.Throughput), msFixed(c.Latency.Avg), msFixed(c.Latency.P50), msFixed(c.Latency.P95), msFixed(c.Latency.P99))
 		}
 		classes.add(row...)
 		if s := f.Server; s != nil {
 			haveServer = true
-			server.add(target(f.Level), optF(s.CPUCores, "%.2f"), optPct(s.CacheUsed), optPct(s.CacheDirty), optF(s.PagesReadPerSec, "%.0f"), optPct(s.Connections), optI(s.TicketsMin), optF(s.LagSeconds, "%.1fs"))
+			server.add(results.Target(f.Level), optF(s.CPUCores, "%.2f"), optPct(s.CacheUsed), optPct(s.CacheDirty), optF(s.PagesReadPerSec, "%.0f"), optPct(s.Connections), optI(s.TicketsMin), optF(s.LagSeconds, "%.1fs"))
 		} else {
-			server.add(target(f.Level), "-", "-", "-", "-", "-", "-", "-")
+			server.add(results.Target(f.Level), "-", "-", "-", "-", "-", "-", "-")
 		}
 	}
 	out := []titledTable{{"steps (latency in ms; gain: throughput gain over the previous step as a share of the proportional gain):", main}}
@@ -189,11 +191,11 @@ func gainText(g *float64) string {
 	return fmt.Sprintf("%.0f%%", 100**g)
 }
 
-func errorsText(f StepFigures) string {
+func errorsText(f results.StepFigures) string {
 	if f.Errors == 0 {
 		return "0"
 	}
-	return fmt.Sprintf("%s (%.2g%%)", thousands(f.Errors), 100*float64(f.Errors)/float64(f.Errors+f.Operations))
+	return fmt.Sprintf("%s (%.2g%%)", results.Thousands(f.Errors), 100*float64(f.Errors)/float64(f.Errors+f.Operations))
 }
 
 func dash(s string) string {
@@ -221,7 +223,7 @@ func optI(p *int64) string {
 	if p == nil {
 		return "-"
 	}
-	return thousands(*p)
+	return results.Thousands(*p)
 }
 
 // markdown writes t as a Markdown table, its first row the header; number

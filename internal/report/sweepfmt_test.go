@@ -12,6 +12,7 @@ import (
 	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/report/reporttest"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // goldenFile compares got with testdata/name, or rewrites it with -update
@@ -36,7 +37,7 @@ func goldenFile(t *testing.T, name string, got []byte) {
 
 // analysedSweep is seed 000's workload #1 as a synthetic sweep, analysed,
 // with server telemetry from 48 workers on and an interrupted last step.
-func analysedSweep(t *testing.T) *report.Sweep {
+func analysedSweep(t *testing.T) *results.Sweep {
 	t.Helper()
 	steps := reporttest.Seed000()
 	cpu := 3.6
@@ -45,7 +46,7 @@ func analysedSweep(t *testing.T) *report.Sweep {
 	}
 	steps = append(steps, reporttest.Step{Level: 160, Throughput: 500, LatencyMs: 12, Partial: true})
 	sw := reporttest.Sweep("concurrency", "primary", steps)
-	sw.Cost = &report.Cost{Monthly: 797.76, Currency: "EUR"}
+	sw.Cost = &results.Cost{Monthly: 797.76, Currency: "EUR"}
 	sw.Notes = []string{"the sweep stopped early, interrupted during step 10 (160 workers): its partial measurements are kept but not judged; 9 of 10 steps finished and are analysed"}
 	a, err := analysis.AnalyseSweep(sw, analysis.DefaultSweepOptions())
 	if err != nil {
@@ -85,37 +86,37 @@ func TestSweepCSVGolden(t *testing.T) {
 func TestSweepRoundTrip(t *testing.T) {
 	sw := analysedSweep(t)
 	path := filepath.Join(t.TempDir(), "sweep.json")
-	if err := report.WriteSweep(path, sw); err != nil {
+	if err := results.WriteSweep(path, sw); err != nil {
 		t.Fatal(err)
 	}
-	back, err := report.ReadSweep(path)
+	back, err := results.ReadSweep(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Schema != report.SweepSchema || len(back.Steps) != len(sw.Steps) || back.Analysis.Limit != sw.Analysis.Limit || len(back.Steps[2].Result.Intervals) != reporttest.Seconds {
+	if back.Schema != results.SweepSchema || len(back.Steps) != len(sw.Steps) || back.Analysis.Limit != sw.Analysis.Limit || len(back.Steps[2].Result.Intervals) != reporttest.Seconds {
 		t.Errorf("round trip lost data: %+v", back.Analysis.Limit)
 	}
-	res, got, err := report.ReadAny(path)
+	res, got, err := results.ReadAny(path)
 	if err != nil || res != nil || got == nil {
 		t.Errorf("ReadAny of a sweep: %v %v %v", res, got, err)
 	}
 	// A results file is not a sweep, and the other way round.
-	if err := report.WriteJSON(path, sw.Steps[0].Result); err != nil {
+	if err := results.WriteJSON(path, sw.Steps[0].Result); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := report.ReadSweep(path); err == nil || !strings.Contains(err.Error(), "is not a sweep") {
+	if _, err := results.ReadSweep(path); err == nil || !strings.Contains(err.Error(), "is not a sweep") {
 		t.Errorf("ReadSweep of a results file: %v", err)
 	}
-	if res, got, err := report.ReadAny(path); err != nil || res == nil || got != nil {
+	if res, got, err := results.ReadAny(path); err != nil || res == nil || got != nil {
 		t.Errorf("ReadAny of a results file: %v %v %v", res, got, err)
 	}
 	os.WriteFile(path, []byte(`{"schema":"mongoload.sweep/v9"}`), 0o644)
-	if _, err := report.ReadSweep(path); err == nil || !strings.Contains(err.Error(), "not supported") {
+	if _, err := results.ReadSweep(path); err == nil || !strings.Contains(err.Error(), "not supported") {
 		t.Errorf("a future version: %v", err)
 	}
 }
 
-func comparison(t *testing.T) *report.Comparison {
+func comparison(t *testing.T) *results.Comparison {
 	t.Helper()
 	var in []analysis.CompareInput
 	for i, v := range []struct {
@@ -123,8 +124,8 @@ func comparison(t *testing.T) *report.Comparison {
 		cost      float64
 		tput, lat float64
 	}{{"m3-xlarge-8", 797.76, 650, 11.5}, {"c4-xlarge-4", 694.08, 610, 12.3}, {"s3-2xlarge-8", 1180.08, 1625, 4.6}} {
-		res := reporttest.Result(report.LoadModel{Type: report.Closed, Concurrency: 75}, reporttest.Step{Level: 75, Throughput: v.tput, LatencyMs: v.lat}, reporttest.T0, v.label)
-		res.Cost = &report.Cost{Monthly: v.cost, Currency: "EUR"}
+		res := reporttest.Result(results.LoadModel{Type: results.Closed, Concurrency: 75}, reporttest.Step{Level: 75, Throughput: v.tput, LatencyMs: v.lat}, reporttest.T0, v.label)
+		res.Cost = &results.Cost{Monthly: v.cost, Currency: "EUR"}
 		in = append(in, analysis.CompareInput{File: string(rune('a'+i)) + ".json", Result: res})
 	}
 	var objs []analysis.RelObjective
@@ -158,7 +159,7 @@ func TestComparisonGolden(t *testing.T) {
 }
 
 func TestResultMarkdownGolden(t *testing.T) {
-	res := reporttest.Result(report.LoadModel{Type: report.Closed, Concurrency: 32}, reporttest.Step{Level: 32, Throughput: 1301.8, LatencyMs: 2.45, ClientCPU: 0.12}, reporttest.T0, "primary")
+	res := reporttest.Result(results.LoadModel{Type: results.Closed, Concurrency: 32}, reporttest.Step{Level: 32, Throughput: 1301.8, LatencyMs: 2.45, ClientCPU: 0.12}, reporttest.T0, "primary")
 	var b bytes.Buffer
 	if err := report.WriteResultMarkdown(&b, res); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/sink"
 )
 
 // YCSBOptions shape YCSB's output (--format ycsb).
@@ -52,7 +54,7 @@ var ycsbStatusPercentiles = []float64{50, 90, 99, 99.9, 99.99}
 // the status interval. An operation appears from its first execution on.
 // In open loop, [NAME] is the service time and [Intended-NAME] the latency
 // from the intended start, as YCSB's measurement.interval=both.
-func NewYCSBStatusSink(w io.Writer, o YCSBOptions) Sink {
+func NewYCSBStatusSink(w io.Writer, o YCSBOptions) sink.Sink {
 	return &ycsbStatus{w: w, o: o.withDefaults(), next: o.withDefaults().StatusInterval}
 }
 
@@ -112,7 +114,7 @@ func (s *ycsbStatus) Interval(iv *metrics.Interval, elapsed time.Duration) {
 }
 
 // Close writes the final status line, as YCSB does when its threads end.
-func (s *ycsbStatus) Close(*Result) error {
+func (s *ycsbStatus) Close(*results.Result) error {
 	if s.ops != nil {
 		s.line()
 	}
@@ -200,7 +202,7 @@ func hdrMax(h *hdrhistogram.Histogram) int64 {
 // never executed have no section. Open-loop runs add [Intended-NAME]
 // sections (latency from the intended start) after the operations', whose
 // own sections then hold service times.
-func WriteYCSB(w io.Writer, res *Result, o YCSBOptions) error {
+func WriteYCSB(w io.Writer, res *results.Result, o YCSBOptions) error {
 	o = o.withDefaults()
 	ew := &errWriter{w: w}
 	runtime := res.EndedAt.Sub(res.StartedAt).Milliseconds()

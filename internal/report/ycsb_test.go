@@ -6,6 +6,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/mongoload/mongoload/internal/results/resultstest"
 )
 
 // TestWriteYCSBGolden protects YCSB's end-of-run lines, which scripts
@@ -15,11 +17,11 @@ import (
 // and with hdrhistogram.percentiles=50,90,99.9,99.99.
 func TestWriteYCSBGolden(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteYCSB(&b, closedRun().result(), YCSBOptions{}); err != nil {
+	if err := WriteYCSB(&b, resultstest.ClosedRun().Result(), YCSBOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	b.WriteString("--- open loop, hdrhistogram.percentiles=50,90,99.9,99.99\n")
-	if err := WriteYCSB(&b, openRun().result(), YCSBOptions{Percentiles: []float64{50, 90, 99.9, 99.99}}); err != nil {
+	if err := WriteYCSB(&b, resultstest.OpenRun().Result(), YCSBOptions{Percentiles: []float64{50, 90, 99.9, 99.99}}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "ycsb.golden", b.Bytes())
@@ -31,19 +33,19 @@ func TestWriteYCSBGolden(t *testing.T) {
 func TestYCSBStatusGolden(t *testing.T) {
 	var b bytes.Buffer
 	for _, tt := range []struct {
-		r *run
+		r *resultstest.Run
 		o YCSBOptions
 	}{
 		// closed loop, an operation count to estimate completion from
-		{closedRun(), YCSBOptions{StatusInterval: 2 * time.Second, Operations: 60000, Location: time.UTC}},
+		{resultstest.ClosedRun(), YCSBOptions{StatusInterval: 2 * time.Second, Operations: 60000, Location: time.UTC}},
 		// open loop: service times, then Intended- latencies
-		{openRun(), YCSBOptions{StatusInterval: 2 * time.Second, Location: time.UTC}},
+		{resultstest.OpenRun(), YCSBOptions{StatusInterval: 2 * time.Second, Location: time.UTC}},
 	} {
 		s := NewYCSBStatusSink(&b, tt.o)
-		for i, iv := range tt.r.ivs {
+		for i, iv := range tt.r.Ivs {
 			s.Interval(iv, time.Duration(i+1)*time.Second)
 		}
-		if err := s.Close(tt.r.result()); err != nil {
+		if err := s.Close(tt.r.Result()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -54,8 +56,8 @@ func TestYCSBStatusGolden(t *testing.T) {
 func TestYCSBStatusSinkReportsWriteErrors(t *testing.T) {
 	want := errors.New("pipe closed")
 	s := NewYCSBStatusSink(failWriter{want}, YCSBOptions{StatusInterval: time.Second})
-	r := closedRun()
-	s.Interval(r.ivs[0], time.Second)
+	r := resultstest.ClosedRun()
+	s.Interval(r.Ivs[0], time.Second)
 	if err := s.Close(nil); !errors.Is(err, want) {
 		t.Errorf("Close() = %v, want %v", err, want)
 	}

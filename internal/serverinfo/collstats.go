@@ -8,16 +8,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/results"
 	"go.mongodb.org/mongo-driver/v2/bson"
-
-	"github.com/mongoload/mongoload/internal/report"
 )
 
 // CollStats reads one collection's statistics: the collStats command, or
 // where a server has dropped it, the $collStats stage (summed over shards).
 // blockCompressor is the compressor the collection was created with, "" if
 // the reply does not say.
-func CollStats(ctx context.Context, c Commander, namespace string, now time.Time) (st *report.CollStats, blockCompressor string, err error) {
+func CollStats(ctx context.Context, c Commander, namespace string, now time.Time) (st *results.CollStats, blockCompressor string, err error) {
 	db, coll, _ := strings.Cut(namespace, ".")
 	run := func(cmd bson.D) (bson.Raw, error) {
 		ctx, cancel := context.WithTimeout(ctx, CommandTimeout)
@@ -40,8 +39,8 @@ func CollStats(ctx context.Context, c Commander, namespace string, now time.Time
 }
 
 // ParseCollStats reads a collStats reply.
-func ParseCollStats(raw bson.Raw) (*report.CollStats, string) {
-	st := &report.CollStats{}
+func ParseCollStats(raw bson.Raw) (*results.CollStats, string) {
+	st := &results.CollStats{}
 	num := func(name string) *int64 {
 		if v, err := raw.LookupErr(name); err == nil {
 			if n, ok := v.AsInt64OK(); ok {
@@ -70,8 +69,8 @@ func ParseCollStats(raw bson.Raw) (*report.CollStats, string) {
 
 // ParseCollStatsStage reads the documents of a $collStats {storageStats}
 // aggregation, one per shard, and adds them up.
-func ParseCollStatsStage(raw bson.Raw) (*report.CollStats, string) {
-	total := &report.CollStats{}
+func ParseCollStatsStage(raw bson.Raw) (*results.CollStats, string) {
+	total := &results.CollStats{}
 	arr, ok := raw.Lookup("cursor", "firstBatch").ArrayOK()
 	if !ok {
 		return total, ""

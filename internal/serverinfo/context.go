@@ -19,7 +19,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/telemetry"
 )
 
@@ -36,13 +36,13 @@ const CommandTimeout = 5 * time.Second
 type gatherer struct {
 	ctx context.Context
 	c   Commander
-	out *report.ServerContext
+	out *results.ServerContext
 }
 
 // Gather reads the deployment's context. It never fails: what cannot be
 // read is absent, with a note.
-func Gather(ctx context.Context, c Commander, now time.Time) *report.ServerContext {
-	g := &gatherer{ctx: ctx, c: c, out: &report.ServerContext{At: now}}
+func Gather(ctx context.Context, c Commander, now time.Time) *results.ServerContext {
+	g := &gatherer{ctx: ctx, c: c, out: &results.ServerContext{At: now}}
 	g.build()
 	g.fcv()
 	g.status()
@@ -162,16 +162,16 @@ func (g *gatherer) topology() {
 		g.note("hello: %v", err)
 		return
 	}
-	t := &report.Topology{Kind: report.Standalone}
+	t := &results.Topology{Kind: results.Standalone}
 	g.out.Topology = t
 	msg, _ := hello.Lookup("msg").StringValueOK()
 	set, _ := hello.Lookup("setName").StringValueOK()
 	switch {
 	case msg == "isdbgrid":
-		t.Kind = report.Sharded
+		t.Kind = results.Sharded
 		g.shards(t)
 	case set != "":
-		t.Kind, t.SetName = report.ReplicaSet, set
+		t.Kind, t.SetName = results.ReplicaSet, set
 		g.members(t, hello)
 	}
 }
@@ -179,13 +179,13 @@ func (g *gatherer) topology() {
 // members lists the replica set's members and their states, from
 // replSetGetStatus or, where that is refused (no privilege), from hello's
 // host lists, whose states are then only what hello says.
-func (g *gatherer) members(t *report.Topology, hello bson.Raw) {
+func (g *gatherer) members(t *results.Topology, hello bson.Raw) {
 	raw, err := g.run("admin", bson.D{{Key: "replSetGetStatus", Value: 1}})
 	if err == nil {
 		var ms []telemetry.Member
 		if ms, err = telemetry.ParseRepl(raw); err == nil {
 			for _, m := range ms {
-				t.Members = append(t.Members, report.TopologyMember{Name: m.Name, State: m.State})
+				t.Members = append(t.Members, results.TopologyMember{Name: m.Name, State: m.State})
 			}
 			return
 		}
@@ -204,7 +204,7 @@ func (g *gatherer) members(t *report.Topology, hello bson.Raw) {
 			if name == primary {
 				state = "PRIMARY"
 			}
-			t.Members = append(t.Members, report.TopologyMember{Name: name, State: state})
+			t.Members = append(t.Members, results.TopologyMember{Name: name, State: state})
 		}
 	}
 }
@@ -212,7 +212,7 @@ func (g *gatherer) members(t *report.Topology, hello bson.Raw) {
 // shards lists a sharded cluster's shards (listShards) and its routers
 // (config.mongos). Either may be refused without the clusterMonitor role:
 // the topology then says sharded, with a note.
-func (g *gatherer) shards(t *report.Topology) {
+func (g *gatherer) shards(t *results.Topology) {
 	raw, err := g.run("admin", bson.D{{Key: "listShards", Value: 1}})
 	if err != nil {
 		g.note("listShards: %v: the shards are not recorded (the clusterMonitor role allows it)", err)
@@ -228,19 +228,19 @@ func (g *gatherer) shards(t *report.Topology) {
 }
 
 // ParseShards reads a listShards reply.
-func ParseShards(raw bson.Raw) []report.Shard {
+func ParseShards(raw bson.Raw) []results.Shard {
 	arr, ok := raw.Lookup("shards").ArrayOK()
 	if !ok {
 		return nil
 	}
 	vals, _ := arr.Values()
-	var out []report.Shard
+	var out []results.Shard
 	for _, v := range vals {
 		d, ok := v.DocumentOK()
 		if !ok {
 			continue
 		}
-		var s report.Shard
+		var s results.Shard
 		s.ID, _ = d.Lookup("_id").StringValueOK()
 		s.Host, _ = d.Lookup("host").StringValueOK()
 		out = append(out, s)
@@ -277,8 +277,8 @@ func (g *gatherer) host() {
 }
 
 // ParseHostInfo reads a hostInfo reply.
-func ParseHostInfo(raw bson.Raw) *report.HostFacts {
-	h := &report.HostFacts{}
+func ParseHostInfo(raw bson.Raw) *results.HostFacts {
+	h := &results.HostFacts{}
 	h.Hostname, _ = raw.Lookup("system", "hostname").StringValueOK()
 	h.CPUArch, _ = raw.Lookup("system", "cpuArch").StringValueOK()
 	name, _ := raw.Lookup("os", "name").StringValueOK()
@@ -324,7 +324,7 @@ func (g *gatherer) absent() {
 
 // Refill names the facts still absent after BlockCompressor was filled in
 // from a collection's creation string.
-func Refill(c *report.ServerContext) {
+func Refill(c *results.ServerContext) {
 	kept := c.Absent[:0]
 	for _, a := range c.Absent {
 		if a == "blockCompressor" && c.BlockCompressor != "" {

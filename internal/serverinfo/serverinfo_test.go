@@ -10,9 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/results"
 	"go.mongodb.org/mongo-driver/v2/bson"
-
-	"github.com/mongoload/mongoload/internal/report"
 )
 
 // fake answers commands from replies by command name; a missing one is
@@ -80,42 +79,42 @@ func TestGather(t *testing.T) {
 	tests := []struct {
 		name     string
 		f        func(t *testing.T) fake
-		want     report.ServerContext // At, Notes and the host's text fields are checked apart
-		notes    []string             // each must appear in some note
+		want     results.ServerContext // At, Notes and the host's text fields are checked apart
+		notes    []string              // each must appear in some note
 		noteless bool
 	}{
 		{
 			name: "secantus: one-member replica set, no compressors in its options", // as captured from the test server
 			f:    secantus,
-			want: report.ServerContext{Version: "8.2.11", FCV: "8.2", StorageEngine: "wiredTiger", CacheBytes: i64(256 << 20),
-				Topology: &report.Topology{Kind: report.ReplicaSet, SetName: "secantus", Members: []report.TopologyMember{{Name: "127.0.0.1:41079", State: "PRIMARY"}}},
-				Host:     &report.HostFacts{Cores: i64(2), MemoryMB: i64(24105), MemLimitMB: i64(24105)},
+			want: results.ServerContext{Version: "8.2.11", FCV: "8.2", StorageEngine: "wiredTiger", CacheBytes: i64(256 << 20),
+				Topology: &results.Topology{Kind: results.ReplicaSet, SetName: "secantus", Members: []results.TopologyMember{{Name: "127.0.0.1:41079", State: "PRIMARY"}}},
+				Host:     &results.HostFacts{Cores: i64(2), MemoryMB: i64(24105), MemLimitMB: i64(24105)},
 				Absent:   []string{"blockCompressor", "networkCompressors"}},
 			noteless: true,
 		},
 		{
 			name: "mongos with the clusterMonitor role: shards and routers", // the sharded path, for real MongoDB
 			f:    func(t *testing.T) fake { return mongos(t, true) },
-			want: report.ServerContext{Version: "7.0.12", FCV: "7.0", NetworkCompressors: []string{"snappy", "zstd", "zlib"},
-				Topology: &report.Topology{Kind: report.Sharded, Shards: []report.Shard{{ID: "rs0", Host: "rs0/db1:27018,db2:27018,db3:27018"}},
+			want: results.ServerContext{Version: "7.0.12", FCV: "7.0", NetworkCompressors: []string{"snappy", "zstd", "zlib"},
+				Topology: &results.Topology{Kind: results.Sharded, Shards: []results.Shard{{ID: "rs0", Host: "rs0/db1:27018,db2:27018,db3:27018"}},
 					Mongos: []string{"router1:27017", "router2:27017"}},
-				Host:   &report.HostFacts{Cores: i64(4), MemoryMB: i64(7962)},
+				Host:   &results.HostFacts{Cores: i64(4), MemoryMB: i64(7962)},
 				Absent: []string{"storageEngine", "cacheBytes", "blockCompressor", "host.memLimitMB"}},
 			noteless: true,
 		},
 		{
 			name: "mongos refusing listShards: still sharded, with a note", // degrades, never fails
 			f:    func(t *testing.T) fake { return mongos(t, false) },
-			want: report.ServerContext{Version: "7.0.12", FCV: "7.0", NetworkCompressors: []string{"snappy", "zstd", "zlib"},
-				Topology: &report.Topology{Kind: report.Sharded, Mongos: []string{"router1:27017", "router2:27017"}},
-				Host:     &report.HostFacts{Cores: i64(4), MemoryMB: i64(7962)},
+			want: results.ServerContext{Version: "7.0.12", FCV: "7.0", NetworkCompressors: []string{"snappy", "zstd", "zlib"},
+				Topology: &results.Topology{Kind: results.Sharded, Mongos: []string{"router1:27017", "router2:27017"}},
+				Host:     &results.HostFacts{Cores: i64(4), MemoryMB: i64(7962)},
 				Absent:   []string{"storageEngine", "cacheBytes", "blockCompressor", "host.memLimitMB"}},
 			notes: []string{"listShards: (CommandNotFound)", "clusterMonitor"},
 		},
 		{
 			name: "a server refusing everything but hello: all absent, never 0", // a locked-down user
 			f:    func(t *testing.T) fake { return fake{"hello": doc(t, `{"isWritablePrimary": true}`)} },
-			want: report.ServerContext{Topology: &report.Topology{Kind: report.Standalone},
+			want: results.ServerContext{Topology: &results.Topology{Kind: results.Standalone},
 				Absent: []string{"version", "featureCompatibilityVersion", "storageEngine", "cacheBytes", "blockCompressor", "networkCompressors", "host"}},
 			notes: []string{"buildInfo:", "hostInfo:", "getCmdLineOpts:"},
 		},
@@ -124,8 +123,8 @@ func TestGather(t *testing.T) {
 			f: func(t *testing.T) fake {
 				return fake{"hello": doc(t, `{"setName": "rs0", "primary": "a:1", "hosts": ["a:1", "b:1"], "arbiters": ["c:1"]}`)}
 			},
-			want: report.ServerContext{Topology: &report.Topology{Kind: report.ReplicaSet, SetName: "rs0",
-				Members: []report.TopologyMember{{Name: "a:1", State: "PRIMARY"}, {Name: "b:1", State: "SECONDARY"}, {Name: "c:1", State: "ARBITER"}}},
+			want: results.ServerContext{Topology: &results.Topology{Kind: results.ReplicaSet, SetName: "rs0",
+				Members: []results.TopologyMember{{Name: "a:1", State: "PRIMARY"}, {Name: "b:1", State: "SECONDARY"}, {Name: "c:1", State: "ARBITER"}}},
 				Absent: []string{"version", "featureCompatibilityVersion", "storageEngine", "cacheBytes", "blockCompressor", "networkCompressors", "host"}},
 			notes: []string{"replSetGetStatus:", "hello's"},
 		},

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // ClientOp is what the client did with one operation of the workload during
@@ -22,7 +22,7 @@ type ClientOp struct {
 type CheckInput struct {
 	Ops []ClientOp
 	// Server is the opcounter deltas over the measured phase.
-	Server report.Opcounters
+	Server results.Opcounters
 	// Own is the commands mongoload itself sent during the phase besides
 	// the workload: the sampler's, and one handshake per new connection.
 	Own int64
@@ -106,8 +106,8 @@ var counters = []string{"query", "insert", "update", "delete", "command", "getmo
 // operations should have made it count, under the counting model that fits
 // best, and flags every counter that differs by more than its tolerance.
 // Operation types no model maps are listed in the returned notes.
-func CrossCheck(in CheckInput) (*report.CrossCheck, []string) {
-	var best *report.CrossCheck
+func CrossCheck(in CheckInput) (*results.CrossCheck, []string) {
+	var best *results.CrossCheck
 	bestScore := math.Inf(1)
 	for _, m := range models {
 		cc := check(m, in)
@@ -125,15 +125,15 @@ func CrossCheck(in CheckInput) (*report.CrossCheck, []string) {
 }
 
 // check builds the rows under one model.
-func check(m model, in CheckInput) *report.CrossCheck {
-	cc := &report.CrossCheck{Model: m.name, OK: true}
+func check(m model, in CheckInput) *results.CrossCheck {
+	cc := &results.CrossCheck{Model: m.name, OK: true}
 	server := serverCounts(in.Server)
 	for _, c := range counters {
 		got, ok := server[c]
 		if !ok {
 			continue // the server does not report it
 		}
-		row := report.CrossCheckRow{Counter: c, Server: got}
+		row := results.CrossCheckRow{Counter: c, Server: got}
 		var perOpMax, errs int64
 		for _, op := range in.Ops {
 			incs, _ := m.count(op.Type, op.BatchSize)
@@ -166,7 +166,7 @@ func check(m model, in CheckInput) *report.CrossCheck {
 // count; 1% for timing; and for commands, driver heartbeats (about one per
 // connection pool and monitor every 10 s) and the authentication of new
 // connections.
-func tolerance(row report.CrossCheckRow, in CheckInput, perOpMax, errs int64) int64 {
+func tolerance(row results.CrossCheckRow, in CheckInput, perOpMax, errs int64) int64 {
 	tol := 2*int64(in.InFlight)*perOpMax + errs + row.Expected/100
 	if in.Duration > 0 && in.StartLag > 0 {
 		tol += int64(math.Ceil(float64(row.Expected) * in.StartLag.Seconds() / in.Duration.Seconds()))
@@ -177,7 +177,7 @@ func tolerance(row report.CrossCheckRow, in CheckInput, perOpMax, errs int64) in
 	return tol
 }
 
-func status(row report.CrossCheckRow) string {
+func status(row results.CrossCheckRow) string {
 	if row.Counter == "getmore" {
 		return "info" // cursors' batches depend on document sizes: not predicted
 	}
@@ -192,7 +192,7 @@ func status(row report.CrossCheckRow) string {
 }
 
 // score is how badly a model fits: the counts outside the tolerances.
-func score(cc *report.CrossCheck) float64 {
+func score(cc *results.CrossCheck) float64 {
 	var s float64
 	for _, r := range cc.Rows {
 		if r.Status == "info" {
@@ -205,7 +205,7 @@ func score(cc *report.CrossCheck) float64 {
 }
 
 // serverCounts maps the opcounters the server reported by name.
-func serverCounts(o report.Opcounters) map[string]int64 {
+func serverCounts(o results.Opcounters) map[string]int64 {
 	m := map[string]int64{}
 	for name, p := range map[string]*int64{"insert": o.Insert, "query": o.Query, "update": o.Update, "delete": o.Delete, "getmore": o.Getmore, "command": o.Command} {
 		if p != nil {
@@ -216,9 +216,9 @@ func serverCounts(o report.Opcounters) map[string]int64 {
 }
 
 // Flagged returns the rows that did not match, for messages.
-func Flagged(cc *report.CrossCheck) []report.CrossCheckRow {
+func Flagged(cc *results.CrossCheck) []results.CrossCheckRow {
 	if cc == nil {
 		return nil
 	}
-	return slices.DeleteFunc(slices.Clone(cc.Rows), func(r report.CrossCheckRow) bool { return r.Status != "more" && r.Status != "fewer" })
+	return slices.DeleteFunc(slices.Clone(cc.Rows), func(r results.CrossCheckRow) bool { return r.Status != "more" && r.Status != "fewer" })
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 func n(v int64) *int64 { return &v }
@@ -31,30 +31,30 @@ func TestCrossCheck(t *testing.T) {
 	tests := []struct {
 		name   string
 		ops    []ClientOp
-		server report.Opcounters
+		server results.Opcounters
 		model  string
 		status string // each row's status, in counters order: query insert update delete command getmore
 	}{
 		// MongoDB's counting: insertMany counts its documents, aggregate is a command.
-		{"mongod", mix, report.Opcounters{Query: n(1000), Insert: n(1000), Update: n(200), Delete: n(40), Command: n(own + 50 + 30), Getmore: n(3)},
+		{"mongod", mix, results.Opcounters{Query: n(1000), Insert: n(1000), Update: n(200), Delete: n(40), Command: n(own + 50 + 30), Getmore: n(3)},
 			"mongod", "ok ok ok ok ok info"},
 		// The test server's: one insert per command, aggregate is a query.
-		{"per-command", mix, report.Opcounters{Query: n(1050), Insert: n(100), Update: n(200), Delete: n(40), Command: n(own + 30), Getmore: n(0)},
+		{"per-command", mix, results.Opcounters{Query: n(1050), Insert: n(100), Update: n(200), Delete: n(40), Command: n(own + 30), Getmore: n(0)},
 			"per-command", "ok ok ok ok ok info"},
 		// Another client reads from the same server meanwhile.
-		{"other clients", mix, report.Opcounters{Query: n(6000), Insert: n(1000), Update: n(200), Delete: n(40), Command: n(own + 80), Getmore: n(0)},
+		{"other clients", mix, results.Opcounters{Query: n(6000), Insert: n(1000), Update: n(200), Delete: n(40), Command: n(own + 80), Getmore: n(0)},
 			"mongod", "more ok ok ok ok info"},
 		// Deletes the client counted but the server did not see.
-		{"lost deletes", mix, report.Opcounters{Query: n(1000), Insert: n(1000), Update: n(200), Delete: n(4), Command: n(own + 80), Getmore: n(0)},
+		{"lost deletes", mix, results.Opcounters{Query: n(1000), Insert: n(1000), Update: n(200), Delete: n(4), Command: n(own + 80), Getmore: n(0)},
 			"mongod", "ok ok ok fewer ok info"},
 		// Failed inserts (duplicate keys) may or may not be counted.
-		{"failed inserts", []ClientOp{{Name: "ins", Type: "insertOne", Count: 100, Errors: 20}}, report.Opcounters{Insert: n(120), Command: n(own)},
+		{"failed inserts", []ClientOp{{Name: "ins", Type: "insertOne", Count: 100, Errors: 20}}, results.Opcounters{Insert: n(120), Command: n(own)},
 			"mongod", "ok ok"},
 		// YCSB's read-modify-write is a query and an update.
-		{"read-modify-write", []ClientOp{{Name: "rmw", Type: "readModifyWrite", Count: 100}}, report.Opcounters{Query: n(100), Update: n(100), Command: n(own)},
+		{"read-modify-write", []ClientOp{{Name: "rmw", Type: "readModifyWrite", Count: 100}}, results.Opcounters{Query: n(100), Update: n(100), Command: n(own)},
 			"mongod", "ok ok ok"},
 		// A server that reports only some counters gets rows only for those.
-		{"partial opcounters", mix, report.Opcounters{Update: n(200)}, "mongod", "ok"},
+		{"partial opcounters", mix, results.Opcounters{Update: n(200)}, "mongod", "ok"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -82,7 +82,7 @@ func TestCrossCheck(t *testing.T) {
 func TestCrossCheckTolerance(t *testing.T) {
 	in := CheckInput{
 		Ops:      []ClientOp{{Name: "load", Type: "insertMany", Count: 1000, Errors: 3, BatchSize: 10}, {Name: "f", Type: "find", Count: 50}},
-		Server:   report.Opcounters{Insert: n(10_000), Command: n(0), Query: n(50)},
+		Server:   results.Opcounters{Insert: n(10_000), Command: n(0), Query: n(50)},
 		InFlight: 8, Duration: 20 * time.Second, StartLag: 100 * time.Millisecond, NewConnections: 2,
 	}
 	cc, _ := CrossCheck(in)
@@ -102,7 +102,7 @@ func TestCrossCheckTolerance(t *testing.T) {
 // TestCrossCheckUnknownType: an operation type no model maps is said to be
 // left out, not silently counted somewhere.
 func TestCrossCheckUnknownType(t *testing.T) {
-	_, notes := CrossCheck(CheckInput{Ops: []ClientOp{{Name: "scan", Type: "bulkWrite", Count: 5}}, Server: report.Opcounters{Query: n(0)}})
+	_, notes := CrossCheck(CheckInput{Ops: []ClientOp{{Name: "scan", Type: "bulkWrite", Count: 5}}, Server: results.Opcounters{Query: n(0)}})
 	if len(notes) != 1 || !strings.Contains(notes[0], "scan (bulkWrite)") {
 		t.Errorf("notes %v", notes)
 	}

@@ -3,7 +3,7 @@ package telemetry
 import (
 	"math"
 
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // Delta returns the sample for the interval from prev to cur: counters as
@@ -11,7 +11,7 @@ import (
 // lacks is absent. If the server restarted in between (its uptime went
 // back, or a counter decreased), the counters it reset are absent for this
 // interval rather than negative; restarted reports it.
-func Delta(prev, cur *Status) (s report.ServerSample, restarted bool) {
+func Delta(prev, cur *Status) (s results.ServerSample, restarted bool) {
 	s.At = cur.At
 	s.Dt = round3(cur.At.Sub(prev.At).Seconds())
 	restarted = restartedBetween(prev, cur)
@@ -30,22 +30,22 @@ func Delta(prev, cur *Status) (s report.ServerSample, restarted bool) {
 		}
 		return nil
 	}
-	s.Opcounters = nilIfEmpty(&report.Opcounters{
+	s.Opcounters = nilIfEmpty(&results.Opcounters{
 		Insert: d("opcounters.insert"), Query: d("opcounters.query"), Update: d("opcounters.update"),
 		Delete: d("opcounters.delete"), Getmore: d("opcounters.getmore"), Command: d("opcounters.command"),
 	})
-	s.OpLatencies = nilIfEmpty(&report.OpLatencies{
+	s.OpLatencies = nilIfEmpty(&results.OpLatencies{
 		Reads: class(d, "reads"), Writes: class(d, "writes"), Commands: class(d, "commands"), Transactions: class(d, "transactions"),
 	})
-	s.Connections = nilIfEmpty(&report.Connections{Current: g("connections.current"), Available: g("connections.available")})
-	s.Cache = nilIfEmpty(&report.Cache{
+	s.Connections = nilIfEmpty(&results.Connections{Current: g("connections.current"), Available: g("connections.available")})
+	s.Cache = nilIfEmpty(&results.Cache{
 		BytesInUse: g("cache.bytesInUse"), DirtyBytes: g("cache.dirtyBytes"), MaxBytes: g("cache.maxBytes"),
 		PagesReadIntoCache: d("cache.pagesReadIntoCache"),
 	})
-	s.Tickets = nilIfEmpty(&report.Tickets{ReadAvailable: g("tickets.readAvailable"), WriteAvailable: g("tickets.writeAvailable")})
-	s.Network = nilIfEmpty(&report.Network{BytesIn: d("network.bytesIn"), BytesOut: d("network.bytesOut")})
-	s.Transactions = nilIfEmpty(&report.Transactions{Committed: d("transactions.committed"), Aborted: d("transactions.aborted")})
-	s.CPU = nilIfEmpty(&report.CPU{UserSeconds: seconds(d("cpu.userSeconds")), SystemSeconds: seconds(d("cpu.systemSeconds"))})
+	s.Tickets = nilIfEmpty(&results.Tickets{ReadAvailable: g("tickets.readAvailable"), WriteAvailable: g("tickets.writeAvailable")})
+	s.Network = nilIfEmpty(&results.Network{BytesIn: d("network.bytesIn"), BytesOut: d("network.bytesOut")})
+	s.Transactions = nilIfEmpty(&results.Transactions{Committed: d("transactions.committed"), Aborted: d("transactions.aborted")})
+	s.CPU = nilIfEmpty(&results.CPU{UserSeconds: seconds(d("cpu.userSeconds")), SystemSeconds: seconds(d("cpu.systemSeconds"))})
 	return s, restarted
 }
 
@@ -66,12 +66,12 @@ func restartedBetween(prev, cur *Status) bool {
 }
 
 // class is one opLatencies class: present when both its counters are.
-func class(d func(string) *int64, name string) *report.LatencyClass {
+func class(d func(string) *int64, name string) *results.LatencyClass {
 	ops, lat := d("opLatencies."+name+".ops"), d("opLatencies."+name+".latency")
 	if ops == nil || lat == nil {
 		return nil
 	}
-	c := &report.LatencyClass{Ops: *ops}
+	c := &results.LatencyClass{Ops: *ops}
 	if *ops > 0 {
 		avg := round3(float64(*lat) / float64(*ops))
 		c.AvgMicros = &avg

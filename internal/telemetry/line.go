@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // Line formats one sample as the --server-stats line, newline included:
@@ -15,7 +15,7 @@ import (
 // Rates are per second of the interval; conn is current/(current +
 // available); net is in/out; lag is the largest secondary's. A value the
 // server does not report is "-", never 0.
-func Line(s report.ServerSample) string {
+func Line(s results.ServerSample) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%4ds] server: %s", int64(s.T+0.5), opsPart(s))
 	b.WriteString(" cache " + cachePart(s.Cache))
@@ -27,7 +27,7 @@ func Line(s report.ServerSample) string {
 	return b.String()
 }
 
-func opsPart(s report.ServerSample) string {
+func opsPart(s results.ServerSample) string {
 	o := s.Opcounters
 	if o == nil || s.Dt <= 0 {
 		return "- ops/s"
@@ -51,7 +51,7 @@ func opsPart(s report.ServerSample) string {
 	return perSec(total, s.Dt) + " ops/s (" + strings.Join(parts, " ") + ")"
 }
 
-func cachePart(c *report.Cache) string {
+func cachePart(c *results.Cache) string {
 	if c == nil || c.BytesInUse == nil {
 		return "- dirty -"
 	}
@@ -68,7 +68,7 @@ func cachePart(c *report.Cache) string {
 	return s
 }
 
-func connPart(c *report.Connections) string {
+func connPart(c *results.Connections) string {
 	if c == nil || c.Current == nil {
 		return "-"
 	}
@@ -78,7 +78,7 @@ func connPart(c *report.Connections) string {
 	return thousands(*c.Current) + "/" + thousands(*c.Current+*c.Available)
 }
 
-func netPart(n *report.Network, dt float64) string {
+func netPart(n *results.Network, dt float64) string {
 	if n == nil || dt <= 0 {
 		return "-"
 	}
@@ -91,7 +91,7 @@ func netPart(n *report.Network, dt float64) string {
 	return f(n.BytesIn) + "/" + f(n.BytesOut) + " MB/s"
 }
 
-func lagPart(ms []report.MemberLag) string {
+func lagPart(ms []results.MemberLag) string {
 	worst := -1.0
 	for _, m := range ms {
 		if m.LagSeconds != nil {
@@ -104,7 +104,7 @@ func lagPart(ms []report.MemberLag) string {
 	return strconv.FormatFloat(worst, 'f', 2, 64) + "s"
 }
 
-func cpuPart(c *report.CPU, dt float64) string {
+func cpuPart(c *results.CPU, dt float64) string {
 	if c == nil || c.UserSeconds == nil || c.SystemSeconds == nil || dt <= 0 {
 		return "-"
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -42,11 +42,11 @@ func TestLineGolden(t *testing.T) {
 	mongod, _ := Delta(parse(t, mongodStatus(1000, 100_000, 2_000_000), t0), parse(t, mongodStatus(2000, 108_120, 2_600_000), t0.Add(time.Second)))
 	mongod.T = 12
 	lag := 0.25
-	mongod.Replication = []report.MemberLag{{Name: "b", LagSeconds: &lag}, {Name: "c"}}
+	mongod.Replication = []results.MemberLag{{Name: "b", LagSeconds: &lag}, {Name: "c"}}
 	restart, _ := Delta(parse(t, mongodStatus(9000, 150, 0), t0), parse(t, mongodStatus(100, 2, 0), t0.Add(time.Second)))
 	restart.T = 13
 	var b strings.Builder
-	for _, s := range []report.ServerSample{test, mongod, restart, {T: 14, Dt: 1}} {
+	for _, s := range []results.ServerSample{test, mongod, restart, {T: 14, Dt: 1}} {
 		b.WriteString(Line(s))
 	}
 	golden(t, "line.golden", []byte(b.String()))

@@ -5,9 +5,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/results"
 	"go.mongodb.org/mongo-driver/v2/bson"
-
-	"github.com/mongoload/mongoload/internal/report"
 )
 
 // Member is one replica set member as replSetGetStatus reports it.
@@ -53,19 +52,19 @@ func ParseRepl(doc bson.Raw) ([]Member, error) {
 // recovery, the primary itself) are left out; a secondary without an
 // optime, or a set whose primary is not in view, gets an absent lag. It
 // returns nil when there are no secondaries, where lag does not exist.
-func Lags(members []Member) []report.MemberLag {
+func Lags(members []Member) []results.MemberLag {
 	var primary *Member
 	for i := range members {
 		if members[i].State == "PRIMARY" {
 			primary = &members[i]
 		}
 	}
-	var out []report.MemberLag
+	var out []results.MemberLag
 	for _, m := range members {
 		if m.State != "SECONDARY" {
 			continue
 		}
-		l := report.MemberLag{Name: m.Name, State: m.State}
+		l := results.MemberLag{Name: m.Name, State: m.State}
 		if primary != nil && !primary.Optime.IsZero() && !m.Optime.IsZero() {
 			s := math.Round(primary.Optime.Sub(m.Optime).Seconds()*1000) / 1000
 			l.LagSeconds = &s

@@ -6,9 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/results"
 	"go.mongodb.org/mongo-driver/v2/bson"
-
-	"github.com/mongoload/mongoload/internal/report"
 )
 
 // Source answers the sampler's commands. internal/mongodb's monitoring
@@ -25,7 +24,7 @@ type Options struct {
 	// taken when Start is called.
 	Interval time.Duration
 	// OnSample, if set, receives each sample on the sampler's goroutine.
-	OnSample func(report.ServerSample)
+	OnSample func(results.ServerSample)
 	// Timeout bounds each command; 0 means the larger of Interval and 2 s.
 	Timeout time.Duration
 	// Now is the clock; nil means time.Now.
@@ -47,7 +46,7 @@ type Sampler struct {
 	phaseStart  time.Time
 	first, last *Status
 	startLag    time.Duration
-	samples     []report.ServerSample
+	samples     []results.ServerSample
 	seen        map[string]bool
 	between     int64 // commands sent after the baseline and before the final serverStatus
 	replOn      bool
@@ -180,7 +179,7 @@ func (s *Sampler) status(ctx context.Context) (*Status, error) {
 
 // lags asks replSetGetStatus for the secondaries' lag. The first failure
 // (a standalone server, mongos, no privilege) turns it off for the run.
-func (s *Sampler) lags(ctx context.Context, counted bool) []report.MemberLag {
+func (s *Sampler) lags(ctx context.Context, counted bool) []results.MemberLag {
 	if !s.replOn {
 		return nil
 	}
@@ -224,10 +223,10 @@ type ClientSide struct {
 
 // Result returns what the sampler collected, with the cross-check against
 // client when client is not nil. Call it after Stop.
-func (s *Sampler) Result(client *ClientSide) *report.Server {
-	srv := &report.Server{IntervalSeconds: s.o.Interval.Seconds(), Samples: s.samples}
+func (s *Sampler) Result(client *ClientSide) *results.Server {
+	srv := &results.Server{IntervalSeconds: s.o.Interval.Seconds(), Samples: s.samples}
 	if srv.Samples == nil {
-		srv.Samples = []report.ServerSample{}
+		srv.Samples = []results.ServerSample{}
 	}
 	s.startMu.Lock()
 	started := s.started

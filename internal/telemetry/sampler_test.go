@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/results"
 	"go.mongodb.org/mongo-driver/v2/bson"
-
-	"github.com/mongoload/mongoload/internal/report"
 )
 
 // fakeServer counts every command it receives in opcounters.command after
@@ -83,8 +82,8 @@ func TestSamplerCountsItsOwnCommands(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fakeServer{repl: tt.repl}
 			var mu sync.Mutex
-			var seen []report.ServerSample
-			s := NewSampler(f, Options{Interval: 15 * time.Millisecond, OnSample: func(x report.ServerSample) {
+			var seen []results.ServerSample
+			s := NewSampler(f, Options{Interval: 15 * time.Millisecond, OnSample: func(x results.ServerSample) {
 				mu.Lock()
 				seen = append(seen, x)
 				mu.Unlock()
@@ -96,7 +95,7 @@ func TestSamplerCountsItsOwnCommands(t *testing.T) {
 			if res.Unavailable != "" || len(res.Samples) < 3 || len(seen) != len(res.Samples) {
 				t.Fatalf("unavailable %q, %d samples, %d seen", res.Unavailable, len(res.Samples), len(seen))
 			}
-			if !slices.IsSortedFunc(res.Samples, func(a, b report.ServerSample) int { return int(1000 * (a.T - b.T)) }) || res.Samples[0].T <= 0 {
+			if !slices.IsSortedFunc(res.Samples, func(a, b results.ServerSample) int { return int(1000 * (a.T - b.T)) }) || res.Samples[0].T <= 0 {
 				t.Errorf("sample times not increasing from the start: %v", res.Samples)
 			}
 			cc := res.CrossCheck

@@ -38,7 +38,7 @@ type field struct {
 }
 
 // fields lists every serverStatus value a sample carries. Names are the
-// sample's JSON paths (report.ServerSample), so that Absent can name them.
+// sample's JSON paths (results.ServerSample), so that Absent can name them.
 var fields = []field{
 	{"opcounters.insert", counter, p("opcounters", "insert")},
 	{"opcounters.query", counter, p("opcounters", "query")},

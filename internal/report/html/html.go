@@ -15,7 +15,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // uPlotVersion is the vendored uPlot's version (assets/README.md).
@@ -41,17 +41,17 @@ var page = template.Must(template.New("page").Parse(pageTmpl))
 // Page is what one report shows: exactly one of Result, Sweep and
 // Comparison (with Inputs, the compared files' contents, for its charts).
 type Page struct {
-	Result     *report.Result
-	Sweep      *report.Sweep
-	Comparison *report.Comparison
+	Result     *results.Result
+	Sweep      *results.Sweep
+	Comparison *results.Comparison
 	Inputs     []Input
 }
 
 // Input is one compared file.
 type Input struct {
 	Label  string
-	Result *report.Result
-	Sweep  *report.Sweep
+	Result *results.Result
+	Sweep  *results.Sweep
 }
 
 // Write renders p as one HTML document.

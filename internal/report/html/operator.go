@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // scanColor marks a shape whose plan scans the whole collection.
@@ -14,7 +15,7 @@ const scanColor = "#f8d4d0"
 // the server's context among the facts, the slow operations by shape with
 // their plans, and the collections before and after. A result without them
 // gets nothing.
-func operatorSections(v *view, res *report.Result) {
+func operatorSections(v *view, res *results.Result) {
 	if c := res.Context; c != nil {
 		v.Facts = append(v.Facts, [2]string{"server", report.ContextLine(c)})
 		if len(c.Absent) > 0 {
@@ -26,9 +27,9 @@ func operatorSections(v *view, res *report.Result) {
 	}
 	if s := res.Slow; s != nil && (len(s.Shapes) > 0 || s.Other != nil) {
 		t := &table{Head: []string{"collection", "type", "shape", "count", "errors", "p50", "p99", "max", "plan", "index", "keys/ret", "docs/ret"}}
-		row := func(sh *report.SlowShape) {
+		row := func(sh *results.SlowShape) {
 			cells := []cell{{Text: sh.Namespace, Left: true}, {Text: sh.Type, Left: true}, {Text: sh.Shape, Left: true},
-				{Text: thousands(sh.Count)}, {Text: thousands(sh.Errors)}, {Text: ms3(sh.Latency.P50)}, {Text: ms3(sh.Latency.P99)}, {Text: ms3(sh.Latency.Max)}}
+				{Text: results.Thousands(sh.Count)}, {Text: results.Thousands(sh.Errors)}, {Text: ms3(sh.Latency.P50)}, {Text: ms3(sh.Latency.P99)}, {Text: ms3(sh.Latency.Max)}}
 			e := sh.Explain
 			switch {
 			case e == nil:
@@ -52,26 +53,26 @@ func operatorSections(v *view, res *report.Result) {
 			row(s.Other)
 		}
 		intro := fmt.Sprintf("%s operations took at least %s ms, grouped by shape (values replaced by their types), slowest first; plans from explain (executionStats) after the run.",
-			thousands(s.Operations), trim(s.ThresholdMs))
+			results.Thousands(s.Operations), trim(s.ThresholdMs))
 		v.Sections = append(v.Sections, section{Title: "Slow operations", Intro: intro, Table: t})
 	}
 	if len(res.Collections) > 0 {
 		t := &table{Head: []string{"collection", "documents before", "after", "data before", "after", "storage before", "after", "indexes before", "after", "avg document"}}
 		for _, c := range res.Collections {
 			b, a := c.Before, c.After
-			get := func(s *report.CollStats, f func(*report.CollStats) *int64) *int64 {
+			get := func(s *results.CollStats, f func(*results.CollStats) *int64) *int64 {
 				if s == nil {
 					return nil
 				}
 				return f(s)
 			}
-			count := func(s *report.CollStats) *int64 { return s.Count }
-			data := func(s *report.CollStats) *int64 { return s.DataSize }
-			storage := func(s *report.CollStats) *int64 { return s.StorageSize }
-			index := func(s *report.CollStats) *int64 { return s.TotalIndexSize }
-			avg := func(s *report.CollStats) *int64 { return s.AvgObjSize }
+			count := func(s *results.CollStats) *int64 { return s.Count }
+			data := func(s *results.CollStats) *int64 { return s.DataSize }
+			storage := func(s *results.CollStats) *int64 { return s.StorageSize }
+			index := func(s *results.CollStats) *int64 { return s.TotalIndexSize }
+			avg := func(s *results.CollStats) *int64 { return s.AvgObjSize }
 			t.Rows = append(t.Rows, []cell{{Text: c.Namespace, Left: true},
-				{Text: optInt(get(b, count), thousands)}, {Text: optInt(get(a, count), thousands)},
+				{Text: optInt(get(b, count), results.Thousands)}, {Text: optInt(get(a, count), results.Thousands)},
 				{Text: optInt(get(b, data), sizeText)}, {Text: optInt(get(a, data), sizeText)},
 				{Text: optInt(get(b, storage), sizeText)}, {Text: optInt(get(a, storage), sizeText)},
 				{Text: optInt(get(b, index), sizeText)}, {Text: optInt(get(a, index), sizeText)},
@@ -85,7 +86,7 @@ func per(p *float64, total int64) string {
 	if p != nil {
 		return fixed1(*p)
 	}
-	return thousands(total) + "/0"
+	return results.Thousands(total) + "/0"
 }
 
 func optInt(p *int64, f func(int64) string) string {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
-	"github.com/mongoload/mongoload/internal/report"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // T0 is when every synthetic sweep starts.
@@ -24,7 +24,7 @@ type Step struct {
 	LatencyMs  float64 // average latency; the samples spread from 0.5x to 1.5x
 	ClientCPU  float64 // 0..1; 0 leaves the client usage out
 	Errors     int64   // failed operations per interval
-	Server     *report.Server
+	Server     *results.Server
 	// Partial makes the step an interrupted one.
 	Partial bool
 }
@@ -39,11 +39,11 @@ var ops = []string{"find_flight", "update_seats"}
 var opTypes = map[string]string{"find_flight": "findOne", "update_seats": "updateOne"}
 
 // Result is the result of one synthetic step started at start.
-func Result(load report.LoadModel, st Step, start time.Time, label string) *report.Result {
+func Result(load results.LoadModel, st Step, start time.Time, label string) *results.Result {
 	rec := metrics.NewRecorder(ops, metrics.Options{Shards: 1})
 	rec.Reset(start)
 	totals := metrics.NewTotals(ops, false)
-	var series []report.IntervalSummary
+	var series []results.IntervalSummary
 	n := int(st.Throughput + 0.5)
 	for sec := 1; sec <= Seconds; sec++ {
 		s := rec.Shard(0)
@@ -61,31 +61,31 @@ func Result(load report.LoadModel, st Step, start time.Time, label string) *repo
 		end := start.Add(time.Duration(sec) * time.Second)
 		iv := rec.Interval(end)
 		totals.Add(iv)
-		series = append(series, report.Summarize(iv, time.Duration(sec)*time.Second))
+		series = append(series, results.Summarize(iv, time.Duration(sec)*time.Second))
 	}
 	cfg, _ := json.Marshal(map[string]any{"connection": map[string]any{"uri": "mongodb://db1.example.net:27017"}, "run": map[string]any{"duration": "3s"}})
-	info := report.RunInfo{
-		Tool: report.Tool{Name: "mongoload", Version: "0.1.0-test"}, Label: label,
-		Workload: report.Workload{Name: "flights", Source: "builtin:default"}, Config: cfg,
+	info := results.RunInfo{
+		Tool: results.Tool{Name: "mongoload", Version: "0.1.0-test"}, Label: label,
+		Workload: results.Workload{Name: "flights", Source: "builtin:default"}, Config: cfg,
 		ConfigLine: fmt.Sprintf("workload=flights %s", describe(load)), Load: load, OpTypes: opTypes,
-		StartedAt: start, EndedAt: start.Add(Seconds * time.Second), Outcome: report.Completed,
+		StartedAt: start, EndedAt: start.Add(Seconds * time.Second), Outcome: results.Completed,
 	}
 	if st.Partial {
-		info.Outcome, info.Reason = report.Interrupted, "interrupted by the user"
+		info.Outcome, info.Reason = results.Interrupted, "interrupted by the user"
 	}
 	if st.ClientCPU > 0 {
-		info.Client = &report.ClientUsage{CPUSeconds: st.ClientCPU * 2 * Seconds, Utilization: st.ClientCPU, Cores: 2, MaxRSSBytes: 50 << 20}
+		info.Client = &results.ClientUsage{CPUSeconds: st.ClientCPU * 2 * Seconds, Utilization: st.ClientCPU, Cores: 2, MaxRSSBytes: 50 << 20}
 	}
-	res := report.Build(info, totals, series)
+	res := results.Build(info, totals, series)
 	res.Server = st.Server
 	return res
 }
 
-func describe(l report.LoadModel) string {
+func describe(l results.LoadModel) string {
 	switch l.Type {
-	case report.Open:
+	case results.Open:
 		return fmt.Sprintf("rate=%g", l.Rate)
-	case report.Sessions:
+	case results.Sessions:
 		return fmt.Sprintf("sessions=%d", l.Sessions)
 	}
 	return fmt.Sprintf("concurrency=%d", l.Concurrency)
@@ -93,18 +93,18 @@ func describe(l report.LoadModel) string {
 
 // Sweep is a synthetic sweep of param ("concurrency", "rate" or
 // "sessions") over the steps, 20 s apart, not yet analysed.
-func Sweep(param, label string, steps []Step) *report.Sweep {
-	typ := map[string]string{"concurrency": report.Closed, "rate": report.Open, "sessions": report.Sessions}[param]
-	sw := &report.Sweep{
-		Schema: report.SweepSchema, Tool: report.Tool{Name: "mongoload", Version: "0.1.0-test"}, Label: label,
-		Workload:    report.Workload{Name: "flights", Source: "builtin:default"},
-		Load:        report.SweepLoad{Type: typ, Parameter: param},
-		StepSeconds: Seconds, WarmupSeconds: 2, CooldownSeconds: 15, StartedAt: T0, Outcome: report.Completed,
-		Steps: []report.SweepStep{},
+func Sweep(param, label string, steps []Step) *results.Sweep {
+	typ := map[string]string{"concurrency": results.Closed, "rate": results.Open, "sessions": results.Sessions}[param]
+	sw := &results.Sweep{
+		Schema: results.SweepSchema, Tool: results.Tool{Name: "mongoload", Version: "0.1.0-test"}, Label: label,
+		Workload:    results.Workload{Name: "flights", Source: "builtin:default"},
+		Load:        results.SweepLoad{Type: typ, Parameter: param},
+		StepSeconds: Seconds, WarmupSeconds: 2, CooldownSeconds: 15, StartedAt: T0, Outcome: results.Completed,
+		Steps: []results.SweepStep{},
 	}
 	at := T0
 	for _, st := range steps {
-		load := report.LoadModel{Type: typ}
+		load := results.LoadModel{Type: typ}
 		switch param {
 		case "rate":
 			load.Rate = st.Level
@@ -115,12 +115,12 @@ func Sweep(param, label string, steps []Step) *report.Sweep {
 		}
 		res := Result(load, st, at.Add(2*time.Second), label)
 		sw.Load.Levels = append(sw.Load.Levels, st.Level)
-		sw.Steps = append(sw.Steps, report.SweepStep{Level: st.Level, Complete: !st.Partial, Result: res})
+		sw.Steps = append(sw.Steps, results.SweepStep{Level: st.Level, Complete: !st.Partial, Result: res})
 		at = at.Add(20 * time.Second)
 	}
 	sw.EndedAt = at
 	if len(steps) > 0 && steps[len(steps)-1].Partial {
-		sw.Outcome, sw.Reason = report.Interrupted, "interrupted during the last step"
+		sw.Outcome, sw.Reason = results.Interrupted, "interrupted during the last step"
 	}
 	return sw
 }
@@ -140,15 +140,15 @@ func Seed000() []Step {
 
 // ServerSample is a one-sample server section with the given cache use and
 // CPU (nil leaves a field unreported).
-func ServerSample(cacheUsed, cacheDirty float64, cpuCores *float64) *report.Server {
+func ServerSample(cacheUsed, cacheDirty float64, cpuCores *float64) *results.Server {
 	max := int64(1 << 30)
 	used, dirty := int64(cacheUsed*float64(max)), int64(cacheDirty*float64(max))
-	s := report.ServerSample{T: 1, Dt: 1, At: T0, Cache: &report.Cache{BytesInUse: &used, DirtyBytes: &dirty, MaxBytes: &max}}
+	s := results.ServerSample{T: 1, Dt: 1, At: T0, Cache: &results.Cache{BytesInUse: &used, DirtyBytes: &dirty, MaxBytes: &max}}
 	if cpuCores != nil {
 		u := *cpuCores
-		s.CPU = &report.CPU{UserSeconds: &u}
+		s.CPU = &results.CPU{UserSeconds: &u}
 	}
-	return &report.Server{Host: "db1", Version: "8.0.4", IntervalSeconds: 1, Samples: []report.ServerSample{s}}
+	return &results.Server{Host: "db1", Version: "8.0.4", IntervalSeconds: 1, Samples: []results.ServerSample{s}}
 }
 
 // The operations of Transactions: a transaction "pay" of two steps, and a
@@ -175,11 +175,11 @@ const (
 // Transactions is a result of a transaction workload whose figures the
 // caller can compute from the constants above, and its intervals; open
 // makes it an open-loop run with service times.
-func Transactions(open bool) (*report.Result, []*metrics.Interval) {
+func Transactions(open bool) (*results.Result, []*metrics.Interval) {
 	rec := metrics.NewRecorder(TxnOps, metrics.Options{Shards: 1, Service: open, Parents: TxnParents})
 	rec.Reset(T0)
 	totals := rec.NewTotals()
-	var series []report.IntervalSummary
+	var series []results.IntervalSummary
 	var ivs []*metrics.Interval
 	ms := func(v int) time.Duration { return time.Duration(v) * time.Millisecond }
 	for sec := 1; sec <= TxnSeconds; sec++ {
@@ -206,15 +206,15 @@ func Transactions(open bool) (*report.Result, []*metrics.Interval) {
 		iv := rec.Interval(end)
 		totals.Add(iv)
 		ivs = append(ivs, iv)
-		series = append(series, report.Summarize(iv, time.Duration(sec)*time.Second))
+		series = append(series, results.Summarize(iv, time.Duration(sec)*time.Second))
 	}
-	load := report.LoadModel{Type: report.Sessions, Sessions: 50, ThinkTime: "50ms"}
+	load := results.LoadModel{Type: results.Sessions, Sessions: 50, ThinkTime: "50ms"}
 	if open {
-		load = report.LoadModel{Type: report.Open, Rate: 200, Concurrency: 100}
+		load = results.LoadModel{Type: results.Open, Rate: 200, Concurrency: 100}
 	}
-	info := report.RunInfo{
-		Tool: report.Tool{Name: "mongoload", Version: "0.1.0-test"}, Workload: report.Workload{Name: "payments", Source: "builtin:payments"},
-		Load: load, OpTypes: txnTypes, StartedAt: T0, EndedAt: T0.Add(TxnSeconds * time.Second), Outcome: report.Completed,
+	info := results.RunInfo{
+		Tool: results.Tool{Name: "mongoload", Version: "0.1.0-test"}, Workload: results.Workload{Name: "payments", Source: "builtin:payments"},
+		Load: load, OpTypes: txnTypes, StartedAt: T0, EndedAt: T0.Add(TxnSeconds * time.Second), Outcome: results.Completed,
 	}
-	return report.Build(info, totals, series), ivs
+	return results.Build(info, totals, series), ivs
 }

@@ -1,4 +1,4 @@
-package report
+package results
 
 import (
 	"encoding/json"
@@ -80,7 +80,7 @@ func (l SweepLoad) Describe(level float64) string {
 	if level == 1 && u != "ops/s" {
 		u = strings.TrimSuffix(u, "s") // 1 worker, 1 session
 	}
-	return target(level) + " " + u
+	return Target(level) + " " + u
 }
 
 // SweepStep is one step: its level and its complete result. Complete is

@@ -1,4 +1,4 @@
-package report
+package results
 
 import (
 	"encoding/json"
@@ -66,6 +66,9 @@ type Result struct {
 	// availability gaps, the recovery, the error timeline (faults.go).
 	Faults *Faults `json:"faults,omitempty"`
 }
+
+// Saturated is the share of the cores from which a side counts as saturated.
+const Saturated = 0.9
 
 // ClientUsage is the load generator's own consumption, so a saturated
 // client is never mistaken for a saturated server.
@@ -139,7 +142,7 @@ type LoadModel struct {
 	// LatencyFrom says where every latency of the run starts (each ends at
 	// the reply): "send", "ready", "due" or "scheduled" (metrics.FromSend
 	// ...); ServiceTimeFrom is "send" where service times were recorded.
-	// ClockText says it in words. Files written before these fields
+	// report.ClockText says it in words. Files written before these fields
 	// existed are read by their load type (LatencyClock).
 	LatencyFrom     string `json:"latencyFrom,omitempty"`
 	ServiceTimeFrom string `json:"serviceTimeFrom,omitempty"`
@@ -159,23 +162,6 @@ func (l LoadModel) LatencyClock() string {
 	return metrics.FromSend
 }
 
-// ClockText says in words what l's latencies measure, for report headers.
-func (l LoadModel) ClockText() string {
-	wait := "waiting for an in-flight place included"
-	if l.MaxInFlight > 0 {
-		wait = "waiting for one of the " + Thousands(int64(l.MaxInFlight)) + " in-flight places included"
-	}
-	switch l.LatencyClock() {
-	case metrics.FromScheduled:
-		return "from each operation's scheduled start to its reply (queueing included); service time from the actual send"
-	case metrics.FromDue:
-		return "from when each session's operation was due (after its think time) to its reply, " + wait + "; service time from the actual send"
-	case metrics.FromReady:
-		return "from when each worker was ready to send to its reply, " + wait + ": the workers outnumber the in-flight places"
-	}
-	return "from sending each operation to its reply"
-}
-
 // Schedule is how well an open-loop run kept its schedule: operations the
 // schedule called for, those dropped because every in-flight place was
 // taken, and those sent more than 10ms late (their lateness is part of their
@@ -191,12 +177,6 @@ type Schedule struct {
 	// percentile, and a latency objective counts each as an infinite
 	// latency (analysis.Check).
 	DroppedShare float64 `json:"droppedShare,omitempty"`
-}
-
-// DropText states an open loop's drops beside its percentiles.
-func DropText(s *Schedule) string {
-	return fmt.Sprintf("%s of %s scheduled operations (%.3f%%) were never sent: the percentiles leave them out; --slo counts each as an infinite latency",
-		Thousands(s.Dropped), Thousands(s.Scheduled), 100*s.DroppedShare)
 }
 
 // Outcome is how a run ended.
@@ -332,21 +312,4 @@ func (c *ClientUsage) CoresText() string {
 		return fmt.Sprintf("%d cores", c.Cores)
 	}
 	return fmt.Sprintf("the %s cores it may use (GOMAXPROCS and cgroup quota; the host has %d)", strconv.FormatFloat(avail, 'f', -1, 64), c.Cores)
-}
-
-// MemoryText states the measured phase's peak memory apart from the whole
-// process's, whose peak includes seeding and loading.
-func (c *ClientUsage) MemoryText() string {
-	mb := func(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/(1<<20)) }
-	if c.MeasuredPeakRSSBytes <= 0 {
-		return "peak RSS " + mb(c.MaxRSSBytes) + " (whole process)"
-	}
-	s := "peak RSS " + mb(c.MeasuredPeakRSSBytes) + " measured phase"
-	if !c.MeasuredPeakRSSExact {
-		s += " (sampled)"
-	}
-	if c.SetupPeakRSSBytes > 0 {
-		s += ", " + mb(c.SetupPeakRSSBytes) + " before it (connecting, seeding, warm-up)"
-	}
-	return s + ", " + mb(c.MaxRSSBytes) + " whole process"
 }

@@ -1,8 +1,7 @@
-package report
+package results
 
 import (
 	"maps"
-	"math"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -71,16 +70,16 @@ func Summarize(iv *metrics.Interval, elapsed time.Duration) IntervalSummary {
 
 func summarize(iv *metrics.Interval, elapsed time.Duration) IntervalSummary {
 	dt := iv.End.Sub(iv.Start).Seconds()
-	s := IntervalSummary{T: round3(elapsed.Seconds()), Dt: round3(dt), Ops: make([]OpSummary, len(iv.Ops))}
+	s := IntervalSummary{T: Round3(elapsed.Seconds()), Dt: Round3(dt), Ops: make([]OpSummary, len(iv.Ops))}
 	if l := iv.Load; l != (metrics.Load{}) {
 		s.Load = &IntervalLoad{Scheduled: l.Scheduled, Dropped: l.Dropped, Late: l.Late, InFlight: l.InFlight, Active: l.Active, TargetRate: l.TargetRate,
-			SchedulerLagMs: round3(float64(l.SchedulerLag) / 1e6)}
+			SchedulerLagMs: Round3(float64(l.SchedulerLag) / 1e6)}
 		if dt > 0 {
-			s.Load.SchedulerBusy = round3(min(l.SchedulerBusy.Seconds()/dt, 1))
+			s.Load.SchedulerBusy = Round3(min(l.SchedulerBusy.Seconds()/dt, 1))
 		}
 	}
 	if c := iv.ClientCPU; c != nil && dt > 0 {
-		s.Client = &IntervalClient{CPUSeconds: round3(c.Seconds()), Utilization: round3(c.Seconds() / dt / procstat.AvailableCPU())}
+		s.Client = &IntervalClient{CPUSeconds: Round3(c.Seconds()), Utilization: Round3(c.Seconds() / dt / procstat.AvailableCPU())}
 	}
 	for i := range iv.Ops {
 		o := &iv.Ops[i]
@@ -113,13 +112,13 @@ func latencyOf(h *hdrhistogram.Histogram) Latency {
 	q := h.ValueAtPercentilesSlice([]float64{50, 95, 99, 99.9})
 	return Latency{
 		Min:    ms(h.Min()),
-		Avg:    round3(h.Mean() / 1000),
+		Avg:    Round3(h.Mean() / 1000),
 		P50:    ms(q[0]),
 		P95:    ms(q[1]),
 		P99:    ms(q[2]),
 		P999:   ms(q[3]),
 		Max:    maxMs(h),
-		StdDev: round3(h.StdDev() / 1000),
+		StdDev: Round3(h.StdDev() / 1000),
 	}
 }
 
@@ -137,17 +136,12 @@ func maxMs(h *hdrhistogram.Histogram) float64 {
 // latencies are clamped to it), so neither is any figure reported.
 func ms(us int64) float64 { return float64(min(us, metrics.HighestMicros)) / 1000 }
 
-// round3 rounds to three decimals: a microsecond for milliseconds, a
-// millisecond for seconds. Finer digits would be noise the histogram's three
-// significant digits do not support.
-func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
-
 // perSecond is n per second of secs, 0 for an empty span.
 func perSecond(n int64, secs float64) float64 {
 	if secs <= 0 {
 		return 0
 	}
-	return round3(float64(n) / secs)
+	return Round3(float64(n) / secs)
 }
 
 // docsOf is d for the results, nil when nothing was counted.

@@ -1,11 +1,7 @@
-package report
+package results
 
 import (
-	"maps"
-	"slices"
 	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
@@ -136,8 +132,8 @@ func BuildFaults(res *Result, gaps []Span, abandoned int64, injected []InjectedF
 	}
 	for i, g := range merged {
 		fg := FaultGap{
-			Start: round3(g.Start.Sub(res.StartedAt).Seconds()), End: round3(g.End.Sub(res.StartedAt).Seconds()),
-			Seconds: round3(g.End.Sub(g.Start).Seconds()), Open: g.Open, Flaps: flaps[i],
+			Start: Round3(g.Start.Sub(res.StartedAt).Seconds()), End: Round3(g.End.Sub(res.StartedAt).Seconds()),
+			Seconds: Round3(g.End.Sub(g.Start).Seconds()), Open: g.Open, Flaps: flaps[i],
 		}
 		if !g.Open {
 			fg.RecoverySeconds = recovery(res.Intervals, fg.Start, fg.End)
@@ -163,7 +159,7 @@ func recovery(ivs []IntervalSummary, start, end float64) *float64 {
 	base := before[len(before)/2]
 	for _, iv := range ivs {
 		if iv.T > end && iv.Dt > 0 && rateOf(iv) >= Recovered*base {
-			d := round3(iv.T - end)
+			d := Round3(iv.T - end)
 			return &d
 		}
 	}
@@ -179,57 +175,3 @@ func rateOf(iv IntervalSummary) float64 {
 	}
 	return float64(n) / iv.Dt
 }
-
-// writeFaults prints the faults section of the console report.
-func writeFaults(w *errWriter, res *Result) {
-	f := res.Faults
-	if f == nil {
-		return
-	}
-	w.printf("\nfaults:   %s operation(s) lost (%s errors, %s abandoned in flight)\n",
-		thousands(f.Lost), thousands(f.Lost-f.Abandoned), thousands(f.Abandoned))
-	if r := f.Retried; r != nil {
-		w.printf("  retried by the driver and then successful: %s read(s), %s write(s)\n", thousands(r.Reads), thousands(r.Writes))
-	}
-	for i, g := range f.Gaps {
-		line := "  gap " + strconv.Itoa(i+1) + ": no operation succeeded from " + secs(g.Start) + " to " + secs(g.End) + " (" + secs(g.Seconds) + ")"
-		if g.Flaps > 0 {
-			line = "  gap " + strconv.Itoa(i+1) + ": operations failed from " + secs(g.Start) + " to " + secs(g.End) + " (" + secs(g.Seconds) + ", " + strconv.Itoa(g.Flaps) + " brief recoveries)"
-		}
-		switch {
-		case g.Open:
-			line += ", still failing when the run ended"
-		case g.RecoverySeconds != nil:
-			line += ", throughput back to 90% of before " + secs(*g.RecoverySeconds) + " after"
-		default:
-			line += ", throughput never back to 90% of before"
-		}
-		w.printf("%s\n", line)
-	}
-	for _, in := range f.Injected {
-		line := "  fault " + in.Planned + ": " + in.Outcome
-		if in.Outcome == "done" {
-			line += " at " + secs(in.At)
-		}
-		if in.Error != "" {
-			line += " (" + in.Error + ")"
-		}
-		w.printf("%s\n", line)
-	}
-	if len(f.Timeline) == 0 {
-		return
-	}
-	// One line per class: its count at each interval's end time.
-	perClass := map[string][]string{}
-	for _, iv := range f.Timeline {
-		for c, n := range iv.ErrorsByClass {
-			perClass[c] = append(perClass[c], secs(iv.T)+":"+thousands(n))
-		}
-	}
-	w.printf("  errors per class (interval end: count)\n")
-	for _, c := range slices.Sorted(maps.Keys(perClass)) {
-		w.printf("    %-28s %s\n", c, strings.Join(perClass[c], " "))
-	}
-}
-
-func secs(s float64) string { return strconv.FormatFloat(s, 'f', -1, 64) + "s" }

@@ -1,10 +1,8 @@
-package report
+package results
 
 import (
 	"fmt"
 	"math"
-
-	"github.com/mongoload/mongoload/internal/metrics"
 )
 
 // flagEmpty adds a note for every operation whose share of empty results is
@@ -61,35 +59,4 @@ func emptyWords(typ string) (what, none string) {
 		return "operations", "found no document"
 	}
 	return "finds", "returned no document"
-}
-
-// DocsHead is the header of the documents table: what the server did with
-// documents, per operation.
-var DocsHead = []string{"operation", "returned", "matched", "modified", "upserted", "deleted", "inserted", "empty"}
-
-// DocsRows is the documents table of res, one row per operation that
-// counted any and a TOTAL row; nil when no operation did. Empty is the
-// share of reads, updates and deletes that found nothing.
-func DocsRows(res *Result) [][]string {
-	var rows [][]string
-	row := func(name string, d *metrics.Docs) {
-		empty := "-"
-		if d.Shaped > 0 {
-			empty = fmt.Sprintf("%.1f%%", 100*d.EmptyShare())
-		}
-		rows = append(rows, []string{name, thousands(d.Returned), thousands(d.Matched), thousands(d.Modified),
-			thousands(d.Upserted), thousands(d.Deleted), thousands(d.Inserted), empty})
-	}
-	for i := range res.Operations {
-		if d := res.Operations[i].Docs; d != nil {
-			row(res.Operations[i].Name, d)
-		}
-	}
-	if rows == nil {
-		return nil
-	}
-	if d := res.Totals.Docs; d != nil {
-		row("TOTAL", d)
-	}
-	return rows
 }

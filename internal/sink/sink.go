@@ -1,10 +1,11 @@
-package report
+package sink
 
 import (
 	"fmt"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // Sink receives interval snapshots and the final result. Calls come from one
@@ -17,7 +18,7 @@ type Sink interface {
 	Interval(iv *metrics.Interval, elapsed time.Duration)
 	// Close says the run is over; the sink writes its final output. res may
 	// be nil if the run failed before a result could be built.
-	Close(res *Result) error
+	Close(res *results.Result) error
 }
 
 // Namer is implemented by sinks that have a name for messages about them.

@@ -1,4 +1,4 @@
-package report
+package sink
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // FanoutBuffer is how many snapshots a Fanout holds for a sink that has
@@ -32,7 +33,7 @@ type outlet struct {
 	sink    Sink
 	ch      chan delivery
 	dropped int64 // guarded by Fanout.mu
-	res     *Result
+	res     *results.Result
 	err     error
 	done    chan struct{}
 }
@@ -99,7 +100,7 @@ func (f *Fanout) Dropped() []int64 {
 // each sink finish its queued snapshots, hands it res, and waits for all of
 // them. It returns the sinks' errors joined, each prefixed with the sink's
 // name.
-func (f *Fanout) Close(res *Result) error {
+func (f *Fanout) Close(res *results.Result) error {
 	f.mu.Lock()
 	if f.closed {
 		f.mu.Unlock()

@@ -1,4 +1,4 @@
-package report
+package results
 
 import (
 	"cmp"
@@ -65,7 +65,7 @@ func Build(info RunInfo, totals *metrics.Totals, series []IntervalSummary) *Resu
 		Load:          info.Load,
 		StartedAt:     info.StartedAt,
 		EndedAt:       info.EndedAt,
-		WarmupSeconds: round3(info.Warmup.Seconds()),
+		WarmupSeconds: Round3(info.Warmup.Seconds()),
 		Outcome:       info.Outcome,
 		Reason:        info.Reason,
 		Operations:    []Operation{},
@@ -87,8 +87,8 @@ func Build(info RunInfo, totals *metrics.Totals, series []IntervalSummary) *Resu
 	if info.Load.Type == Open && totals != nil && res.DurationSeconds > 0 && totals.Load().Scheduled > 0 {
 		l := totals.Load()
 		res.Schedule = &Schedule{
-			TargetRate:   round3(float64(l.Scheduled) / res.DurationSeconds),
-			AchievedRate: round3(float64(res.Totals.Operations+res.Totals.Errors) / res.DurationSeconds),
+			TargetRate:   Round3(float64(l.Scheduled) / res.DurationSeconds),
+			AchievedRate: Round3(float64(res.Totals.Operations+res.Totals.Errors) / res.DurationSeconds),
 			Scheduled:    l.Scheduled, Dropped: l.Dropped, Late: l.Late,
 			DroppedShare: math.Round(float64(l.Dropped)/float64(l.Scheduled)*1e6) / 1e6,
 		}
@@ -105,7 +105,7 @@ func Build(info RunInfo, totals *metrics.Totals, series []IntervalSummary) *Resu
 		c := *info.Client
 		c.SchedulerBusy, c.SchedulerLagMs = busy, lag
 		if res.Totals.Operations > 0 {
-			c.CPUPerOpMicros = round3(c.CPUSeconds * 1e6 / float64(res.Totals.Operations))
+			c.CPUPerOpMicros = Round3(c.CPUSeconds * 1e6 / float64(res.Totals.Operations))
 		}
 		res.Client = &c
 	}
@@ -115,7 +115,7 @@ func Build(info RunInfo, totals *metrics.Totals, series []IntervalSummary) *Resu
 // addOperations fills Operations and Totals from totals.
 func (res *Result) addOperations(totals *metrics.Totals, types, parents map[string]string) {
 	secs := totals.Duration().Seconds()
-	res.DurationSeconds = round3(secs)
+	res.DurationSeconds = Round3(secs)
 	all := metrics.NewHistogram()
 	var allService *hdrhistogram.Histogram
 	t := &res.Totals
@@ -183,7 +183,7 @@ func (res *Result) operation(o *metrics.OpTotal, typ string, secs float64) Opera
 	if o.Overflow > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf(
 			"%s: %s exceeded the histogram limit of %s and counted as %s: its max and top percentiles are understated",
-			o.Name, plural(o.Overflow, "latency", "latencies"), shortDuration(metrics.Highest), shortDuration(metrics.Highest)))
+			o.Name, Plural(o.Overflow, "latency", "latencies"), ShortDuration(metrics.Highest), ShortDuration(metrics.Highest)))
 	}
 	return op
 }

@@ -1,0 +1,188 @@
+package archtest
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The result model and its renderers: internal/results is what a run's
+// results are (the versioned schema, what counts, clocks, totals, Build);
+// internal/report and its subpackages show or write them. Packages that
+// need a result's types import the model; only the CLI's one rendering
+// file (and the dashboard, for the page's assets) reaches the renderers.
+
+// goFile is one Go file of the tree and the mongoload packages it imports,
+// as directories relative to the module root ("internal/results").
+type goFile struct {
+	path    string // relative to the module root, with slashes
+	test    bool
+	imports []string
+}
+
+func (f goFile) dir() string { return filepath.ToSlash(filepath.Dir(f.path)) }
+
+// tree reads the imports of every Go file of the module.
+func tree(t *testing.T) []goFile {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	fset := token.NewFileSet()
+	var files []goFile
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		g := goFile{path: filepath.ToSlash(rel), test: strings.HasSuffix(path, "_test.go")}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if rest, ok := strings.CutPrefix(p, module); ok {
+				g.imports = append(g.imports, rest)
+			}
+		}
+		files = append(files, g)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 100 {
+		t.Fatalf("only %d files read: the walk missed the tree", len(files))
+	}
+	return files
+}
+
+// under reports whether dir is pkg or one of its subpackages.
+func under(dir, pkg string) bool { return dir == pkg || strings.HasPrefix(dir, pkg+"/") }
+
+// A rule says which files it governs, and which of the mongoload packages
+// such a file may import (allowed) or must not (denied).
+type rule struct {
+	name    string
+	applies func(f goFile) bool
+	ok      func(f goFile, imp string) bool
+	why     string
+}
+
+// violations lists every import of files that breaks one of rules.
+func violations(files []goFile, rules []rule) []string {
+	var out []string
+	for _, r := range rules {
+		for _, f := range files {
+			if !r.applies(f) {
+				continue
+			}
+			for _, imp := range f.imports {
+				if !r.ok(f, imp) {
+					out = append(out, r.name+": "+f.path+" imports "+imp+": "+r.why)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// isRenderer reports whether pkg is internal/report or one of its subpackages.
+func isRenderer(pkg string) bool { return under(pkg, "internal/report") }
+
+// resultRules are the boundaries between the model and its renderers.
+var resultRules = []rule{
+	{
+		name:    "the model renders nothing",
+		applies: func(f goFile) bool { return under(f.dir(), "internal/results") },
+		// The model is built from the metrics' histograms and the
+		// process's CPU; a fixture package of its own may use the model.
+		ok: func(_ goFile, imp string) bool {
+			return slices.Contains([]string{"internal/metrics", "internal/procstat", "internal/results"}, imp)
+		},
+		why: "internal/results is the result model and imports only internal/metrics and internal/procstat: no renderer, no sink, nothing that runs load",
+	},
+	{
+		name:    "sinks carry results, they do not render",
+		applies: func(f goFile) bool { return under(f.dir(), "internal/sink") },
+		ok: func(_ goFile, imp string) bool {
+			return imp == "internal/metrics" || imp == "internal/results"
+		},
+		why: "internal/sink delivers interval snapshots and the result; it knows only the metrics and the model",
+	},
+	{
+		name:    "only the CLI's render.go reaches the renderers",
+		applies: func(f goFile) bool { return !f.test && !isRenderer(f.dir()) },
+		ok: func(f goFile, imp string) bool {
+			switch {
+			case !isRenderer(imp):
+				return true
+			case f.path == "internal/cli/render.go":
+				return true
+			case imp == "internal/report/html" && f.dir() == "internal/dashboard":
+				return true // the live page serves the report page's chart assets
+			case imp == "internal/report" && f.dir() == "bench/ceiling":
+				return true // a bench program that runs the sinks as a run does
+			}
+			return false
+		},
+		why: "a package that needs a result's types imports internal/results; the CLI renders through internal/cli/render.go",
+	},
+	{
+		name: "renderers depend on the model, not on what runs load",
+		// Their tests may analyse a sweep to have one to render.
+		applies: func(f goFile) bool { return !f.test && isRenderer(f.dir()) },
+		ok: func(_ goFile, imp string) bool {
+			return isRenderer(imp) || slices.Contains([]string{"internal/results", "internal/sink", "internal/metrics", "internal/procstat"}, imp)
+		},
+		why: "internal/report and its subpackages render the model (internal/results, interval metrics); they never import the CLI, the engine, the driver or the analyses",
+	},
+}
+
+// TestResultModelBoundaries keeps the model apart from its renderers.
+func TestResultModelBoundaries(t *testing.T) {
+	for _, v := range violations(tree(t), resultRules) {
+		t.Error(v)
+	}
+}
+
+// TestResultRulesCatchRegressions feeds each rule the import it exists to
+// refuse, so a rule that no longer matches anything fails here.
+func TestResultRulesCatchRegressions(t *testing.T) {
+	tests := []struct {
+		file goFile
+		want string // the rule that must refuse it
+	}{
+		{goFile{path: "internal/results/build.go", imports: []string{"internal/report"}}, "the model renders nothing"},
+		{goFile{path: "internal/results/build_test.go", test: true, imports: []string{"internal/report/reporttest"}}, "the model renders nothing"},
+		{goFile{path: "internal/results/result.go", imports: []string{"internal/sink"}}, "the model renders nothing"},
+		{goFile{path: "internal/sink/fanout.go", imports: []string{"internal/report"}}, "sinks carry results, they do not render"},
+		{goFile{path: "internal/telemetry/delta.go", imports: []string{"internal/report"}}, "only the CLI's render.go reaches the renderers"},
+		{goFile{path: "internal/cli/run.go", imports: []string{"internal/report"}}, "only the CLI's render.go reaches the renderers"},
+		{goFile{path: "internal/cli/operator.go", imports: []string{"internal/report/html"}}, "only the CLI's render.go reaches the renderers"},
+		{goFile{path: "internal/dashboard/events.go", imports: []string{"internal/report"}}, "only the CLI's render.go reaches the renderers"},
+		{goFile{path: "internal/report/console.go", imports: []string{"internal/cli"}}, "renderers depend on the model, not on what runs load"},
+		{goFile{path: "internal/report/html/model.go", imports: []string{"internal/analysis"}}, "renderers depend on the model, not on what runs load"},
+		{goFile{path: "internal/report/csv.go", imports: []string{"internal/engine"}}, "renderers depend on the model, not on what runs load"},
+	}
+	for _, tt := range tests {
+		got := violations([]goFile{tt.file}, resultRules)
+		if !slices.ContainsFunc(got, func(v string) bool { return strings.HasPrefix(v, tt.want+": ") }) {
+			t.Errorf("%s importing %v: violations %q, want one of rule %q", tt.file.path, tt.file.imports, got, tt.want)
+		}
+	}
+	// What the tree does today passes.
+	fine := []goFile{
+		{path: "internal/cli/render.go", imports: []string{"internal/report", "internal/report/html", "internal/results"}},
+		{path: "internal/merge/merge.go", imports: []string{"internal/results", "internal/metrics"}},
+		{path: "internal/report/html/html.go", imports: []string{"internal/report", "internal/results"}},
+		{path: "internal/analysis/pool_test.go", test: true, imports: []string{"internal/report", "internal/report/reporttest"}},
+	}
+	if got := violations(fine, resultRules); len(got) != 0 {
+		t.Errorf("allowed imports refused: %q", got)
+	}
+}

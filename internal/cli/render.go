@@ -1,0 +1,146 @@
+package cli
+
+// render.go is the one file of the command that reaches the renderers
+// (internal/report and its HTML page): the rest of the command deals in the
+// result model (internal/results) and hands it here to be shown or written.
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/mongoload/mongoload/internal/analysis"
+	"github.com/mongoload/mongoload/internal/report"
+	htmlreport "github.com/mongoload/mongoload/internal/report/html"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/sink"
+)
+
+// document is what the report command renders: one results file, one
+// sweep, or a comparison of several.
+type document struct {
+	Result     *results.Result
+	Sweep      *results.Sweep
+	Comparison *results.Comparison
+	// Inputs are the compared files' contents, for the comparison's charts.
+	Inputs []analysis.CompareInput
+}
+
+// printDocument prints doc as text or Markdown on stdout.
+func printDocument(o IO, doc *document, markdown bool) error {
+	switch {
+	case doc.Comparison != nil && markdown:
+		return report.WriteComparisonMarkdown(o.Stdout, doc.Comparison)
+	case doc.Comparison != nil:
+		return report.WriteComparisonConsole(o.Stdout, doc.Comparison)
+	case doc.Sweep != nil && markdown:
+		return report.WriteSweepMarkdown(o.Stdout, doc.Sweep)
+	case doc.Sweep != nil:
+		return report.WriteSweepConsole(o.Stdout, doc.Sweep)
+	case markdown:
+		return report.WriteResultMarkdown(o.Stdout, doc.Result)
+	}
+	return report.WriteConsole(o.Stdout, doc.Result)
+}
+
+// writeExtras writes the HTML page and the CSV files that were asked for.
+func writeExtras(o IO, doc *document, html, csvDir string) error {
+	if html != "" {
+		page := htmlreport.Page{Result: doc.Result, Sweep: doc.Sweep, Comparison: doc.Comparison}
+		for i, in := range doc.Inputs {
+			page.Inputs = append(page.Inputs, htmlreport.Input{Label: doc.Comparison.Inputs[i].Label, Result: in.Result, Sweep: in.Sweep})
+		}
+		if err := htmlreport.WriteFile(html, page); err != nil {
+			return withCode(ExitOutput, err)
+		}
+		fmt.Fprintf(o.Stderr, "HTML report written to %s\n", html)
+	}
+	if csvDir == "" {
+		return nil
+	}
+	var files []string
+	var err error
+	switch {
+	case doc.Comparison != nil:
+		files, err = report.WriteComparisonCSV(csvDir, doc.Comparison)
+	case doc.Sweep != nil:
+		files, err = report.WriteSweepCSV(csvDir, doc.Sweep)
+	default:
+		files, err = report.WriteResultCSV(csvDir, doc.Result)
+	}
+	if err != nil {
+		return withCode(ExitOutput, err)
+	}
+	fmt.Fprintf(o.Stderr, "CSV written to %s: %d files\n", csvDir, len(files))
+	return nil
+}
+
+// printSweep prints a sweep's report on w, as text or Markdown.
+func printSweep(w io.Writer, sw *results.Sweep, markdown bool) error {
+	if markdown {
+		return report.WriteSweepMarkdown(w, sw)
+	}
+	return report.WriteSweepConsole(w, sw)
+}
+
+// printConsole prints a result's console report on w.
+func printConsole(w io.Writer, res *results.Result) error { return report.WriteConsole(w, res) }
+
+// output is how a run reports: the live sink and the final report.
+type output struct {
+	format string
+	ycsb   report.YCSBOptions
+	// view is the operator's view shared by the command's measured phases
+	// (the dashboard); nil for none (operator.go).
+	view *operatorView
+}
+
+// live is the sink that shows progress during the run, nil when quiet.
+func (out output) live(o IO, quiet bool) sink.Sink {
+	switch {
+	case quiet:
+		return nil
+	case out.format == "ycsb":
+		return report.NewYCSBStatusSink(o.Stderr, out.ycsb)
+	}
+	return report.NewLiveSink(o.Stderr)
+}
+
+// final writes the report at the end of the run.
+func (out output) final(w io.Writer, res *results.Result) error {
+	if out.format == "ycsb" {
+		return report.WriteYCSB(w, res, out.ycsb)
+	}
+	return report.WriteConsole(w, res)
+}
+
+// ycsbHeader writes YCSB's header lines (report.WriteYCSBHeader) on stderr
+// when the format is YCSB's, before anything is measured: the command
+// line, with URIs and passwords redacted, and the client.
+func (out output) ycsbHeader(o IO, command string, args []string) {
+	if out.format != "ycsb" {
+		return
+	}
+	_ = report.WriteYCSBHeader(o.Stderr, redactArgs(append([]string{command}, args...)), Version)
+}
+
+// resultsFileSink is the sink that writes the results file at path
+// (report.NewJSONSink).
+func resultsFileSink(path string, info results.RunInfo) sink.Sink {
+	return report.NewJSONSink(path, info)
+}
+
+// createHlog is the sink that writes the HDR interval log at path, created
+// now so an unwritable path fails before the run (report.CreateHlog).
+func createHlog(path string) (sink.Sink, error) { return report.CreateHlog(path) }
+
+// contextLine is a server context in one line, as the console shows it.
+func contextLine(c *results.ServerContext) string { return report.ContextLine(c) }
+
+// diffContext is the facts that differ between two servers' contexts.
+func diffContext(a, b *results.ServerContext) []report.ContextDiff { return report.DiffContext(a, b) }
+
+// htmlPage writes the HTML report of a result or a sweep on w (the
+// dashboard's download).
+func htmlPage(w io.Writer, res *results.Result, sw *results.Sweep) error {
+	return htmlreport.Write(w, htmlreport.Page{Result: res, Sweep: sw})
+}
