@@ -1,13 +1,9 @@
 package cli
 
 import (
-	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"runtime"
 	"runtime/debug"
 	"time"
 
@@ -15,7 +11,6 @@ import (
 	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/mongodb"
-	"github.com/mongoload/mongoload/internal/procstat"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/sink"
 	"github.com/mongoload/mongoload/internal/workload"
@@ -63,7 +58,9 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 }
 
 // connectPrepared connects, sets up and seeds the workload, and takes this
-// process's share of the keys: what every command that measures does first.
+// process's share of the keys: what every command that measures does first
+// (the phases Connect, Setup and Seed, once per command; measureStep goes
+// through the others once per measured step).
 // trackSends asks the driver to mark sends (see engine.TracksSends).
 func connectPrepared(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, trackSends bool) (*mongodb.Client, error) {
 	client, err := connect(ctx, o, cfg, mongodb.ConnectOptions{TrackSends: trackSends})
@@ -112,7 +109,8 @@ func connect(ctx context.Context, o IO, cfg *config.Config, co ...mongodb.Connec
 	return nil, withCode(ExitUnreachable, err)
 }
 
-// prepare creates collections and indexes and seeds them, as configured.
+// prepare creates collections and indexes (PhaseSetup) and seeds them
+// (PhaseSeed), as configured.
 func prepare(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client) error {
 	create := cfg.Run.Setup == nil || *cfg.Run.Setup
 	notices, err := client.Prepare(ctx, plan, mongodb.SetupOptions{
@@ -284,125 +282,4 @@ func spans(gaps []engine.Gap) []results.Span {
 // the server-selection timeout, as the driver would wait, plus a margin.
 func lostAfter(cfg *config.Config) time.Duration {
 	return max(cfg.Connection.Timeouts.ServerSelection.D()+2*time.Second, 5*time.Second)
-}
-
-func clientUsage(u0, u procstat.Usage) *results.ClientUsage {
-	cpu, _ := u.Since(u0)
-	return &results.ClientUsage{CPUSeconds: cpu.Seconds(), Utilization: u.Utilization(u0), Cores: runtime.NumCPU(),
-		AvailableCPU: math.Round(procstat.AvailableCPU()*1000) / 1000, MaxRSSBytes: u.MaxRSS}
-}
-
-func runInfo(cfg *config.Config, plan *workload.Plan) results.RunInfo {
-	red := cfg.Redact()
-	raw, _ := json.Marshal(red)
-	types := make(map[string]string, len(plan.Ops))
-	parents := map[string]string{}
-	for _, op := range plan.AllOps() {
-		types[op.Name] = op.Type
-		if op.Parent != nil {
-			parents[op.Name] = op.Parent.Name
-		}
-	}
-	return results.RunInfo{
-		Tool:       results.Tool{Name: "mongoload", Version: Version},
-		Label:      cfg.Run.Label,
-		Workload:   results.Workload{Name: cfg.Name, Source: cfg.Source},
-		Config:     raw,
-		ConfigLine: configLine(red),
-		OpTypes:    types,
-		OpParents:  parents,
-		Warmup:     cfg.Run.Warmup.D(),
-
-		EmptyThreshold: cfg.Run.EmptyThreshold,
-		MissCauses:     missCauses(cfg, plan),
-	}
-}
-
-// missCauses says, for each operation whose filter cannot reach its
-// collection's documents, why (workload.MissCause): the report flags the
-// operation only if its results were mostly empty.
-func missCauses(cfg *config.Config, plan *workload.Plan) map[string]string {
-	filters := map[string]config.Value{}
-	var walk func(ops []config.Operation)
-	walk = func(ops []config.Operation) {
-		for _, o := range ops {
-			filters[o.Name] = o.Filter
-			walk(o.Steps)
-		}
-	}
-	walk(cfg.Operations)
-	out := map[string]string{}
-	for _, op := range plan.AllOps() {
-		if op.Collection == nil {
-			continue
-		}
-		for i := range cfg.Collections {
-			if cfg.Collections[i].Namespace() != op.Collection.Namespace() {
-				continue
-			}
-			if c := workload.MissCause(filters[op.Name], cfg.Collections[i].Template, seedTarget(cfg, i)); c != "" {
-				out[op.Name] = c
-			}
-		}
-	}
-	return out
-}
-
-func configLine(c *config.Config) string {
-	r, cn := c.Run, c.Connection
-	s := fmt.Sprintf("workload=%s uri=%s", c.Name, cn.URI)
-	switch {
-	case r.Rate > 0:
-		s += fmt.Sprintf(" rate=%g arrival=%s", r.Rate, cmp.Or(r.Arrival, "fixed"))
-		if r.MaxInFlight > 0 {
-			s += fmt.Sprintf(" maxInFlight=%d", r.MaxInFlight)
-		}
-	case r.Sessions > 0:
-		s += fmt.Sprintf(" sessions=%d thinkTime=%s", r.Sessions, r.ThinkTime)
-	default:
-		s += fmt.Sprintf(" concurrency=%d", r.Concurrency)
-	}
-	if len(r.Stages) > 0 {
-		s += fmt.Sprintf(" stages=%d", len(r.Stages))
-	}
-	if r.Partition != "" {
-		s += " partition=" + r.Partition
-	}
-	if r.Duration > 0 {
-		s += " duration=" + r.Duration.String()
-	}
-	if r.Operations > 0 {
-		s += fmt.Sprintf(" operations=%d", r.Operations)
-	}
-	s += fmt.Sprintf(" warmup=%s seed=%d randomSeed=%d", r.Warmup, r.Seed, r.RandomSeed)
-	for _, kv := range [][2]string{{"readPreference", cn.ReadPreference}, {"readConcern", cn.ReadConcern}} {
-		if kv[1] != "" {
-			s += " " + kv[0] + "=" + kv[1]
-		}
-	}
-	if cn.WriteConcern != nil && cn.WriteConcern.W != "" {
-		s += " w=" + cn.WriteConcern.W
-	}
-	if cn.MaxPoolSize > 0 {
-		s += fmt.Sprintf(" maxPoolSize=%d", cn.MaxPoolSize)
-	}
-	return s
-}
-
-// seriesSink keeps the interval series for the step's result (a sweep reads
-// it from there) and passes each interval on. The engine calls it on its
-// collector goroutine, once per interval, so the series is complete when
-// engine.Run returns, before the result is built.
-type seriesSink struct {
-	next      engine.Sink
-	summaries []results.IntervalSummary
-	peak      *procstat.PeakSampler // the measured phase's memory
-}
-
-func (s *seriesSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
-	if s.peak != nil {
-		s.peak.Sample()
-	}
-	s.summaries = append(s.summaries, results.Summarize(iv, elapsed))
-	s.next.Interval(iv, elapsed)
 }

@@ -3,10 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
+	"math"
+	"runtime"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/engine"
+	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/procstat"
 	"github.com/mongoload/mongoload/internal/results"
@@ -27,7 +30,7 @@ type runState struct {
 	info  results.RunInfo
 	opts  engine.Options // Warmup: the observers hook into the engine
 	sinks []sink.Sink    // Context: the observers add theirs, fanned out after it
-	fan   *sink.Fanout   // Warmup on
+	fan   *sink.Fanout   // after Context: the sinks fanned out
 
 	run      *engine.Result          // Collect on: what the engine measured
 	injected []results.InjectedFault // Collect on: the fault schedule's actions
@@ -209,3 +212,28 @@ func (writeStage) enter(_ Phase, r *runState) error {
 }
 
 func (writeStage) close() {}
+
+// clientUsage is the client's CPU and memory between two readings.
+func clientUsage(u0, u procstat.Usage) *results.ClientUsage {
+	cpu, _ := u.Since(u0)
+	return &results.ClientUsage{CPUSeconds: cpu.Seconds(), Utilization: u.Utilization(u0), Cores: runtime.NumCPU(),
+		AvailableCPU: math.Round(procstat.AvailableCPU()*1000) / 1000, MaxRSSBytes: u.MaxRSS}
+}
+
+// seriesSink keeps the interval series for the step's result (a sweep reads
+// it from there) and passes each interval on. The engine calls it on its
+// collector goroutine, once per interval, so the series is complete when
+// engine.Run returns, before the result is built.
+type seriesSink struct {
+	next      engine.Sink
+	summaries []results.IntervalSummary
+	peak      *procstat.PeakSampler // the measured phase's memory
+}
+
+func (s *seriesSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
+	if s.peak != nil {
+		s.peak.Sample()
+	}
+	s.summaries = append(s.summaries, results.Summarize(iv, elapsed))
+	s.next.Interval(iv, elapsed)
+}

@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/workload"
+)
+
+// runInfo is what the result says about the run before it is measured: the
+// tool, the workload, the configuration (password redacted) and its line.
+func runInfo(cfg *config.Config, plan *workload.Plan) results.RunInfo {
+	red := cfg.Redact()
+	raw, _ := json.Marshal(red)
+	types := make(map[string]string, len(plan.Ops))
+	parents := map[string]string{}
+	for _, op := range plan.AllOps() {
+		types[op.Name] = op.Type
+		if op.Parent != nil {
+			parents[op.Name] = op.Parent.Name
+		}
+	}
+	return results.RunInfo{
+		Tool:       results.Tool{Name: "mongoload", Version: Version},
+		Label:      cfg.Run.Label,
+		Workload:   results.Workload{Name: cfg.Name, Source: cfg.Source},
+		Config:     raw,
+		ConfigLine: configLine(red),
+		OpTypes:    types,
+		OpParents:  parents,
+		Warmup:     cfg.Run.Warmup.D(),
+
+		EmptyThreshold: cfg.Run.EmptyThreshold,
+		MissCauses:     missCauses(cfg, plan),
+	}
+}
+
+// missCauses says, for each operation whose filter cannot reach its
+// collection's documents, why (workload.MissCause): the report flags the
+// operation only if its results were mostly empty.
+func missCauses(cfg *config.Config, plan *workload.Plan) map[string]string {
+	filters := map[string]config.Value{}
+	var walk func(ops []config.Operation)
+	walk = func(ops []config.Operation) {
+		for _, o := range ops {
+			filters[o.Name] = o.Filter
+			walk(o.Steps)
+		}
+	}
+	walk(cfg.Operations)
+	out := map[string]string{}
+	for _, op := range plan.AllOps() {
+		if op.Collection == nil {
+			continue
+		}
+		for i := range cfg.Collections {
+			if cfg.Collections[i].Namespace() != op.Collection.Namespace() {
+				continue
+			}
+			if c := workload.MissCause(filters[op.Name], cfg.Collections[i].Template, seedTarget(cfg, i)); c != "" {
+				out[op.Name] = c
+			}
+		}
+	}
+	return out
+}
+
+func configLine(c *config.Config) string {
+	r, cn := c.Run, c.Connection
+	s := fmt.Sprintf("workload=%s uri=%s", c.Name, cn.URI)
+	switch {
+	case r.Rate > 0:
+		s += fmt.Sprintf(" rate=%g arrival=%s", r.Rate, cmp.Or(r.Arrival, "fixed"))
+		if r.MaxInFlight > 0 {
+			s += fmt.Sprintf(" maxInFlight=%d", r.MaxInFlight)
+		}
+	case r.Sessions > 0:
+		s += fmt.Sprintf(" sessions=%d thinkTime=%s", r.Sessions, r.ThinkTime)
+	default:
+		s += fmt.Sprintf(" concurrency=%d", r.Concurrency)
+	}
+	if len(r.Stages) > 0 {
+		s += fmt.Sprintf(" stages=%d", len(r.Stages))
+	}
+	if r.Partition != "" {
+		s += " partition=" + r.Partition
+	}
+	if r.Duration > 0 {
+		s += " duration=" + r.Duration.String()
+	}
+	if r.Operations > 0 {
+		s += fmt.Sprintf(" operations=%d", r.Operations)
+	}
+	s += fmt.Sprintf(" warmup=%s seed=%d randomSeed=%d", r.Warmup, r.Seed, r.RandomSeed)
+	for _, kv := range [][2]string{{"readPreference", cn.ReadPreference}, {"readConcern", cn.ReadConcern}} {
+		if kv[1] != "" {
+			s += " " + kv[0] + "=" + kv[1]
+		}
+	}
+	if cn.WriteConcern != nil && cn.WriteConcern.W != "" {
+		s += " w=" + cn.WriteConcern.W
+	}
+	if cn.MaxPoolSize > 0 {
+		s += fmt.Sprintf(" maxPoolSize=%d", cn.MaxPoolSize)
+	}
+	return s
+}
