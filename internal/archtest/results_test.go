@@ -100,17 +100,17 @@ var resultRules = []rule{
 		name:    "the model renders nothing",
 		applies: func(f goFile) bool { return under(f.dir(), "internal/results") },
 		// The model is built from the metrics' histograms and the
-		// process's CPU; a fixture package of its own may use the model.
+		// process's CPU; its tests use its own fixtures (resultstest).
 		ok: func(_ goFile, imp string) bool {
-			return slices.Contains([]string{"internal/metrics", "internal/procstat", "internal/results"}, imp)
+			return under(imp, "internal/results") || imp == "internal/metrics" || imp == "internal/procstat"
 		},
 		why: "internal/results is the result model and imports only internal/metrics and internal/procstat: no renderer, no sink, nothing that runs load",
 	},
 	{
 		name:    "sinks carry results, they do not render",
 		applies: func(f goFile) bool { return under(f.dir(), "internal/sink") },
-		ok: func(_ goFile, imp string) bool {
-			return imp == "internal/metrics" || imp == "internal/results"
+		ok: func(f goFile, imp string) bool {
+			return imp == "internal/metrics" || imp == "internal/results" || f.test && imp == "internal/results/resultstest"
 		},
 		why: "internal/sink delivers interval snapshots and the result; it knows only the metrics and the model",
 	},
