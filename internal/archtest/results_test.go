@@ -161,6 +161,7 @@ func TestResultRulesCatchRegressions(t *testing.T) {
 		{goFile{path: "internal/results/build_test.go", test: true, imports: []string{"internal/report/reporttest"}}, "the model renders nothing"},
 		{goFile{path: "internal/results/result.go", imports: []string{"internal/sink"}}, "the model renders nothing"},
 		{goFile{path: "internal/sink/fanout.go", imports: []string{"internal/report"}}, "sinks carry results, they do not render"},
+		{goFile{path: "internal/sink/fanout.go", imports: []string{"internal/results/resultstest"}}, "sinks carry results, they do not render"},
 		{goFile{path: "internal/telemetry/delta.go", imports: []string{"internal/report"}}, "only the CLI's render.go reaches the renderers"},
 		{goFile{path: "internal/cli/run.go", imports: []string{"internal/report"}}, "only the CLI's render.go reaches the renderers"},
 		{goFile{path: "internal/cli/operator.go", imports: []string{"internal/report/html"}}, "only the CLI's render.go reaches the renderers"},
@@ -179,6 +180,8 @@ func TestResultRulesCatchRegressions(t *testing.T) {
 	fine := []goFile{
 		{path: "internal/cli/render.go", imports: []string{"internal/report", "internal/report/html", "internal/results"}},
 		{path: "internal/merge/merge.go", imports: []string{"internal/results", "internal/metrics"}},
+		{path: "internal/results/build_test.go", test: true, imports: []string{"internal/results", "internal/results/resultstest"}},
+		{path: "internal/sink/fanout_test.go", test: true, imports: []string{"internal/results", "internal/results/resultstest"}},
 		{path: "internal/report/html/html.go", imports: []string{"internal/report", "internal/results"}},
 		{path: "internal/analysis/pool_test.go", test: true, imports: []string{"internal/report", "internal/report/reporttest"}},
 	}
