@@ -183,7 +183,7 @@ func TestResultRulesCatchRegressions(t *testing.T) {
 		{path: "internal/results/build_test.go", test: true, imports: []string{"internal/results", "internal/results/resultstest"}},
 		{path: "internal/sink/fanout_test.go", test: true, imports: []string{"internal/results", "internal/results/resultstest"}},
 		{path: "internal/report/html/html.go", imports: []string{"internal/report", "internal/results"}},
-		{path: "internal/analysis/pool_test.go", test: true, imports: []string{"internal/report", "internal/report/reporttest"}},
+		{path: "internal/analysis/pool_test.go", test: true, imports: []string{"internal/report", "internal/results/resultstest"}},
 	}
 	if got := violations(fine, resultRules); len(got) != 0 {
 		t.Errorf("allowed imports refused: %q", got)
