@@ -21,6 +21,7 @@ import (
 	"github.com/mongoload/mongoload/internal/builtin"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/engine"
+	"github.com/mongoload/mongoload/internal/engine/enginetest"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/procstat"
 	"github.com/mongoload/mongoload/internal/report"
@@ -35,14 +36,6 @@ var (
 	duration = flag.Duration("duration", 5*time.Second, "how long")
 	records  = flag.Int64("records", 10000, "keys every collection is taken to hold")
 )
-
-// noop is an executor that sends nothing: the operation "succeeds" at once,
-// returning one document.
-type noop struct{}
-
-func (noop) Do(context.Context, *workload.Request) (metrics.Docs, error) {
-	return metrics.Docs{Returned: 1, Shaped: 1}, nil
-}
 
 // series keeps the interval summaries for the result and passes intervals
 // on, as mongoload run does.
@@ -85,7 +78,7 @@ func run() error {
 	}
 	execs := make([]engine.Executor, len(plan.Ops))
 	for i := range execs {
-		execs[i] = noop{}
+		execs[i] = enginetest.Answer{Returned: 1, Shaped: 1} // sends nothing: "succeeds" at once with one document
 	}
 	opts := engine.Options{Concurrency: *workers, MaxInFlight: 100, Duration: *duration, Interval: time.Second, RandomSeed: 1}
 	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{Service: engine.Service(opts)})

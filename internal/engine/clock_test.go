@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/engine/enginetest"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
@@ -31,7 +32,7 @@ func TestClockNamesWhatIsMeasured(t *testing.T) {
 			if got := Clock(tt.o); got != tt.clock {
 				t.Errorf("Clock = %q, want %q", got, tt.clock)
 			}
-			res, _ := runModel(t, &fakeExec{delay: d}, tt.o)
+			res, _ := runModel(t, &enginetest.Fake{Delay: d}, tt.o)
 			avg := time.Duration(res.Totals.Op(0).Latency.Mean()) * time.Microsecond
 			if avg < tt.min || avg > tt.max {
 				t.Errorf("average latency %s, want %s to %s for the %q clock", avg, tt.min, tt.max, tt.clock)

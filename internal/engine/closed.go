@@ -64,7 +64,6 @@ func (r *run) startClosed(wg *sync.WaitGroup) {
 func (r *run) ownWorker(id int) {
 	c := &r.closed
 	w := r.newWorker(id)
-	ctx, clock := r.runnerCtx()
 	shard := r.rec.Shard(id)
 	for !r.stop.Load() {
 		if int64(id) >= c.active.Load() {
@@ -80,7 +79,7 @@ func (r *run) ownWorker(id int) {
 			}
 			continue
 		}
-		if !r.exec(ctx, clock, w, shard, time.Time{}) {
+		if !r.step(w, shard, time.Time{}) {
 			return
 		}
 	}
@@ -89,7 +88,6 @@ func (r *run) ownWorker(id int) {
 // queuedWorkers runs whichever active worker is ready next.
 func (r *run) queuedWorkers(id int) {
 	c := &r.closed
-	ctx, clock := r.runnerCtx()
 	shard := r.rec.Shard(id)
 	for {
 		var w *worker
@@ -104,7 +102,7 @@ func (r *run) queuedWorkers(id int) {
 		if int64(w.id) >= c.active.Load() && r.park(w) {
 			continue
 		}
-		ok := r.exec(ctx, clock, w, shard, w.ready)
+		ok := r.step(w, shard, w.ready)
 		w.ready = time.Now()
 		c.ready <- w // never blocks: the channel holds every worker
 		if !ok {

@@ -6,17 +6,11 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/engine/enginetest"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/testserver"
 	"github.com/mongoload/mongoload/internal/workload"
 )
-
-// docsExec answers every operation at once with a find's counts.
-type docsExec struct{}
-
-func (docsExec) Do(context.Context, *workload.Request) (metrics.Docs, error) {
-	return metrics.Docs{Returned: 2, Shaped: 1}, nil
-}
 
 // execLoop is one worker's measured loop over a find-only plan, the way the
 // closed loop runs it, without the goroutines.
@@ -36,10 +30,10 @@ operations:
 	}
 	p.Collections[0].Keys.Reset(0, 1000)
 	rec := metrics.NewRecorder(p.OpNames(), metrics.Options{Shards: 1})
-	r := newRun(context.Background(), p, []Executor{docsExec{}}, rec, nil, Options{Concurrency: 1, Interval: time.Hour})
+	r := newRun(context.Background(), p, []Executor{enginetest.Answer{Returned: 2, Shaped: 1}}, rec, nil, Options{Concurrency: 1, Interval: time.Hour})
 	r.measuring.Store(true)
 	w, shard := r.newWorker(0), rec.Shard(0)
-	return func() { r.exec(r.opCtx, nil, w, shard, time.Time{}) }
+	return func() { r.step(w, shard, time.Time{}) }
 }
 
 // BenchmarkExecWithDocs is the engine's per-operation path with the

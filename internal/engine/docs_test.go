@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mongoload/mongoload/internal/engine/enginetest"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/workload"
 )
@@ -15,7 +16,7 @@ import (
 // oracle is the executor's own count of what it returned.
 func TestDocsRecorded(t *testing.T) {
 	var calls, fails atomic.Int64
-	ex := execFunc(func(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
+	ex := enginetest.Docs(func(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
 		n := calls.Add(1)
 		if n%5 == 0 { // a failure carries no document counts
 			fails.Add(1)
@@ -57,7 +58,7 @@ func TestDocsRecorded(t *testing.T) {
 func TestNoWarmupMeasuresEveryOperation(t *testing.T) {
 	for range 5 {
 		var calls atomic.Int64
-		ex := execFunc(func(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
+		ex := enginetest.Docs(func(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
 			calls.Add(1)
 			return metrics.Docs{Inserted: 1}, nil
 		})

@@ -1,5 +1,6 @@
 // Package engine drives the load and measures it. Three load models share
-// one way of executing and recording an operation (exec):
+// one way of executing and recording an operation (step, step.go), each
+// with its own loop deciding which worker runs next and when:
 //
 //   - closed loop: N workers, each sending its next operation when the last
 //     returns (optionally ramped in stages);
@@ -13,7 +14,6 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"sync"
@@ -22,15 +22,16 @@ import (
 
 	"github.com/mongoload/mongoload/internal/generate"
 	"github.com/mongoload/mongoload/internal/metrics"
-	"github.com/mongoload/mongoload/internal/sendclock"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
 // Executor runs one built request against the server.
 type Executor interface {
-	// Do returns what the server did with documents (returned, matched,
-	// inserted, ...), which the engine records with the latency.
-	Do(ctx context.Context, r *workload.Request) (metrics.Docs, error)
+	// Do replies with what the server did with documents (returned,
+	// matched, inserted, ...), when the first command was sent (service
+	// time starts there) and how many commands failed (a retried
+	// operation), which the engine records with the latency.
+	Do(ctx context.Context, r *workload.Request) (workload.Reply, error)
 }
 
 // Sink receives one snapshot per interval of the measured phase. The engine
@@ -292,132 +293,10 @@ func (r *run) newWorker(id int) *worker {
 }
 
 // TracksSends reports whether a run of plan under model needs the driver to
-// mark each command's send on the operation's send clock: for service time
-// (open loop, sessions) and, in every model, to count a transaction's
+// mark each command's send (Reply.Sent): for service time (open loop,
+// sessions) and, in every model, to count a transaction's
 // commitTransaction commands (commit retries). The one rule: the client is
-// connected with it (mongodb.ConnectOptions.TrackSends) and runners carry a
-// clock exactly when it holds.
+// connected with it (mongodb.ConnectOptions.TrackSends) exactly when it holds.
 func TracksSends(model Model, plan *workload.Plan) bool {
 	return model == Open || model == Sessions || len(plan.Steps) > 0
-}
-
-// runnerCtx is a runner's context: it carries the runner's send clock, made
-// once, so marking the send costs no allocation per operation. Every runner
-// has one: besides the send (marked only when TracksSends holds), it counts
-// the operation's failed commands, which tell a retried operation apart.
-func (r *run) runnerCtx() (context.Context, *sendclock.Clock) {
-	c := &sendclock.Clock{}
-	return sendclock.With(r.opCtx, c), c
-}
-
-// exec runs one operation for w, intended to start at intended (zero: now),
-// and records it; false means the run is over. Whether an operation counts
-// is decided once, before it starts: warm-up operations are never recorded,
-// and exactly the recorded ones count against the operation limit.
-func (r *run) exec(ctx context.Context, clock *sendclock.Clock, w *worker, shard *metrics.Shard, intended time.Time) bool {
-	measured := r.measuring.Load()
-	if measured && r.o.Operations > 0 && r.remaining.Add(-1) < 0 {
-		r.requestStop()
-		return false
-	}
-	i := r.plan.Mix.Pick(w.st.Rand)
-	w.req.Build(r.plan.Ops[i], w.st)
-	if clock != nil {
-		clock.Reset()
-	}
-	r.rec.InFlight(1)
-	start := time.Now()
-	docs, err := r.execs[i].Do(ctx, &w.req)
-	end := time.Now()
-	r.rec.InFlight(-1)
-	if r.o.OnSlow != nil && measured && r.opCtx.Err() == nil {
-		if lat := end.Sub(cmp.Or(intended, start)); lat >= r.o.SlowThreshold {
-			slowErr := err
-			if _, ok := workload.AbortReason(err); ok {
-				slowErr = nil // the workload's own abort: an outcome, not a failure
-			}
-			r.o.OnSlow(r.plan.Ops[i], lat, &w.req, slowErr)
-		}
-	}
-	w.req.Release()
-	if intended.IsZero() {
-		intended = start
-	}
-	if reason, ok := workload.AbortReason(err); ok {
-		// The workload's own condition rolled the transaction back: a
-		// business outcome, measured like a success and counted by reason.
-		err = nil
-		if measured {
-			shard.RecordOutcome(i, "aborted: "+reason, 1)
-		}
-	}
-	if measured && r.plan.Ops[i].Kind == workload.Transaction {
-		r.recordSteps(shard, &w.req)
-	}
-	switch {
-	case err != nil && r.opCtx.Err() != nil:
-		// Cut short by the interrupt or the end of the grace period: not
-		// the server's error, but not work done either.
-		if measured {
-			r.abandoned.Add(1)
-			shard.RecordOutcome(i, Abandoned, 1)
-		}
-		return false
-	case !measured:
-	case err != nil:
-		if r.o.IsFault(err) {
-			r.faults.failed(end)
-		}
-		shard.RecordError(i, r.o.Classify(err))
-	case r.service:
-		sent, ok := clock.Sent()
-		if !ok {
-			sent = start
-		}
-		shard.RecordServiceDocs(i, end.Sub(intended), end.Sub(sent), docs)
-	default:
-		shard.RecordDocs(i, end.Sub(intended), docs)
-	}
-	if err == nil && measured {
-		r.faults.succeeded(end)
-		r.recordRetried(shard, i, clock)
-	}
-	if err != nil && r.o.IsLoss(err) {
-		r.lastLoss.Store(&lossNote{at: end, err: err})
-	}
-	return true
-}
-
-// recordRetried counts an operation that succeeded after the driver
-// retried a failed command (a retryable read or write), apart for reads and
-// writes. A transaction's retries are counted by cause (recordSteps).
-func (r *run) recordRetried(shard *metrics.Shard, i int, clock *sendclock.Clock) {
-	op := r.plan.Ops[i]
-	if clock == nil || clock.Failures() == 0 || op.Kind == workload.Transaction {
-		return
-	}
-	if op.Kind.Writes() {
-		shard.RecordOutcome(i, metrics.RetriedWrite, 1)
-	} else {
-		shard.RecordOutcome(i, metrics.RetriedRead, 1)
-	}
-}
-
-// recordSteps records every step execution of a transaction in the step's
-// own histogram, and the transaction's retries as outcomes.
-func (r *run) recordSteps(shard *metrics.Shard, req *workload.Request) {
-	// A step that failed made its transaction retry or fail: the
-	// transaction counts that as a retry or an error; for the step it is a
-	// failed attempt, an outcome, so its error column is not read as lost work.
-	for _, sr := range req.StepRuns {
-		switch {
-		case sr.Err == nil:
-			shard.RecordDocs(sr.Op.Index, sr.Latency, sr.Docs)
-		case r.opCtx.Err() == nil:
-			shard.RecordOutcome(sr.Op.Index, "failed attempt: "+r.o.Classify(sr.Err), 1)
-		}
-	}
-	for cause, n := range req.Retries {
-		shard.RecordOutcome(req.Op.Index, cause, n)
-	}
 }

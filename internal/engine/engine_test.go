@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/engine/enginetest"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/workload"
 )
@@ -16,34 +17,6 @@ import (
 // These tests drive the engine with in-process executors: they check the
 // engine's own logic (phases, limits, stop conditions). The database path is
 // tested against the real server in internal/cli and internal/mongodb.
-
-type fakeExec struct {
-	delay time.Duration
-	err   func() error
-	calls atomic.Int64
-	// after N calls, onCall runs once (triggers tied to progress, not to the clock)
-	after  int64
-	onCall func()
-}
-
-func (f *fakeExec) Do(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
-	if f.calls.Add(1) == f.after && f.onCall != nil {
-		f.onCall()
-	}
-	if f.delay > 0 {
-		select {
-		case <-time.After(f.delay):
-		case <-ctx.Done():
-			return metrics.Docs{}, ctx.Err()
-		}
-	}
-	if f.err != nil {
-		if err := f.err(); err != nil {
-			return metrics.Docs{}, err
-		}
-	}
-	return metrics.Docs{Returned: 1, Shaped: 1}, nil
-}
 
 type collectSink struct {
 	mu  sync.Mutex
@@ -101,7 +74,7 @@ func runWith(t *testing.T, ctx context.Context, ex Executor, o Options) (*Result
 // TestOperationsLimit: a run bounded by operations does exactly that many
 // measured operations, however many workers race for the last ones.
 func TestOperationsLimit(t *testing.T) {
-	res, _ := runWith(t, context.Background(), &fakeExec{}, Options{Concurrency: 7, Operations: 1000})
+	res, _ := runWith(t, context.Background(), &enginetest.Fake{}, Options{Concurrency: 7, Operations: 1000})
 	if ops, _ := total(res); ops != 1000 || res.Outcome != Completed {
 		t.Fatalf("%d operations, outcome %s; want 1000, completed", ops, res.Outcome)
 	}
@@ -109,10 +82,10 @@ func TestOperationsLimit(t *testing.T) {
 
 // TestWarmupExcluded: what runs during the warm-up is not in the results.
 func TestWarmupExcluded(t *testing.T) {
-	ex := &fakeExec{delay: time.Millisecond}
+	ex := &enginetest.Fake{Delay: time.Millisecond}
 	res, _ := runWith(t, context.Background(), ex, Options{Concurrency: 2, Warmup: 200 * time.Millisecond, Duration: 200 * time.Millisecond})
 	ops, _ := total(res)
-	if calls := ex.calls.Load(); ops >= calls*3/4 {
+	if calls := ex.Calls.Load(); ops >= calls*3/4 {
 		t.Fatalf("%d measured of %d executed: the warm-up half was counted", ops, calls)
 	}
 	if d := res.End.Sub(res.Start); d < 200*time.Millisecond {
@@ -124,7 +97,7 @@ func TestWarmupExcluded(t *testing.T) {
 // in-flight operations cut short are not counted as server errors.
 func TestInterrupt(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	ex := &fakeExec{delay: 20 * time.Millisecond, after: 20, onCall: cancel}
+	ex := &enginetest.Fake{Delay: 20 * time.Millisecond, After: 20, OnCall: cancel}
 	res, _ := runWith(t, ctx, ex, Options{Concurrency: 4, Duration: time.Minute})
 	ops, errs := total(res)
 	if res.Outcome != Interrupted || ops == 0 || errs != 0 {
@@ -137,7 +110,7 @@ func TestInterrupt(t *testing.T) {
 func TestServerLost(t *testing.T) {
 	lost := errors.New("connection refused")
 	var broken atomic.Bool
-	ex := &fakeExec{delay: time.Millisecond, after: 50, onCall: func() { broken.Store(true) }, err: func() error {
+	ex := &enginetest.Fake{Delay: time.Millisecond, After: 50, OnCall: func() { broken.Store(true) }, Err: func() error {
 		if broken.Load() {
 			return lost
 		}
@@ -160,7 +133,7 @@ func TestServerLost(t *testing.T) {
 // TestErrorsWithoutLossKeepRunning: a server refusing operations is measured,
 // not abandoned.
 func TestErrorsWithoutLossKeepRunning(t *testing.T) {
-	ex := &fakeExec{err: func() error { return errors.New("DuplicateKey") }}
+	ex := &enginetest.Fake{Err: func() error { return errors.New("DuplicateKey") }}
 	res, _ := runWith(t, context.Background(), ex, Options{Concurrency: 2, Duration: 300 * time.Millisecond, LostAfter: 50 * time.Millisecond,
 		Classify: func(error) string { return "DuplicateKey(11000)" }})
 	_, errs := total(res)
@@ -174,7 +147,7 @@ func TestErrorsWithoutLossKeepRunning(t *testing.T) {
 
 // TestIntervalsCoverTheRun: the intervals handed to the sink add up to the totals.
 func TestIntervalsCoverTheRun(t *testing.T) {
-	res, sink := runWith(t, context.Background(), &fakeExec{delay: time.Millisecond}, Options{Concurrency: 3, Duration: 300 * time.Millisecond})
+	res, sink := runWith(t, context.Background(), &enginetest.Fake{Delay: time.Millisecond}, Options{Concurrency: 3, Duration: 300 * time.Millisecond})
 	var sum int64
 	for _, iv := range sink.ivs {
 		for i := range iv.Ops {
@@ -190,13 +163,13 @@ func TestIntervalsCoverTheRun(t *testing.T) {
 // the time spent waiting for a place counts in the latency.
 func TestMaxInFlight(t *testing.T) {
 	var inFlight, peak atomic.Int64
-	ex := &fakeExec{delay: 2 * time.Millisecond, err: func() error {
+	ex := &enginetest.Fake{Delay: 2 * time.Millisecond, Err: func() error {
 		if n := inFlight.Load(); n > peak.Load() {
 			peak.Store(n)
 		}
 		return nil
 	}}
-	wrapped := execFunc(func(ctx context.Context, r *workload.Request) (metrics.Docs, error) {
+	wrapped := enginetest.Func(func(ctx context.Context, r *workload.Request) (workload.Reply, error) {
 		inFlight.Add(1)
 		defer inFlight.Add(-1)
 		return ex.Do(ctx, r)
@@ -209,10 +182,4 @@ func TestMaxInFlight(t *testing.T) {
 	if p50 := res.Totals.Op(0).Latency.ValueAtQuantile(50); p50 < 5000 {
 		t.Fatalf("median latency %dµs: the wait for a place was not counted", p50)
 	}
-}
-
-type execFunc func(ctx context.Context, r *workload.Request) (metrics.Docs, error)
-
-func (f execFunc) Do(ctx context.Context, r *workload.Request) (metrics.Docs, error) {
-	return f(ctx, r)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/engine/enginetest"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/workload"
 )
@@ -20,7 +21,7 @@ type hangExec struct {
 	after int64 // set hang on this call
 }
 
-func (h *hangExec) Do(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
+func (h *hangExec) answer(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
 	if h.calls.Add(1) == h.after {
 		h.hang.Store(true)
 	}
@@ -58,7 +59,7 @@ func TestGraceAbandonsHungOperations(t *testing.T) {
 				mu.Unlock()
 			}
 			start := time.Now()
-			res, _ := runWith(t, context.Background(), ex, o)
+			res, _ := runWith(t, context.Background(), enginetest.Docs(ex.answer), o)
 			took := time.Since(start)
 			if res.Outcome != DurationReached || res.Abandoned != tc.inFlight {
 				t.Fatalf("outcome %s (%s), %d abandoned; want %s, %d", res.Outcome, res.Reason, res.Abandoned, DurationReached, tc.inFlight)
@@ -89,7 +90,7 @@ func TestGraceAbandonsHungOperations(t *testing.T) {
 // period are measured, and the run is completed: it outlasts its duration
 // by the time they took, not by the grace period.
 func TestGraceLetsOperationsFinish(t *testing.T) {
-	ex := &fakeExec{delay: 300 * time.Millisecond}
+	ex := &enginetest.Fake{Delay: 300 * time.Millisecond}
 	res, _ := runWith(t, context.Background(), ex, Options{Concurrency: 3, Duration: 100 * time.Millisecond, Grace: 5 * time.Second})
 	ops, _ := total(res)
 	if res.Outcome != Completed || res.Abandoned != 0 || ops == 0 {
@@ -111,7 +112,7 @@ func TestInterruptCountsAbandoned(t *testing.T) {
 		}
 		cancel()
 	}()
-	res, _ := runWith(t, ctx, ex, Options{Concurrency: 4, Duration: time.Minute})
+	res, _ := runWith(t, ctx, enginetest.Docs(ex.answer), Options{Concurrency: 4, Duration: time.Minute})
 	if res.Outcome != Interrupted || res.Abandoned != 4 || res.Reason != ReasonSignal+"; 4 operation(s) abandoned in flight" {
 		t.Fatalf("outcome %s (%s), %d abandoned", res.Outcome, res.Reason, res.Abandoned)
 	}
@@ -129,7 +130,7 @@ type flakyExec struct {
 
 var errDown = errors.New("server down")
 
-func (f *flakyExec) Do(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
+func (f *flakyExec) answer(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
 	n := f.calls.Add(1)
 	time.Sleep(200 * time.Microsecond)
 	f.mu.Lock()
@@ -158,7 +159,7 @@ func TestGapsFromFirstFailureToFirstSuccess(t *testing.T) {
 	}{{"unavailable", true, 1}, {"business error", false, 0}} {
 		t.Run(tc.name, func(t *testing.T) {
 			ex := &flakyExec{failFrom: 100, failTo: 300, err: errDown}
-			res, _ := runWith(t, context.Background(), ex, Options{Concurrency: 1, Operations: 600,
+			res, _ := runWith(t, context.Background(), enginetest.Docs(ex.answer), Options{Concurrency: 1, Operations: 600,
 				IsFault: func(err error) bool { return tc.fault && errors.Is(err, errDown) }})
 			if len(res.Gaps) != tc.gaps {
 				t.Fatalf("%d gaps %v; want %d", len(res.Gaps), res.Gaps, tc.gaps)
@@ -186,7 +187,7 @@ func TestGapsFromFirstFailureToFirstSuccess(t *testing.T) {
 // ending with the run.
 func TestOpenGapAtTheEnd(t *testing.T) {
 	ex := &flakyExec{failFrom: 50, failTo: 1 << 40, err: errDown}
-	res, _ := runWith(t, context.Background(), ex, Options{Concurrency: 1, Operations: 200})
+	res, _ := runWith(t, context.Background(), enginetest.Docs(ex.answer), Options{Concurrency: 1, Operations: 200})
 	if len(res.Gaps) != 1 || !res.Gaps[0].Open || !res.Gaps[0].End.Equal(res.End) {
 		t.Fatalf("gaps %+v, run end %s", res.Gaps, res.End)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/engine/enginetest"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/testserver"
 	"github.com/mongoload/mongoload/internal/workload"
@@ -26,7 +27,7 @@ func runModel(t *testing.T, ex Executor, o Options) (*Result, *collectSink) {
 // server keeps up, and nothing is dropped.
 func TestOpenLoopKeepsItsRate(t *testing.T) {
 	testserver.Timing(t)
-	res, _ := runModel(t, &fakeExec{delay: time.Millisecond}, Options{Model: Open, Rate: 2000, Duration: time.Second, MaxInFlight: 200})
+	res, _ := runModel(t, &enginetest.Fake{Delay: time.Millisecond}, Options{Model: Open, Rate: 2000, Duration: time.Second, MaxInFlight: 200})
 	ops, errs := total(res)
 	load := res.Totals.Load()
 	achieved := float64(ops) / res.End.Sub(res.Start).Seconds()
@@ -46,7 +47,7 @@ func TestOpenLoopKeepsItsRate(t *testing.T) {
 // and 20ms operations, about 100/s get through.
 func TestOpenLoopDropsWhenFull(t *testing.T) {
 	testserver.Timing(t)
-	res, _ := runModel(t, &fakeExec{delay: 20 * time.Millisecond}, Options{Model: Open, Rate: 1000, Duration: time.Second, MaxInFlight: 2})
+	res, _ := runModel(t, &enginetest.Fake{Delay: 20 * time.Millisecond}, Options{Model: Open, Rate: 1000, Duration: time.Second, MaxInFlight: 2})
 	ops, _ := total(res)
 	load := res.Totals.Load()
 	if load.Dropped < 700 || ops > 150 || load.Scheduled-load.Dropped < ops {
@@ -61,7 +62,7 @@ func TestOpenLoopMeasuresFromSchedule(t *testing.T) {
 	testserver.Timing(t)
 	stallUntil := time.Now().Add(600 * time.Millisecond)
 	stallFrom := time.Now().Add(300 * time.Millisecond)
-	ex := execFunc(func(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
+	ex := enginetest.Docs(func(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
 		if now := time.Now(); now.After(stallFrom) && now.Before(stallUntil) {
 			time.Sleep(time.Until(stallUntil))
 		}
@@ -80,7 +81,7 @@ func TestOpenLoopMeasuresFromSchedule(t *testing.T) {
 // so M sessions with think time T do about M/T operations per second.
 func TestSessionsThink(t *testing.T) {
 	testserver.Timing(t)
-	res, _ := runModel(t, &fakeExec{}, Options{Model: Sessions, Sessions: 100, ThinkTime: 50 * time.Millisecond, Duration: time.Second})
+	res, _ := runModel(t, &enginetest.Fake{}, Options{Model: Sessions, Sessions: 100, ThinkTime: 50 * time.Millisecond, Duration: time.Second})
 	ops, _ := total(res)
 	rate := float64(ops) / res.End.Sub(res.Start).Seconds()
 	if rate < 1600 || rate > 2200 { // 100 / 50ms = 2000/s
@@ -90,7 +91,7 @@ func TestSessionsThink(t *testing.T) {
 
 // TestClosedStages: the number of active workers follows the stages.
 func TestClosedStages(t *testing.T) {
-	res, sink := runModel(t, &fakeExec{delay: time.Millisecond}, Options{Model: Closed, Concurrency: 1,
+	res, sink := runModel(t, &enginetest.Fake{Delay: time.Millisecond}, Options{Model: Closed, Concurrency: 1,
 		Stages: []Stage{{Duration: 300 * time.Millisecond, Target: 1}, {Duration: 300 * time.Millisecond, Target: 6}}})
 	if res.Outcome != Completed {
 		t.Fatal(res.Outcome)

@@ -35,21 +35,7 @@ func (r *run) startOpen(wg *sync.WaitGroup) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := r.newWorker(id)
-			ctx, clock := r.runnerCtx()
-			shard := r.rec.Shard(id)
-			for due, ok := first, true; ok; due, ok = <-work {
-				late := time.Since(due)
-				if late > r.o.LateAfter {
-					r.rec.Late()
-				}
-				if r.o.handOff != nil {
-					r.o.handOff(late)
-				}
-				if !r.exec(ctx, clock, w, shard, due) {
-					return
-				}
-			}
+			r.openRunner(id, first, work)
 		}()
 		return true
 	}
@@ -59,6 +45,25 @@ func (r *run) startOpen(wg *sync.WaitGroup) {
 		defer close(work)
 		r.schedule0(work, spawn)
 	}()
+}
+
+// openRunner runs its first operation, then each one the scheduler hands
+// it, its latency counting from when it was due.
+func (r *run) openRunner(id int, first time.Time, work <-chan time.Time) {
+	w := r.newWorker(id)
+	shard := r.rec.Shard(id)
+	for due, ok := first, true; ok; due, ok = <-work {
+		late := time.Since(due)
+		if late > r.o.LateAfter {
+			r.rec.Late()
+		}
+		if r.o.handOff != nil {
+			r.o.handOff(late)
+		}
+		if !r.step(w, shard, due) {
+			return
+		}
+	}
 }
 
 // schedule0 paces the warm-up at the first stage's rate, then the measured

@@ -6,16 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/engine/enginetest"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/workload"
 )
-
-// nopExec answers at once: the benchmarks measure the client alone.
-type nopExec struct{}
-
-func (nopExec) Do(context.Context, *workload.Request) (metrics.Docs, error) {
-	return metrics.Docs{Returned: 1, Shaped: 1}, nil
-}
 
 // schedulingLateness runs o for one second with a no-op executor and reports
 // the achieved rate and the lateness of the hand-off from the scheduler (open
@@ -32,7 +26,7 @@ func schedulingLateness(b *testing.B, o Options) {
 			mu.Unlock()
 		}
 		rec := metrics.NewRecorder(p.OpNames(), metrics.Options{Service: Service(o)})
-		res := Run(context.Background(), p, []Executor{nopExec{}, nopExec{}}, rec, discard{}, o)
+		res := Run(context.Background(), p, []Executor{nop, nop}, rec, discard{}, o)
 		load := res.Totals.Load()
 		var ops int64
 		for i := 0; i < res.Totals.Len(); i++ {
@@ -45,6 +39,9 @@ func schedulingLateness(b *testing.B, o Options) {
 		b.ReportMetric(float64(lat.Max()), "max-late-µs")
 	}
 }
+
+// nop answers at once: the benchmarks measure the client alone.
+var nop = enginetest.Answer{Returned: 1, Shaped: 1}
 
 type discard struct{}
 

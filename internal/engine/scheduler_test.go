@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/engine/enginetest"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -26,7 +27,7 @@ func TestSchedulerMeasuresItself(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			const d = 800 * time.Millisecond
-			res, _ := runModel(t, &fakeExec{delay: tt.execDelay}, Options{Model: Open, Rate: tt.rate, Duration: d, MaxInFlight: tt.inFlight})
+			res, _ := runModel(t, &enginetest.Fake{Delay: tt.execDelay}, Options{Model: Open, Rate: tt.rate, Duration: d, MaxInFlight: tt.inFlight})
 			l := res.Totals.Load()
 			wall := res.End.Sub(res.Start)
 			kept := float64(l.Scheduled) >= 0.9*tt.rate*d.Seconds()

@@ -45,19 +45,7 @@ func (r *run) startSessions(wg *sync.WaitGroup) {
 		wg.Add(1)
 		go func(id int) {
 			defer wg.Done()
-			ctx, clock := r.runnerCtx()
-			shard := r.rec.Shard(id)
-			for w := range due {
-				if r.o.handOff != nil {
-					r.o.handOff(time.Since(w.ready))
-				}
-				ok := r.exec(ctx, clock, w, shard, w.ready)
-				w.ready = time.Now().Add(r.think(w))
-				back <- w
-				if !ok {
-					return
-				}
-			}
+			r.sessionRunner(id, due, back)
 		}(i)
 	}
 	wg.Add(1)
@@ -66,6 +54,23 @@ func (r *run) startSessions(wg *sync.WaitGroup) {
 		defer close(due)
 		r.dispatchSessions(&h, due, back)
 	}()
+}
+
+// sessionRunner runs each session the dispatcher hands it, its latency
+// counting from when it was due, and hands it back to think.
+func (r *run) sessionRunner(id int, due <-chan *worker, back chan<- *worker) {
+	shard := r.rec.Shard(id)
+	for w := range due {
+		if r.o.handOff != nil {
+			r.o.handOff(time.Since(w.ready))
+		}
+		ok := r.step(w, shard, w.ready)
+		w.ready = time.Now().Add(r.think(w))
+		back <- w
+		if !ok {
+			return
+		}
+	}
 }
 
 func (r *run) think(w *worker) time.Duration {

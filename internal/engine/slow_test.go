@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/engine/enginetest"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/workload"
 )
@@ -16,7 +17,7 @@ type slowExec struct {
 	n  int
 }
 
-func (s *slowExec) Do(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
+func (s *slowExec) answer(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
 	s.mu.Lock()
 	s.n++
 	slow := s.n%4 == 0
@@ -49,7 +50,7 @@ func TestOnSlow(t *testing.T) {
 			withFilter++
 		}
 	}
-	res, _ := runWith(t, context.Background(), &slowExec{}, o)
+	res, _ := runWith(t, context.Background(), enginetest.Docs((&slowExec{}).answer), o)
 	ops, _ := total(res)
 	mu.Lock()
 	defer mu.Unlock()

@@ -112,9 +112,22 @@ func (e *Executor) setProjectionSort(projection, sort []byte) {
 	}
 }
 
-// Do executes a built request and returns what the server did with
-// documents (metrics.Docs); finding nothing is not an error.
-func (e *Executor) Do(ctx context.Context, r *workload.Request) (metrics.Docs, error) {
+// Do executes a built request and replies with what the server did with
+// documents (finding nothing is not an error) and what the command monitor
+// saw: when the first command was sent (if sends are tracked,
+// ConnectOptions.TrackSends) and how many commands failed.
+func (e *Executor) Do(ctx context.Context, r *workload.Request) (workload.Reply, error) {
+	t := track(ctx)
+	docs, err := e.do(t.ctx, r)
+	rep := workload.Reply{Docs: docs, Failed: t.clock.Failures()}
+	rep.Sent, _ = t.clock.Sent()
+	t.done()
+	return rep, err
+}
+
+// do executes a built request, its commands marking the send clock ctx
+// carries (track); a transaction's steps run through it.
+func (e *Executor) do(ctx context.Context, r *workload.Request) (metrics.Docs, error) {
 	if e.txn != nil {
 		return e.txn.do(ctx, r)
 	}

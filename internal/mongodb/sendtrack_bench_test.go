@@ -8,7 +8,6 @@ import (
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/generate"
-	"github.com/mongoload/mongoload/internal/sendclock"
 	"github.com/mongoload/mongoload/internal/testserver"
 	"github.com/mongoload/mongoload/internal/workload"
 )
@@ -54,7 +53,7 @@ operations:
 			b.Fatal(err)
 		}
 	}
-	ctx := sendclock.With(context.Background(), &sendclock.Clock{})
+	ctx := context.Background() // Do carries the send clock itself
 	st := generate.NewState(1, 1)
 	// Both findOnes first, on the same (empty) collection; then the inserts.
 	for i, name := range []string{"findOne", "insertMany10x2KB"} {

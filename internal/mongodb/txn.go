@@ -136,7 +136,7 @@ func addRetry(m map[string]int64, cause string, n int64) map[string]int64 {
 func (t *txn) runSteps(sc context.Context, r *workload.Request) error {
 	for i, e := range t.steps {
 		start := time.Now()
-		d, err := e.Do(sc, &r.Steps[i])
+		d, err := e.do(sc, &r.Steps[i])
 		r.StepRuns = append(r.StepRuns, workload.StepRun{Op: e.op, Latency: time.Since(start), Err: err, Docs: d})
 		if err != nil {
 			return err
@@ -157,7 +157,7 @@ func (t *txn) runBatched(sc context.Context, r *workload.Request) error {
 		m := clientModel(e.op, &r.Steps[i])
 		if m == nil { // a read: its own command
 			start := time.Now()
-			d, err := e.Do(sc, &r.Steps[i])
+			d, err := e.do(sc, &r.Steps[i])
 			r.StepRuns = append(r.StepRuns, workload.StepRun{Op: e.op, Latency: time.Since(start), Err: err, Docs: d})
 			if err != nil {
 				return err

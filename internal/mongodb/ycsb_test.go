@@ -82,7 +82,7 @@ func TestYCSBOperations(t *testing.T) {
 		for range 50 {
 			req.Build(op, st)
 			d, err := e.Do(ctx, &req)
-			n := found(d)
+			n := found(d.Docs)
 			limit := req.Limit
 			req.Release()
 			if err != nil {
@@ -132,7 +132,7 @@ func TestYCSBLatestReadsInserts(t *testing.T) {
 		req.Build(e.op, st)
 		defer req.Release()
 		d, err := e.Do(ctx, &req)
-		n := found(d)
+		n := found(d.Docs)
 		if err != nil {
 			t.Fatalf("%s: %v", e.op.Name, err)
 		}

@@ -1,8 +1,11 @@
 // Package sendclock records when an operation was actually sent to the
 // server, as opposed to when it was scheduled or handed to the driver. The
 // driver layer marks the clock carried by the operation's context when it
-// publishes the command (after a connection was checked out); the engine
-// reads it to separate service time from response time.
+// publishes the command (after a connection was checked out), and replies
+// with what it recorded (workload.Reply): the clock and its context are the
+// driver package's private plumbing (archtest keeps them there), and the
+// engine reads the send time from the reply to separate service time from
+// response time.
 package sendclock
 
 import (
