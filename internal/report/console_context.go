@@ -286,16 +286,13 @@ func CPUSummary(res *results.Result) (string, []string) {
 	reported := false
 	if res.Server != nil {
 		for _, x := range res.Server.Samples {
-			if x.CPU == nil || x.CPU.UserSeconds == nil || x.Dt < 0.2 {
+			busy, ok := x.CPU.Seconds()
+			if !ok || x.Dt < 0.2 {
 				continue
 			}
 			reported = true
 			if cores == 0 {
 				continue
-			}
-			busy := *x.CPU.UserSeconds
-			if x.CPU.SystemSeconds != nil {
-				busy += *x.CPU.SystemSeconds
 			}
 			u := busy / x.Dt / float64(cores)
 			sAvg += u
