@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/mongoload/mongoload/internal/metrics"
-	"github.com/mongoload/mongoload/internal/report/reporttest"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/results/resultstest"
 )
 
 // vm is one option of seed 003 (benchANT, "Data-Driven Capacity Planning
@@ -32,7 +32,7 @@ var seed003 = []vm{
 func seed003Inputs() []CompareInput {
 	var in []CompareInput
 	for _, v := range seed003 {
-		res := reporttest.Result(results.LoadModel{Type: results.Closed, Concurrency: 75}, reporttest.Step{Level: 75, Throughput: v.tput, LatencyMs: v.lat}, reporttest.T0, v.label)
+		res := resultstest.Result(results.LoadModel{Type: results.Closed, Concurrency: 75}, resultstest.Step{Level: 75, Throughput: v.tput, LatencyMs: v.lat}, resultstest.T0, v.label)
 		res.Cost = &results.Cost{Monthly: v.cost, Currency: "EUR"}
 		in = append(in, CompareInput{File: v.label + ".json", Result: res})
 	}
@@ -88,14 +88,14 @@ func TestCompareCapacityPlanning(t *testing.T) {
 // Seed 000: the same sweep with readPreference primary and
 // secondaryPreferred; the same saturation point, a lower p99 at 128.
 func TestCompareSweeps(t *testing.T) {
-	primary := reporttest.Seed000()
-	secondary := reporttest.Seed000()
+	primary := resultstest.Seed000()
+	secondary := resultstest.Seed000()
 	for i := range secondary {
 		secondary[i].LatencyMs *= 0.76
 	}
 	in := []CompareInput{
-		{File: "primary.json", Sweep: reporttest.Sweep("concurrency", "primary", primary)},
-		{File: "secondary.json", Sweep: reporttest.Sweep("concurrency", "secondaryPreferred", secondary)},
+		{File: "primary.json", Sweep: resultstest.Sweep("concurrency", "primary", primary)},
+		{File: "secondary.json", Sweep: resultstest.Sweep("concurrency", "secondaryPreferred", secondary)},
 	}
 	c, err := Compare(in, 0, nil)
 	if err != nil {

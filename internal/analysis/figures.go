@@ -123,8 +123,8 @@ func ServerFiguresOf(s *results.Server) *results.ServerFigures {
 	var cpu, cpuDt, pages, pagesDt float64
 	var haveCPU, havePages bool
 	for _, sm := range s.Samples {
-		if c := sm.CPU; c != nil && (c.UserSeconds != nil || c.SystemSeconds != nil) && sm.Dt > 0 {
-			cpu += deref(c.UserSeconds) + deref(c.SystemSeconds)
+		if t, ok := sm.CPU.Seconds(); ok && sm.Dt > 0 {
+			cpu += t
 			cpuDt += sm.Dt
 			haveCPU = true
 		}

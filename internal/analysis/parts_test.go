@@ -4,13 +4,13 @@ import (
 	"math"
 	"testing"
 
-	rt "github.com/mongoload/mongoload/internal/report/reporttest"
+	rt "github.com/mongoload/mongoload/internal/results/resultstest"
 )
 
 // TestObjectivesCountTransactionsOnce: an objective over the whole run, a
 // class or a type measures the mix's operations, a transaction once; a
 // step is measured only when named. The oracle is arithmetic on what
-// reporttest.Transactions recorded.
+// resultstest.Transactions recorded.
 func TestObjectivesCountTransactionsOnce(t *testing.T) {
 	res, _ := rt.Transactions(false)
 	mixRate := float64(rt.PayN + rt.LookupN)

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/mongoload/mongoload/internal/report"
-	rt "github.com/mongoload/mongoload/internal/report/reporttest"
+	rt "github.com/mongoload/mongoload/internal/results/resultstest"
 )
 
 // TestSweepBlamesTheClientPool: with a pool of 2 connections, workers 4 to

@@ -5,14 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mongoload/mongoload/internal/report/reporttest"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/results/resultstest"
 )
 
 // TestAnalyseSweepSeed000 runs the whole analysis on real histograms
 // shaped like seed 000's workload #1 and expects the fixture's verdicts.
 func TestAnalyseSweepSeed000(t *testing.T) {
-	sw := reporttest.Sweep("concurrency", "primary", reporttest.Seed000())
+	sw := resultstest.Sweep("concurrency", "primary", resultstest.Seed000())
 	a, err := AnalyseSweep(sw, DefaultSweepOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func TestSweepLimit(t *testing.T) {
 	cpu := func(v float64) *float64 { return &v }
 	for _, c := range []struct {
 		name  string
-		edit  func([]reporttest.Step) []reporttest.Step
+		edit  func([]resultstest.Step) []resultstest.Step
 		local bool
 		kind  string
 		text  string // a part of the sentence
@@ -55,43 +55,43 @@ func TestSweepLimit(t *testing.T) {
 		// No telemetry, a remote server: the server, unnamed.
 		{"no telemetry", nil, false, "server", "no telemetry to say which resource"},
 		// The client's CPU at 90% past saturation: the generator is named, not the server.
-		{"client saturated", func(s []reporttest.Step) []reporttest.Step { s[6].ClientCPU = 0.9; return s }, false, "client", "mongoload used 90% of 2 cores at 80 workers"},
+		{"client saturated", func(s []resultstest.Step) []resultstest.Step { s[6].ClientCPU = 0.9; return s }, false, "client", "mongoload used 90% of 2 cores at 80 workers"},
 		// A client at 90% below saturation only does not count.
-		{"client busy early", func(s []reporttest.Step) []reporttest.Step { s[1].ClientCPU = 0.9; return s }, false, "server", "no telemetry"},
+		{"client busy early", func(s []resultstest.Step) []resultstest.Step { s[1].ClientCPU = 0.9; return s }, false, "server", "no telemetry"},
 		// Dirty data at 25% of the cache at saturation.
-		{"cache dirty", func(s []reporttest.Step) []reporttest.Step {
+		{"cache dirty", func(s []resultstest.Step) []resultstest.Step {
 			for i := range s {
-				s[i].Server = reporttest.ServerSample(0.5, 0.02+0.05*float64(i), nil)
+				s[i].Server = resultstest.ServerSample(0.5, 0.02+0.05*float64(i), nil)
 			}
 			return s
 		}, false, "server-cache", "dirty data reached 22% of it at 48 workers"},
 		// Server CPU reported, nothing else under pressure.
-		{"server cpu", func(s []reporttest.Step) []reporttest.Step {
+		{"server cpu", func(s []resultstest.Step) []resultstest.Step {
 			for i := range s {
-				s[i].Server = reporttest.ServerSample(0.5, 0.01, cpu(min(0.5*float64(i+1), 3.9)))
+				s[i].Server = resultstest.ServerSample(0.5, 0.01, cpu(min(0.5*float64(i+1), 3.9)))
 			}
 			return s
 		}, false, "server-cpu", "it used 2.50 cores at 48 workers (2.00 at the sweet spot)"},
 		// Telemetry without CPU and without pressure.
-		{"telemetry, no pressure", func(s []reporttest.Step) []reporttest.Step {
+		{"telemetry, no pressure", func(s []resultstest.Step) []resultstest.Step {
 			for i := range s {
-				s[i].Server = reporttest.ServerSample(0.5, 0.01, nil)
+				s[i].Server = resultstest.ServerSample(0.5, 0.01, nil)
 			}
 			return s
 		}, false, "server", "no cache, ticket or connection pressure"},
 		// Still scaling at the top: nothing limited the run yet.
-		{"no saturation", func(s []reporttest.Step) []reporttest.Step { return s[:3] }, false, "none", "sweep higher"},
+		{"no saturation", func(s []resultstest.Step) []resultstest.Step { return s[:3] }, false, "none", "sweep higher"},
 		// One step: nothing to say.
-		{"one step", func(s []reporttest.Step) []reporttest.Step { return s[:1] }, false, "unknown", "too few"},
+		{"one step", func(s []resultstest.Step) []resultstest.Step { return s[:1] }, false, "unknown", "too few"},
 		// The server on loopback shares the machine with the client.
 		{"local server", nil, true, "server", "runs on this machine (127.0.0.1:27017) and shares its 2 cores with the client, mongoload using 15% of them at 48 workers"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			steps := reporttest.Seed000()
+			steps := resultstest.Seed000()
 			if c.edit != nil {
 				steps = c.edit(steps)
 			}
-			sw := reporttest.Sweep("concurrency", "", steps)
+			sw := resultstest.Sweep("concurrency", "", steps)
 			if c.local {
 				for _, st := range sw.Steps {
 					st.Result.Config = json.RawMessage(`{"connection":{"uri":"mongodb://127.0.0.1:27017/?directConnection=true"}}`)
@@ -110,9 +110,9 @@ func TestSweepLimit(t *testing.T) {
 
 // An interrupted last step is kept with its figures but not judged.
 func TestAnalyseSweepInterrupted(t *testing.T) {
-	steps := reporttest.Seed000()[:5]
+	steps := resultstest.Seed000()[:5]
 	steps[4].Partial = true
-	a, err := AnalyseSweep(reporttest.Sweep("concurrency", "", steps), DefaultSweepOptions())
+	a, err := AnalyseSweep(resultstest.Sweep("concurrency", "", steps), DefaultSweepOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestServerFiguresOf(t *testing.T) {
 		t.Error("no samples must give nil")
 	}
 	seven, zero := int64(7), int64(0)
-	s := reporttest.ServerSample(0.5, 0.1, nil)
+	s := resultstest.ServerSample(0.5, 0.1, nil)
 	s.Samples[0].Connections = &results.Connections{Current: &seven, Available: &zero}
 	f := ServerFiguresOf(s)
 	if f.Connections != nil {

@@ -100,17 +100,17 @@ var resultRules = []rule{
 		name:    "the model renders nothing",
 		applies: func(f goFile) bool { return under(f.dir(), "internal/results") },
 		// The model is built from the metrics' histograms and the
-		// process's CPU; a fixture package of its own may use the model.
+		// process's CPU; its tests use its own fixtures (resultstest).
 		ok: func(_ goFile, imp string) bool {
-			return slices.Contains([]string{"internal/metrics", "internal/procstat", "internal/results"}, imp)
+			return under(imp, "internal/results") || imp == "internal/metrics" || imp == "internal/procstat"
 		},
 		why: "internal/results is the result model and imports only internal/metrics and internal/procstat: no renderer, no sink, nothing that runs load",
 	},
 	{
 		name:    "sinks carry results, they do not render",
 		applies: func(f goFile) bool { return under(f.dir(), "internal/sink") },
-		ok: func(_ goFile, imp string) bool {
-			return imp == "internal/metrics" || imp == "internal/results"
+		ok: func(f goFile, imp string) bool {
+			return imp == "internal/metrics" || imp == "internal/results" || f.test && imp == "internal/results/resultstest"
 		},
 		why: "internal/sink delivers interval snapshots and the result; it knows only the metrics and the model",
 	},
@@ -161,6 +161,7 @@ func TestResultRulesCatchRegressions(t *testing.T) {
 		{goFile{path: "internal/results/build_test.go", test: true, imports: []string{"internal/report/reporttest"}}, "the model renders nothing"},
 		{goFile{path: "internal/results/result.go", imports: []string{"internal/sink"}}, "the model renders nothing"},
 		{goFile{path: "internal/sink/fanout.go", imports: []string{"internal/report"}}, "sinks carry results, they do not render"},
+		{goFile{path: "internal/sink/fanout.go", imports: []string{"internal/results/resultstest"}}, "sinks carry results, they do not render"},
 		{goFile{path: "internal/telemetry/delta.go", imports: []string{"internal/report"}}, "only the CLI's render.go reaches the renderers"},
 		{goFile{path: "internal/cli/run.go", imports: []string{"internal/report"}}, "only the CLI's render.go reaches the renderers"},
 		{goFile{path: "internal/cli/operator.go", imports: []string{"internal/report/html"}}, "only the CLI's render.go reaches the renderers"},
@@ -179,8 +180,10 @@ func TestResultRulesCatchRegressions(t *testing.T) {
 	fine := []goFile{
 		{path: "internal/cli/render.go", imports: []string{"internal/report", "internal/report/html", "internal/results"}},
 		{path: "internal/merge/merge.go", imports: []string{"internal/results", "internal/metrics"}},
+		{path: "internal/results/build_test.go", test: true, imports: []string{"internal/results", "internal/results/resultstest"}},
+		{path: "internal/sink/fanout_test.go", test: true, imports: []string{"internal/results", "internal/results/resultstest"}},
 		{path: "internal/report/html/html.go", imports: []string{"internal/report", "internal/results"}},
-		{path: "internal/analysis/pool_test.go", test: true, imports: []string{"internal/report", "internal/report/reporttest"}},
+		{path: "internal/analysis/pool_test.go", test: true, imports: []string{"internal/report", "internal/results/resultstest"}},
 	}
 	if got := violations(fine, resultRules); len(got) != 0 {
 		t.Errorf("allowed imports refused: %q", got)

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/report"
-	"github.com/mongoload/mongoload/internal/report/reporttest"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/results/resultstest"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -182,13 +182,13 @@ func TestCompareAndReport(t *testing.T) {
 		return p
 	}
 	load := results.LoadModel{Type: results.Closed, Concurrency: 75}
-	base := reporttest.Result(load, reporttest.Step{Level: 75, Throughput: 650, LatencyMs: 11.5}, reporttest.T0, "m3-xlarge-8")
+	base := resultstest.Result(load, resultstest.Step{Level: 75, Throughput: 650, LatencyMs: 11.5}, resultstest.T0, "m3-xlarge-8")
 	base.Cost = &results.Cost{Monthly: 797.76, Currency: "EUR"}
-	big := reporttest.Result(load, reporttest.Step{Level: 75, Throughput: 1625, LatencyMs: 4.6}, reporttest.T0, "s3-2xlarge-8")
+	big := resultstest.Result(load, resultstest.Step{Level: 75, Throughput: 1625, LatencyMs: 4.6}, resultstest.T0, "s3-2xlarge-8")
 	big.Cost = &results.Cost{Monthly: 1180.08, Currency: "EUR"}
 	a, b := write("m3.json", base), write("s3.json", big)
 	sweep := filepath.Join(dir, "sweep.json")
-	if err := results.WriteSweep(sweep, reporttest.Sweep("concurrency", "primary", reporttest.Seed000())); err != nil {
+	if err := results.WriteSweep(sweep, resultstest.Sweep("concurrency", "primary", resultstest.Seed000())); err != nil {
 		t.Fatal(err)
 	}
 

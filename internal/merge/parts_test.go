@@ -4,8 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	rt "github.com/mongoload/mongoload/internal/report/reporttest"
 	"github.com/mongoload/mongoload/internal/results"
+	rt "github.com/mongoload/mongoload/internal/results/resultstest"
 )
 
 // TestMergeCountsTransactionsOnce: merged totals count each process's

@@ -4,13 +4,13 @@ import (
 	"testing"
 	"time"
 
-	rt "github.com/mongoload/mongoload/internal/report/reporttest"
+	rt "github.com/mongoload/mongoload/internal/results/resultstest"
 )
 
 // TestTransactionStepsAreNotOperations: the exporter serves the mix's
 // operations; a transaction's steps, recorded in the same intervals, are
 // neither exported as operations nor counted in the achieved rate. The
-// oracle is what reporttest recorded per second.
+// oracle is what resultstest recorded per second.
 func TestTransactionStepsAreNotOperations(t *testing.T) {
 	e, err := Listen(Options{Addr: "127.0.0.1:0", Ops: []Op{{"pay", "transaction"}, {"lookup", "findOne"}}, Workload: "payments", Version: "test", Load: "sessions"})
 	if err != nil {

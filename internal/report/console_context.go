@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -17,7 +18,7 @@ func ContextLine(c *results.ServerContext) string {
 		return "unknown"
 	}
 	var parts []string
-	v := cmpOr(c.Version, "version unknown")
+	v := cmp.Or(c.Version, "version unknown")
 	if c.FCV != "" {
 		v += " (FCV " + c.FCV + ")"
 	}
@@ -26,7 +27,7 @@ func ContextLine(c *results.ServerContext) string {
 		parts = append(parts, topologyText(t))
 	}
 	if c.StorageEngine != "" || c.CacheBytes != nil {
-		s := cmpOr(c.StorageEngine, "storage engine unknown")
+		s := cmp.Or(c.StorageEngine, "storage engine unknown")
 		if c.CacheBytes != nil {
 			s += " cache " + bytesText(*c.CacheBytes)
 		}
@@ -95,13 +96,6 @@ func bytesText(n int64) string {
 func trimZero(f float64) string {
 	s := strconv.FormatFloat(math.Round(f*10)/10, 'f', 1, 64)
 	return strings.TrimSuffix(s, ".0")
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // writeContext writes the server's context and what it did not report.
@@ -186,7 +180,7 @@ func SlowTable(s *results.Slow) string {
 	}
 	t.add(append(head, "p50", "p99", "max")...)
 	row := func(sh *results.SlowShape) {
-		cells := []string{cmpOr(sh.Namespace, "-"), cmpOr(sh.Type, "-"), sh.Shape, results.Thousands(sh.Count)}
+		cells := []string{cmp.Or(sh.Namespace, "-"), cmp.Or(sh.Type, "-"), sh.Shape, results.Thousands(sh.Count)}
 		if errs {
 			cells = append(cells, results.Thousands(sh.Errors))
 		}
@@ -205,13 +199,13 @@ func SlowTable(s *results.Slow) string {
 		switch {
 		case e == nil:
 		case e.Error != "":
-			plans.add(cmpOr(sh.Namespace, "-"), sh.Type, sh.Shape, "-", "-", "-", "-", "explain failed: "+e.Error)
+			plans.add(cmp.Or(sh.Namespace, "-"), sh.Type, sh.Shape, "-", "-", "-", "-", "explain failed: "+e.Error)
 		default:
 			flag := ""
 			if e.CollScan {
 				flag = "COLLECTION SCAN"
 			}
-			plans.add(cmpOr(sh.Namespace, "-"), sh.Type, sh.Shape, e.Plan, cmpOr(e.Index, "-"),
+			plans.add(cmp.Or(sh.Namespace, "-"), sh.Type, sh.Shape, e.Plan, cmp.Or(e.Index, "-"),
 				perText(e.KeysPerReturned, e.KeysExamined), perText(e.DocsPerReturned, e.DocsExamined), flag)
 		}
 	}
@@ -292,16 +286,13 @@ func CPUSummary(res *results.Result) (string, []string) {
 	reported := false
 	if res.Server != nil {
 		for _, x := range res.Server.Samples {
-			if x.CPU == nil || x.CPU.UserSeconds == nil || x.Dt < 0.2 {
+			busy, ok := x.CPU.Seconds()
+			if !ok || x.Dt < 0.2 {
 				continue
 			}
 			reported = true
 			if cores == 0 {
 				continue
-			}
-			busy := *x.CPU.UserSeconds
-			if x.CPU.SystemSeconds != nil {
-				busy += *x.CPU.SystemSeconds
 			}
 			u := busy / x.Dt / float64(cores)
 			sAvg += u

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -20,7 +21,7 @@ func DiffContext(a, b *results.ServerContext) []ContextDiff {
 	fa, fb := contextFacts(a), contextFacts(b)
 	var out []ContextDiff
 	for _, k := range contextFields {
-		va, vb := cmpOr(fa[k], "absent"), cmpOr(fb[k], "absent")
+		va, vb := cmp.Or(fa[k], "absent"), cmp.Or(fb[k], "absent")
 		if va != vb {
 			out = append(out, ContextDiff{Field: k, A: va, B: vb})
 		}

@@ -199,13 +199,7 @@ func serverRows(pre []string, res *results.Result) [][]string {
 		if c := s.Connections; c != nil && c.Current != nil {
 			conns = strconv.FormatInt(*c.Current, 10)
 		}
-		if c := s.CPU; c != nil && s.Dt > 0 && (c.UserSeconds != nil || c.SystemSeconds != nil) {
-			var t float64
-			for _, p := range []*float64{c.UserSeconds, c.SystemSeconds} {
-				if p != nil {
-					t += *p
-				}
-			}
+		if t, ok := s.CPU.Seconds(); ok && s.Dt > 0 {
 			cpu = num(t / s.Dt)
 		}
 		if n := s.Network; n != nil && s.Dt > 0 {

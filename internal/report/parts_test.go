@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/report"
-	rt "github.com/mongoload/mongoload/internal/report/reporttest"
 	"github.com/mongoload/mongoload/internal/results"
+	rt "github.com/mongoload/mongoload/internal/results/resultstest"
 )
 
-// The mix's operations per second, computed from what reporttest recorded:
+// The mix's operations per second, computed from what resultstest recorded:
 // transactions and reads, each transaction once whatever its steps.
 const mixPerSecond = rt.PayN + rt.LookupN
 

@@ -11,8 +11,8 @@ import (
 
 	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/report"
-	"github.com/mongoload/mongoload/internal/report/reporttest"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/results/resultstest"
 )
 
 // goldenFile compares got with testdata/name, or rewrites it with -update
@@ -39,13 +39,13 @@ func goldenFile(t *testing.T, name string, got []byte) {
 // with server telemetry from 48 workers on and an interrupted last step.
 func analysedSweep(t *testing.T) *results.Sweep {
 	t.Helper()
-	steps := reporttest.Seed000()
+	steps := resultstest.Seed000()
 	cpu := 3.6
 	for i := 4; i < len(steps); i++ {
-		steps[i].Server = reporttest.ServerSample(0.62, 0.04, &cpu)
+		steps[i].Server = resultstest.ServerSample(0.62, 0.04, &cpu)
 	}
-	steps = append(steps, reporttest.Step{Level: 160, Throughput: 500, LatencyMs: 12, Partial: true})
-	sw := reporttest.Sweep("concurrency", "primary", steps)
+	steps = append(steps, resultstest.Step{Level: 160, Throughput: 500, LatencyMs: 12, Partial: true})
+	sw := resultstest.Sweep("concurrency", "primary", steps)
 	sw.Cost = &results.Cost{Monthly: 797.76, Currency: "EUR"}
 	sw.Notes = []string{"the sweep stopped early, interrupted during step 10 (160 workers): its partial measurements are kept but not judged; 9 of 10 steps finished and are analysed"}
 	a, err := analysis.AnalyseSweep(sw, analysis.DefaultSweepOptions())
@@ -93,7 +93,7 @@ func TestSweepRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Schema != results.SweepSchema || len(back.Steps) != len(sw.Steps) || back.Analysis.Limit != sw.Analysis.Limit || len(back.Steps[2].Result.Intervals) != reporttest.Seconds {
+	if back.Schema != results.SweepSchema || len(back.Steps) != len(sw.Steps) || back.Analysis.Limit != sw.Analysis.Limit || len(back.Steps[2].Result.Intervals) != resultstest.Seconds {
 		t.Errorf("round trip lost data: %+v", back.Analysis.Limit)
 	}
 	res, got, err := results.ReadAny(path)
@@ -124,7 +124,7 @@ func comparison(t *testing.T) *results.Comparison {
 		cost      float64
 		tput, lat float64
 	}{{"m3-xlarge-8", 797.76, 650, 11.5}, {"c4-xlarge-4", 694.08, 610, 12.3}, {"s3-2xlarge-8", 1180.08, 1625, 4.6}} {
-		res := reporttest.Result(results.LoadModel{Type: results.Closed, Concurrency: 75}, reporttest.Step{Level: 75, Throughput: v.tput, LatencyMs: v.lat}, reporttest.T0, v.label)
+		res := resultstest.Result(results.LoadModel{Type: results.Closed, Concurrency: 75}, resultstest.Step{Level: 75, Throughput: v.tput, LatencyMs: v.lat}, resultstest.T0, v.label)
 		res.Cost = &results.Cost{Monthly: v.cost, Currency: "EUR"}
 		in = append(in, analysis.CompareInput{File: string(rune('a'+i)) + ".json", Result: res})
 	}
@@ -159,7 +159,7 @@ func TestComparisonGolden(t *testing.T) {
 }
 
 func TestResultMarkdownGolden(t *testing.T) {
-	res := reporttest.Result(results.LoadModel{Type: results.Closed, Concurrency: 32}, reporttest.Step{Level: 32, Throughput: 1301.8, LatencyMs: 2.45, ClientCPU: 0.12}, reporttest.T0, "primary")
+	res := resultstest.Result(results.LoadModel{Type: results.Closed, Concurrency: 32}, resultstest.Step{Level: 32, Throughput: 1301.8, LatencyMs: 2.45, ClientCPU: 0.12}, resultstest.T0, "primary")
 	var b bytes.Buffer
 	if err := report.WriteResultMarkdown(&b, res); err != nil {
 		t.Fatal(err)

@@ -126,6 +126,21 @@ type CPU struct {
 	SystemSeconds *float64 `json:"systemSeconds,omitempty"`
 }
 
+// Seconds is the server's CPU seconds, user and system, and false when c
+// reports neither: the one sum every figure of the server's CPU uses.
+func (c *CPU) Seconds() (float64, bool) {
+	if c == nil || (c.UserSeconds == nil && c.SystemSeconds == nil) {
+		return 0, false
+	}
+	var t float64
+	for _, p := range []*float64{c.UserSeconds, c.SystemSeconds} {
+		if p != nil {
+			t += *p
+		}
+	}
+	return t, true
+}
+
 // MemberLag is one secondary's replication lag: the primary's optimeDate
 // minus the member's.
 type MemberLag struct {

@@ -79,7 +79,7 @@ func summarize(iv *metrics.Interval, elapsed time.Duration) IntervalSummary {
 		}
 	}
 	if c := iv.ClientCPU; c != nil && dt > 0 {
-		s.Client = &IntervalClient{CPUSeconds: Round3(c.Seconds()), Utilization: Round3(c.Seconds() / dt / procstat.AvailableCPU())}
+		s.Client = &IntervalClient{CPUSeconds: Round3(c.Seconds()), Utilization: Round3(procstat.Share(*c, iv.End.Sub(iv.Start)))}
 	}
 	for i := range iv.Ops {
 		o := &iv.Ops[i]

@@ -105,10 +105,11 @@ func lagPart(ms []results.MemberLag) string {
 }
 
 func cpuPart(c *results.CPU, dt float64) string {
-	if c == nil || c.UserSeconds == nil || c.SystemSeconds == nil || dt <= 0 {
+	t, ok := c.Seconds()
+	if !ok || dt <= 0 {
 		return "-"
 	}
-	return strconv.FormatFloat(100*(*c.UserSeconds+*c.SystemSeconds)/dt, 'f', 0, 64) + "%"
+	return strconv.FormatFloat(100*t/dt, 'f', 0, 64) + "%"
 }
 
 func perSec(n, dt float64) string { return thousands(int64(n/dt + 0.5)) }

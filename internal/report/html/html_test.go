@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/analysis"
-	"github.com/mongoload/mongoload/internal/report/reporttest"
+	"github.com/mongoload/mongoload/internal/results/resultstest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -22,22 +22,22 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // pages are the three kinds of report, from deterministic data.
 func pages(t *testing.T) map[string]Page {
 	t.Helper()
-	steps := reporttest.Seed000()
+	steps := resultstest.Seed000()
 	cpu := 3.6
 	for i := range steps {
-		steps[i].Server = reporttest.ServerSample(0.3+0.05*float64(i), 0.02, &cpu)
+		steps[i].Server = resultstest.ServerSample(0.3+0.05*float64(i), 0.02, &cpu)
 	}
-	sw := reporttest.Sweep("concurrency", "primary", steps)
+	sw := resultstest.Sweep("concurrency", "primary", steps)
 	a, err := analysis.AnalyseSweep(sw, analysis.DefaultSweepOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	sw.Analysis = a
-	other := reporttest.Seed000()
+	other := resultstest.Seed000()
 	for i := range other {
 		other[i].LatencyMs *= 0.76
 	}
-	sw2 := reporttest.Sweep("concurrency", "secondaryPreferred", other)
+	sw2 := resultstest.Sweep("concurrency", "secondaryPreferred", other)
 	in := []analysis.CompareInput{{File: "primary.json", Sweep: sw}, {File: "secondary.json", Sweep: sw2}}
 	obj, _ := analysis.ParseRelObjective("p99<=-10%")
 	c, err := analysis.Compare(in, 0, []analysis.RelObjective{obj})

@@ -5,15 +5,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mongoload/mongoload/internal/report/reporttest"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/results/resultstest"
 )
 
 // TestOperatorSections: a result with the operator's view shows the
 // server's context, the slow shapes with a collection scan marked, and the
 // collections before and after.
 func TestOperatorSections(t *testing.T) {
-	res := reporttest.Sweep("concurrency", "primary", reporttest.Seed000()).Steps[0].Result
+	res := resultstest.Sweep("concurrency", "primary", resultstest.Seed000()).Steps[0].Result
 	cores, count, after := int64(4), int64(14591), int64(15020)
 	docs := 7295.5
 	res.Context = &results.ServerContext{Version: "7.0.12", FCV: "7.0", Host: &results.HostFacts{Cores: &cores}, Absent: []string{"networkCompressors"}}

@@ -207,13 +207,7 @@ func serverCharts(res *results.Result, prefix string, offset float64) []chart {
 		if c := sm.Connections; c != nil && c.Current != nil {
 			cur.Values[i], any["conn"] = f64(float64(*c.Current)), true
 		}
-		if c := sm.CPU; c != nil && sm.Dt > 0 && (c.UserSeconds != nil || c.SystemSeconds != nil) {
-			var t float64
-			for _, p := range []*float64{c.UserSeconds, c.SystemSeconds} {
-				if p != nil {
-					t += *p
-				}
-			}
+		if t, ok := sm.CPU.Seconds(); ok && sm.Dt > 0 {
 			cores.Values[i], any["cpu"] = f64(t/sm.Dt), true
 		}
 	}

@@ -1,6 +1,7 @@
-// Package resultstest holds deterministic runs for tests of the result
-// model and its renderers: operations recorded through the metrics as a run
-// records them, summarized and built as a run builds its result.
+// Package resultstest holds deterministic results for tests of the result
+// model and of the packages that read it: runs recorded through the metrics
+// as a run records them and built as a run builds its result (runs.go), and
+// synthetic results and sweeps with chosen figures (sweeps.go). No server.
 package resultstest
 
 import (
@@ -11,7 +12,8 @@ import (
 	"github.com/mongoload/mongoload/internal/results"
 )
 
-// T0 is when every fixture run starts; the measured phase follows a 10 s warm-up.
+// T0 is when every fixture run and synthetic sweep starts; a fixture run's
+// measured phase follows a 10 s warm-up.
 var T0 = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
 
 const Warmup = 10 * time.Second

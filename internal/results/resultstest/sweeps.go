@@ -1,7 +1,4 @@
-// Package reporttest makes deterministic results and sweeps for tests of
-// the packages that read them (analysis, report, the HTML report, the
-// command line): real histograms and interval series, no server.
-package reporttest
+package resultstest
 
 import (
 	"encoding/json"
@@ -12,8 +9,9 @@ import (
 	"github.com/mongoload/mongoload/internal/results"
 )
 
-// T0 is when every synthetic sweep starts.
-var T0 = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
+// Synthetic results and sweeps for tests of the packages that read them
+// (analysis, report, the HTML report, the command line): real histograms
+// and interval series, no server.
 
 // Step describes one synthetic step: its load level, the throughput and
 // average latency it should show, and optionally the client's CPU share,
