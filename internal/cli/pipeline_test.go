@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -204,5 +206,31 @@ func TestRunObserversOrder(t *testing.T) {
 		if !slices.IsSorted(ps) || slices.ContainsFunc(ps, func(p Phase) bool { return p < PhaseContext }) {
 			t.Errorf("%s declares %v", name(ob), ps)
 		}
+	}
+}
+
+// TestPhaseOrderIsTheDocs: docs/architecture.md names the phases in the
+// order runPhases has them.
+func TestPhaseOrderIsTheDocs(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const intro = "lists a run's phases in order:"
+	_, rest, ok := strings.Cut(strings.Join(strings.Fields(string(doc)), " "), intro)
+	if !ok {
+		t.Fatalf("docs/architecture.md no longer says %q", intro)
+	}
+	list, _, _ := strings.Cut(rest, ".")
+	var named []string
+	for _, n := range strings.Split(list, ",") {
+		named = append(named, strings.TrimSpace(n))
+	}
+	var want []string
+	for _, p := range runPhases {
+		want = append(want, p.String())
+	}
+	if !slices.Equal(named, want) {
+		t.Errorf("the document lists %v, the pipeline runs %v", named, want)
 	}
 }
