@@ -103,6 +103,15 @@ for w in $WORKLOADS; do
     reported=$(rss_json "$out/$w-mongoload-$i.json")
     if [ "$reported" != 0 ]; then line=$(echo "$line" | awk -v r="$reported" '{$3=int(r/1024); print}'); fi
     echo "mongoload $line" >>"$out/$w.pair"
+    # YCSB A's server work (zipfian keys, 100 fresh bytes per update) is
+    # heavier than that of a loop on uniform keys writing a constant value
+    # (after a record's first update the server modifies nothing): the
+    # same floor doing the lighter work shows how much of a throughput gap
+    # to such a loop is the server's.
+    if [ "$w" = ycsb-a ]; then
+      timed "$w-light-$i" "${floor[@]}" -keys uniform -value constant
+      echo "light $(pair_line "$w-light-$i" "$(ops_floor "$w-light-$i")")" >>"$out/$w.pair"
+    fi
   done
 done
 
