@@ -77,7 +77,7 @@ func TestSpaced(t *testing.T) {
 		want time.Duration
 	}{
 		{"long wait unchanged", 2 * time.Millisecond, now.Add(-100 * time.Microsecond), 2 * time.Millisecond},
-		{"short wait right after a wake-up is lengthened", 20 * time.Microsecond, now.Add(-100 * time.Microsecond), 400 * time.Microsecond},
+		{"short wait right after a wake-up is lengthened", 20 * time.Microsecond, now.Add(-100 * time.Microsecond), wakeSpacing - 100*time.Microsecond},
 		{"short wait long after a wake-up unchanged", 20 * time.Microsecond, now.Add(-time.Second), 20 * time.Microsecond},
 	} {
 		if got := spaced(c.d, c.last, now); got != c.want {
