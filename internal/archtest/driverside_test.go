@@ -1,16 +1,11 @@
 package archtest
 
 import (
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 )
-
-const module = "github.com/mongoload/mongoload/"
 
 // driverCallers are the packages whose driver side internal/mongodb
 // implements, behind interfaces they own (loader.Writer and loader.Meta,
@@ -22,7 +17,13 @@ var driverCallers = []string{"internal/loader", "internal/verify", "internal/cli
 // its non-test files import none of the packages it serves. (Its tests may:
 // the integration tests of a load run loader.Load against the real server.)
 func TestDriverPackageKnowsNoCaller(t *testing.T) {
-	bad, checked := importsOf(t, filepath.Join("..", "mongodb"), driverCallers)
+	var mongodb []goFile
+	for _, f := range tree(t) {
+		if f.dir() == "internal/mongodb" {
+			mongodb = append(mongodb, f)
+		}
+	}
+	bad, checked := callersImported(mongodb)
 	for _, b := range bad {
 		t.Error(b)
 	}
@@ -31,10 +32,10 @@ func TestDriverPackageKnowsNoCaller(t *testing.T) {
 	}
 }
 
-// TestImportsOfCatches: the check finds a forbidden import in a non-test
-// file and passes over the same import in a test file, so the rule above
-// can fail.
-func TestImportsOfCatches(t *testing.T) {
+// TestCallersImportedCatches: the check finds a forbidden import in a
+// non-test file and passes over the same import in a test file, so the
+// rule above can fail.
+func TestCallersImportedCatches(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, imp string) {
 		src := "package mongodb\n\nimport _ \"" + imp + "\"\n"
@@ -46,36 +47,24 @@ func TestImportsOfCatches(t *testing.T) {
 	write("store.go", module+"internal/loader")
 	write("verify.go", module+"internal/verify/sub")
 	write("load_test.go", module+"internal/loader")
-	bad, checked := importsOf(t, dir, driverCallers)
+	bad, checked := callersImported(readTree(t, dir))
 	if checked != 3 || len(bad) != 2 || !strings.Contains(bad[0], "store.go") || !strings.Contains(bad[1], "verify.go") {
 		t.Fatalf("%d files checked, found %q; want 3 checked and store.go, verify.go", checked, bad)
 	}
 }
 
-// importsOf lists the non-test .go files of dir that import one of
-// forbidden (a package of this module or below it), and counts the files
-// it read.
-func importsOf(t *testing.T, dir string, forbidden []string) (bad []string, checked int) {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	for _, path := range files {
-		if strings.HasSuffix(path, "_test.go") {
+// callersImported lists the non-test files of files that import one of
+// driverCallers (or a package below one), and counts the files it checked.
+func callersImported(files []goFile) (bad []string, checked int) {
+	for _, f := range files {
+		if f.test {
 			continue
 		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
 		checked++
-		for _, imp := range f.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			for _, fb := range forbidden {
-				if p == module+fb || strings.HasPrefix(p, module+fb+"/") {
-					bad = append(bad, filepath.Base(path)+" imports "+p+": internal/mongodb implements the interfaces "+fb+" owns, it does not call it")
+		for _, imp := range f.imports {
+			for _, c := range driverCallers {
+				if under(imp, c) {
+					bad = append(bad, f.path+" imports "+imp+": internal/mongodb implements the interfaces "+c+" owns, it does not call it")
 				}
 			}
 		}

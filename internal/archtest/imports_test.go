@@ -1,11 +1,7 @@
 package archtest
 
 import (
-	"go/parser"
-	"go/token"
-	"io/fs"
-	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -21,47 +17,18 @@ var allowed = []string{"internal/mongodb", "bench/floor/ycsb", "bench/floor/airl
 // TestOnlyOnePackageImportsTheDriver keeps every other package testable and
 // driver-agnostic (FerretDB enforces the same with depguard).
 func TestOnlyOnePackageImportsTheDriver(t *testing.T) {
-	root := filepath.Join("..", "..")
-	fset := token.NewFileSet()
-	checked := 0
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
-		checked++
-		for _, imp := range f.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			if isDriverClient(p) && !isAllowed(filepath.ToSlash(filepath.Dir(rel))) {
-				t.Errorf("%s imports %s: only internal/mongodb talks to the driver", rel, p)
+	for _, f := range tree(t) {
+		for _, p := range f.external {
+			if isDriverClient(p) && !slices.Contains(allowed, f.dir()) {
+				t.Errorf("%s imports %s: only internal/mongodb talks to the driver", f.path, p)
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if checked < 20 {
-		t.Fatalf("only %d files checked: the walk missed the tree", checked)
 	}
 }
 
 func isDriverClient(p string) bool {
 	for _, d := range driverClient {
 		if p == d || strings.HasPrefix(p, d+"/") {
-			return true
-		}
-	}
-	return false
-}
-
-func isAllowed(dir string) bool {
-	for _, a := range allowed {
-		if dir == a {
 			return true
 		}
 	}

@@ -1,12 +1,7 @@
 package archtest
 
 import (
-	"go/parser"
-	"go/token"
-	"io/fs"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -16,53 +11,6 @@ import (
 // internal/report and its subpackages show or write them. Packages that
 // need a result's types import the model; only the CLI's one rendering
 // file (and the dashboard, for the page's assets) reaches the renderers.
-
-// goFile is one Go file of the tree and the mongoload packages it imports,
-// as directories relative to the module root ("internal/results").
-type goFile struct {
-	path    string // relative to the module root, with slashes
-	test    bool
-	imports []string
-}
-
-func (f goFile) dir() string { return filepath.ToSlash(filepath.Dir(f.path)) }
-
-// tree reads the imports of every Go file of the module.
-func tree(t *testing.T) []goFile {
-	t.Helper()
-	root := filepath.Join("..", "..")
-	fset := token.NewFileSet()
-	var files []goFile
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
-		g := goFile{path: filepath.ToSlash(rel), test: strings.HasSuffix(path, "_test.go")}
-		for _, imp := range f.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			if rest, ok := strings.CutPrefix(p, module); ok {
-				g.imports = append(g.imports, rest)
-			}
-		}
-		files = append(files, g)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) < 100 {
-		t.Fatalf("only %d files read: the walk missed the tree", len(files))
-	}
-	return files
-}
-
-// under reports whether dir is pkg or one of its subpackages.
-func under(dir, pkg string) bool { return dir == pkg || strings.HasPrefix(dir, pkg+"/") }
 
 // A rule says which files it governs, and which of the mongoload packages
 // such a file may import (allowed) or must not (denied).
