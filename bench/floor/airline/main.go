@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -26,6 +25,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/mongoload/mongoload/bench/floor/loop"
 )
 
 var (
@@ -82,25 +83,16 @@ func main() {
 	defer cl.Disconnect(ctx)
 	c := cl.Database("airline").Collection("flights")
 	nextKey.Store(*keys + 1_000_000_000) // inserts take fresh keys
-	var ops, errs atomic.Int64
-	stop := time.Now().Add(*duration)
-	var wg sync.WaitGroup
-	for w := 0; w < *workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			wk := &worker{r: rand.New(rand.NewPCG(uint64(w)+1, 7)), c: c}
-			for time.Now().Before(stop) {
-				if err := wk.one(ctx); err != nil && !errors.Is(err, mongo.ErrNoDocuments) {
-					errs.Add(1)
-					continue
-				}
-				ops.Add(1)
+	ops, errs := loop.Run(*workers, *duration, func(w int) func() error {
+		wk := &worker{r: rand.New(rand.NewPCG(uint64(w)+1, 7)), c: c}
+		return func() error {
+			if err := wk.one(ctx); !errors.Is(err, mongo.ErrNoDocuments) {
+				return err
 			}
-		}(w)
-	}
-	wg.Wait()
-	fmt.Printf("ops=%d ops/s=%.0f errors=%d\n", ops.Load(), float64(ops.Load())/duration.Seconds(), errs.Load())
+			return nil
+		}
+	})
+	fmt.Println(loop.Report(ops, errs, *duration))
 }
 
 type worker struct {

@@ -19,14 +19,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime/pprof"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/mongoload/mongoload/bench/floor/loop"
 )
 
 var (
@@ -77,46 +77,39 @@ func run() error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	var ops, errs atomic.Int64
-	stop := time.Now().Add(*duration)
-	var wg sync.WaitGroup
-	for w := 0; w < *workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			r := rand.New(rand.NewPCG(uint64(w)+1, 12))
-			// Zipfian over the records: the standard library needs s > 1,
-			// YCSB uses 0.99; the skew is nearly the same and costs the
-			// client the same few nanoseconds.
-			z := rand.NewZipf(r, 1.0001, 1, uint64(len(ids)-1))
-			var filter, update []byte
-			var payload [100]byte
-			for time.Now().Before(stop) {
-				id := ids[r.IntN(len(ids))]
-				if *keysDist == "zipfian" {
-					id = ids[z.Uint64()]
-				}
-				filter = idFilter(filter[:0], id)
-				var err error
-				if r.IntN(100) < *readPct {
-					err = c.FindOne(ctx, bson.Raw(filter)).Err()
-				} else {
-					if *value == "fresh" {
-						fill(r, payload[:])
-					}
-					update = setField(update[:0], r.IntN(10), payload[:])
-					_, err = c.UpdateOne(ctx, bson.Raw(filter), bson.Raw(update))
-				}
-				if err != nil && !errors.Is(err, mongo.ErrNoDocuments) {
-					errs.Add(1)
-					continue
-				}
-				ops.Add(1)
+	ops, errs := loop.Run(*workers, *duration, func(w int) func() error {
+		r := rand.New(rand.NewPCG(uint64(w)+1, 12))
+		// Zipfian over the records: the standard library needs s > 1,
+		// YCSB uses 0.99; the skew is nearly the same and costs the
+		// client the same few nanoseconds.
+		z := rand.NewZipf(r, 1.0001, 1, uint64(len(ids)-1))
+		var filter, update []byte
+		var payload [100]byte
+		return func() error {
+			var id string
+			if *keysDist == "zipfian" {
+				id = ids[z.Uint64()]
+			} else {
+				id = ids[r.IntN(len(ids))]
 			}
-		}(w)
-	}
-	wg.Wait()
-	fmt.Printf("ops=%d ops/s=%.0f errors=%d\n", ops.Load(), float64(ops.Load())/duration.Seconds(), errs.Load())
+			filter = idFilter(filter[:0], id)
+			var err error
+			if r.IntN(100) < *readPct {
+				err = c.FindOne(ctx, bson.Raw(filter)).Err()
+			} else {
+				if *value == "fresh" {
+					fill(r, payload[:])
+				}
+				update = setField(update[:0], r.IntN(10), payload[:])
+				_, err = c.UpdateOne(ctx, bson.Raw(filter), bson.Raw(update))
+			}
+			if errors.Is(err, mongo.ErrNoDocuments) {
+				return nil
+			}
+			return err
+		}
+	})
+	fmt.Println(loop.Report(ops, errs, *duration))
 	return nil
 }
 
