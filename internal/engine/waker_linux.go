@@ -21,14 +21,14 @@ import (
 // expiry pending: a deadline that moved later is re-armed once that expiry
 // comes, and the expiry is not delivered.
 type waker struct {
-	C <-chan time.Time
-	T <-chan time.Time
-	c chan time.Time
-	t *time.Timer
-	f *os.File // nil: no timerfd, Go's timer alone
+	C  <-chan time.Time
+	T  <-chan time.Time
+	c  chan time.Time
+	t  *time.Timer
+	f  *os.File // nil: no timerfd, Go's timer alone
+	fd int      // f's descriptor
 
 	mu       sync.Mutex
-	fd       int
 	deadline time.Time // the latest Reset's deadline; zero once delivered
 	armed    time.Time // the timerfd's pending expiry, zero if none
 	fired    time.Time // the timerfd's latest expiry
