@@ -63,6 +63,11 @@ func (r *run) collect(done <-chan struct{}) *Result {
 	for {
 		select {
 		case <-done:
+			// Workers end at once when the context is cancelled, so done
+			// and the interrupt can be ready together: the interrupt wins.
+			if interrupt != nil && r.ctx.Err() != nil {
+				r.halt(res, Interrupted, ReasonSignal)
+			}
 			r.finish(res)
 			return res
 		case <-interrupt:
