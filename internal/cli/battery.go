@@ -48,6 +48,7 @@ func battery(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan,
 		}
 		runCfg := *cfg
 		runCfg.Run.Out = runFile(cfg.Run.Out, i, n)
+		runCfg.Run.OperationSeed = config.StepSeed(cfg.Run.OperationSeed, i) // a repeat must not replay the last run's writes
 		if n > 1 {
 			fmt.Fprintf(o.Stderr, "battery run %d of %d\n", i+1, n)
 		}

@@ -80,6 +80,7 @@ func layer(cfg *config.Config, fs *pflag.FlagSet, env func(string) (string, bool
 	if es := cfg.Validate(); len(es) > 0 {
 		return nil, nil, es
 	}
+	cfg.Run.PickOperationSeed()
 	if cfg.Run.SLO != "" {
 		if _, err := analysis.ParseObjectives(cfg.Run.SLO); err != nil {
 			return nil, nil, &config.Error{Kind: config.Invalid, Field: "--slo", Msg: err.Error()}

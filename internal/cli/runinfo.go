@@ -94,7 +94,7 @@ func configLine(c *config.Config) string {
 	if r.Operations > 0 {
 		s += fmt.Sprintf(" operations=%d", r.Operations)
 	}
-	s += fmt.Sprintf(" warmup=%s seed=%d randomSeed=%d", r.Warmup, r.Seed, r.RandomSeed)
+	s += fmt.Sprintf(" warmup=%s seed=%d randomSeed=%d operationSeed=%d", r.Warmup, r.Seed, r.RandomSeed, r.OperationSeed)
 	for _, kv := range [][2]string{{"readPreference", cn.ReadPreference}, {"readConcern", cn.ReadConcern}} {
 		if kv[1] != "" {
 			s += " " + kv[0] + "=" + kv[1]

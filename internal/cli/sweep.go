@@ -286,6 +286,7 @@ func runSweep(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan
 			}
 		}
 		sc := stepConfig(cfg, param, lv)
+		sc.Run.OperationSeed = config.StepSeed(cfg.Run.OperationSeed, i) // a level must not replay the last one's writes
 		sc.Run.Out = filepath.Join(tmp, fmt.Sprintf("step-%d.json", i+1))
 		if cfg.Run.HdrLog != "" {
 			sc.Run.HdrLog = stepPath(cfg.Run.HdrLog, param, lv)

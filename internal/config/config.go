@@ -174,9 +174,15 @@ type Run struct {
 	Setup         *bool   `yaml:"setup,omitempty" json:"setup,omitempty"`
 	Drop          bool    `yaml:"drop,omitempty" json:"drop,omitempty"`
 	AllowExisting bool    `yaml:"allowExisting,omitempty" json:"allowExisting,omitempty"`
-	RandomSeed    uint64  `yaml:"randomSeed,omitempty" json:"randomSeed,omitempty"`
-	Out           string  `yaml:"out,omitempty" json:"out,omitempty"`
-	Label         string  `yaml:"label,omitempty" json:"label,omitempty"`
+	// RandomSeed seeds the data (seeding, mongoload load) and the value
+	// pools; OperationSeed seeds the operations (keys, values, the mix).
+	// OperationSeed 0 means a fresh one per run: a fixed one would have
+	// each run rewrite the values the last one wrote, which the server
+	// skips as no-op writes (see PickOperationSeed).
+	RandomSeed    uint64 `yaml:"randomSeed,omitempty" json:"randomSeed,omitempty"`
+	OperationSeed uint64 `yaml:"operationSeed,omitempty" json:"operationSeed,omitempty"`
+	Out           string `yaml:"out,omitempty" json:"out,omitempty"`
+	Label         string `yaml:"label,omitempty" json:"label,omitempty"`
 	// MonthlyCost and Currency: what the system under test costs per
 	// month, for throughput per cost in comparisons (docs/sweep.md).
 	MonthlyCost float64 `yaml:"monthlyCost,omitempty" json:"monthlyCost,omitempty"`

@@ -65,14 +65,8 @@ var Settings = []Setting{
 	}},
 	{Flag: "drop", Bool: true, Usage: "drop the workload's own collections first", Set: boolSetter(func(c *Config) *bool { return &c.Run.Drop })},
 	{Flag: "allow-existing", Bool: true, Usage: "write to collections that mongoload did not create", Set: boolSetter(func(c *Config) *bool { return &c.Run.AllowExisting })},
-	{Flag: "random-seed", Usage: "seed of the data and operation choices", Set: func(c *Config, v string) error {
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil {
-			return intError(v, err, 64, false)
-		}
-		c.Run.RandomSeed = n
-		return nil
-	}},
+	{Flag: "random-seed", Usage: "seed of the data (seeding, load) and of the value pools", Set: uintSetter(func(c *Config) *uint64 { return &c.Run.RandomSeed })},
+	{Flag: "operation-seed", Usage: "seed of the operations: keys, values, mix (default: a fresh one per run, printed in the report; give it to replay a run)", Set: uintSetter(func(c *Config) *uint64 { return &c.Run.OperationSeed })},
 	{Flag: "rate", Usage: "open loop: operations per second, scheduled whatever the server does", Set: func(c *Config, v string) error {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || f < 0 {

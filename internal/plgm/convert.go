@@ -198,7 +198,8 @@ func (c *converter) config(colPath, qPath string) (*config.Config, error) {
 		r.SeedBatchSize = s.seedBatch
 	}
 	if s.randomSeed != 0 {
-		r.RandomSeed = uint64(s.randomSeed)
+		r.RandomSeed = uint64(s.randomSeed) // plgm's one seed drives its data and its operations
+		r.OperationSeed = uint64(s.randomSeed)
 	}
 	if s.interval > 0 {
 		r.Interval = config.Duration(s.interval)

@@ -95,6 +95,9 @@ func WriteYAML(w io.Writer, r *Result) error {
 	if rc.RandomSeed != rd.RandomSeed {
 		add(run, "randomSeed", numNode(rc.RandomSeed))
 	}
+	if rc.OperationSeed != rd.OperationSeed {
+		add(run, "operationSeed", numNode(rc.OperationSeed))
+	}
 	if rc.Interval != rd.Interval {
 		add(run, "interval", scalar(rc.Interval.String()))
 	}

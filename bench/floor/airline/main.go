@@ -84,7 +84,9 @@ func main() {
 	c := cl.Database("airline").Collection("flights")
 	nextKey.Store(*keys + 1_000_000_000) // inserts take fresh keys
 	ops, errs := loop.Run(*workers, *duration, func(w int) func() error {
-		wk := &worker{r: rand.New(rand.NewPCG(uint64(w)+1, 7)), c: c}
+		// Fresh seeds each run, as mongoload draws: a floor replaying its last
+		// run would write values already there, work the server skips.
+		wk := &worker{r: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())), c: c}
 		return func() error {
 			if err := wk.one(ctx); !errors.Is(err, mongo.ErrNoDocuments) {
 				return err

@@ -78,7 +78,9 @@ func run() error {
 		defer pprof.StopCPUProfile()
 	}
 	ops, errs := loop.Run(*workers, *duration, func(w int) func() error {
-		r := rand.New(rand.NewPCG(uint64(w)+1, 12))
+		// Fresh seeds each run, as mongoload draws: a floor replaying its last
+		// run would write values already there, work the server skips.
+		r := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 		// Zipfian over the records: the standard library needs s > 1,
 		// YCSB uses 0.99; the skew is nearly the same and costs the
 		// client the same few nanoseconds.
