@@ -65,6 +65,8 @@ timed() {
 }
 
 ops_floor() { sed -n 's/.*ops=\([0-9]*\).*/\1/p' "$out/$1.out"; }
+# A floor's errors (a record not found: keys that are not the loaded ones) void the bench.
+floor_ok() { grep -q ' errors=0$' "$out/$1.out" || { echo "bench: $1 had failed operations: $(cat "$out/$1.out")" >&2; exit 1; }; }
 ops_json() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["totals"]["operations"])' "$1"; }
 rss_json() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("client",{}).get("measuredPeakRSSBytes",0))' "$1"; }
 
@@ -96,6 +98,7 @@ for w in $WORKLOADS; do
     # each run would find a bigger collection than the one before it.
     [ "$w" = default ] && bin/mongoload load default --uri "$uri" --documents "$DOCS" --drop >/dev/null 2>&1
     timed "$w-floor-$i" "${floor[@]}"
+    floor_ok "$w-floor-$i"
     echo "floor $(pair_line "$w-floor-$i" "$(ops_floor "$w-floor-$i")")" >>"$out/$w.pair"
     [ "$w" = default ] && bin/mongoload load default --uri "$uri" --documents "$DOCS" --drop >/dev/null 2>&1
     timed "$w-mongoload-$i" "${ml[@]}" --out "$out/$w-mongoload-$i.json"
@@ -110,6 +113,7 @@ for w in $WORKLOADS; do
     # to such a loop is the server's.
     if [ "$w" = ycsb-a ]; then
       timed "$w-light-$i" "${floor[@]}" -keys uniform -value constant
+      floor_ok "$w-light-$i"
       echo "light $(pair_line "$w-light-$i" "$(ops_floor "$w-light-$i")")" >>"$out/$w.pair"
     fi
   done

@@ -1,19 +1,20 @@
 // Command ycsb is the floor for YCSB workload A that make bench measures
 // mongoload against: only what any client must do for it, and nothing else.
-// Each worker draws a zipfian record, sends a findOne by _id (the whole
-// document, decoded by nobody) or an updateOne by _id that $sets one of the
-// ten fields to 100 fresh random bytes, and counts it. Filters and updates
-// are raw BSON appended into a buffer the worker reuses: no fmt, no maps, no
-// bson.D, no histograms. Same pool (the driver's default), same number of
-// goroutines as mongoload's workers, same keys (read from the collection)
-// and same collection.
+// Each worker draws a record as YCSB's requestdistribution=zipfian does
+// (scrambled zipfian), makes its key as YCSB does ("user" and the FNV hash
+// of the record number), and sends a findOne by _id (the whole document,
+// decoded by nobody) or an updateOne by _id that $sets one of the ten
+// fields to 100 fresh bytes drawn as YCSB's RandomByteIterator draws them
+// (ycsb.go). Filters and updates are raw BSON appended into buffers the
+// worker reuses: no fmt, no maps, no bson.D, no histograms. Same pool (the
+// driver's default), same number of goroutines as mongoload's workers, same
+// records (mongoload load ycsb-a, or YCSB's own load) and same collection.
 //
 // It prints "ops=N ops/s=R errors=E" for the measured duration.
 package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -63,9 +64,12 @@ func run() error {
 	}
 	defer cl.Disconnect(ctx)
 	c := cl.Database(*db).Collection(*coll)
-	ids, err := keys(ctx, c)
+	records, err := c.CountDocuments(ctx, bson.D{})
 	if err != nil {
 		return err
+	}
+	if records < 2 {
+		return fmt.Errorf("%d records in %s: load YCSB records first (mongoload load ycsb-a)", records, c.Name())
 	}
 	if *cpuProf != "" {
 		f, err := os.Create(*cpuProf)
@@ -81,60 +85,43 @@ func run() error {
 		// Fresh seeds each run, as mongoload draws: a floor replaying its last
 		// run would write values already there, work the server skips.
 		r := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
-		// Zipfian over the records: the standard library needs s > 1,
-		// YCSB uses 0.99; the skew is nearly the same and costs the
-		// client the same few nanoseconds.
-		z := rand.NewZipf(r, 1.0001, 1, uint64(len(ids)-1))
-		var filter, update []byte
+		var filter, update, key []byte
 		var payload [100]byte
 		return func() error {
-			var id string
+			var record uint64
 			if *keysDist == "zipfian" {
-				id = ids[z.Uint64()]
+				record = scrambledZipfian(r, uint64(records))
 			} else {
-				id = ids[r.IntN(len(ids))]
+				record = r.Uint64N(uint64(records))
 			}
-			filter = idFilter(filter[:0], id)
+			key = appendKey(key[:0], record)
+			filter = idFilter(filter[:0], key)
 			var err error
 			if r.IntN(100) < *readPct {
 				err = c.FindOne(ctx, bson.Raw(filter)).Err()
 			} else {
 				if *value == "fresh" {
-					fill(r, payload[:])
+					fillYCSB(r, payload[:])
 				}
 				update = setField(update[:0], r.IntN(10), payload[:])
-				_, err = c.UpdateOne(ctx, bson.Raw(filter), bson.Raw(update))
+				var res *mongo.UpdateResult
+				if res, err = c.UpdateOne(ctx, bson.Raw(filter), bson.Raw(update)); err == nil && res.MatchedCount == 0 {
+					err = mongo.ErrNoDocuments
+				}
 			}
-			if errors.Is(err, mongo.ErrNoDocuments) {
-				return nil
-			}
-			return err
+			return err // a record not found is an error, as in YCSB: the keys must be the loaded ones
 		}
 	})
 	fmt.Println(loop.Report(ops, errs, *duration))
 	return nil
 }
 
-// keys reads every _id of the collection once, before the measured loop.
-func keys(ctx context.Context, c *mongo.Collection) ([]string, error) {
-	cur, err := c.Find(ctx, bson.D{}, options.Find().SetProjection(bson.D{{Key: "_id", Value: 1}}))
-	if err != nil {
-		return nil, err
-	}
-	var ids []string
-	for cur.Next(ctx) {
-		ids = append(ids, cur.Current.Lookup("_id").StringValue())
-	}
-	if len(ids) < 2 {
-		return nil, fmt.Errorf("%d records in %s: load YCSB records first", len(ids), c.Name())
-	}
-	return ids, cur.Err()
-}
-
 // idFilter appends {_id: id}.
-func idFilter(dst []byte, id string) []byte {
+func idFilter(dst []byte, id []byte) []byte {
 	i, dst := bsoncore.AppendDocumentStart(dst)
-	dst = bsoncore.AppendStringElement(dst, "_id", id)
+	dst = bsoncore.AppendHeader(dst, bsoncore.TypeString, "_id")
+	dst = bsoncore.AppendInt32(dst, int32(len(id)+1))
+	dst = append(append(dst, id...), 0)
 	dst, _ = bsoncore.AppendDocumentEnd(dst, i)
 	return dst
 }
@@ -149,18 +136,4 @@ func setField(dst []byte, n int, payload []byte) []byte {
 	dst, _ = bsoncore.AppendDocumentEnd(dst, j)
 	dst, _ = bsoncore.AppendDocumentEnd(dst, i)
 	return dst
-}
-
-// fill writes random bytes, eight at a time.
-func fill(r *rand.Rand, b []byte) {
-	for len(b) >= 8 {
-		v := r.Uint64()
-		for k := 0; k < 8; k++ {
-			b[k] = byte(v >> (8 * k))
-		}
-		b = b[8:]
-	}
-	for k := range b {
-		b[k] = byte(r.Uint64())
-	}
 }
