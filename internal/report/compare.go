@@ -73,12 +73,7 @@ func writeObjectives(ew *errWriter, c *results.Comparison, md bool) {
 		}
 		t.add(row...)
 	}
-	var meet []string
-	for i, in := range c.Inputs {
-		if i != c.Baseline && in.MeetsAll != nil && *in.MeetsAll {
-			meet = append(meet, in.Label)
-		}
-	}
+	meet := c.MeetingAll()
 	verdict := "no option meets every objective"
 	if len(meet) > 0 {
 		verdict = "meets every objective: " + strings.Join(meet, ", ")

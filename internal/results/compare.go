@@ -45,3 +45,15 @@ type ObjectiveResult struct {
 	Text string  `json:"text"`
 	Pass []*bool `json:"pass"`
 }
+
+// MeetingAll is the labels of the inputs that met every objective, the
+// baseline (never judged) left out.
+func (c *Comparison) MeetingAll() []string {
+	var meet []string
+	for i, in := range c.Inputs {
+		if i != c.Baseline && in.MeetsAll != nil && *in.MeetsAll {
+			meet = append(meet, in.Label)
+		}
+	}
+	return meet
+}

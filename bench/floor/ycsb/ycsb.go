@@ -10,6 +10,8 @@ import (
 // CoreWorkload, ScrambledZipfianGenerator, ZipfianGenerator, Utils.fnvhash64
 // and RandomByteIterator: the record (scrambled zipfian, as
 // requestdistribution=zipfian draws it), its key and 100 fresh bytes.
+// Written apart from mongoload's generate package on purpose: that package
+// is the oracle its tests compare these with (ycsb_test.go).
 
 const (
 	zipfTheta = 0.99              // ZipfianGenerator.ZIPFIAN_CONSTANT

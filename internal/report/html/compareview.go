@@ -61,12 +61,7 @@ func comparisonView(c *results.Comparison, inputs []Input) *view {
 			}
 			ot.Rows = append(ot.Rows, row)
 		}
-		var meet []string
-		for i, in := range c.Inputs {
-			if i != c.Baseline && in.MeetsAll != nil && *in.MeetsAll {
-				meet = append(meet, in.Label)
-			}
-		}
+		meet := c.MeetingAll()
 		intro := "No option meets every objective."
 		if len(meet) > 0 {
 			intro = "Meets every objective: " + strings.Join(meet, ", ") + "."
