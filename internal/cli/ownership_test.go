@@ -195,3 +195,41 @@ operations:
 		t.Errorf("after the hint: %d documents, want %d", n, target)
 	}
 }
+
+// TestPipelineOutputsAreWrites is the acceptance case of issue 25 #1: an
+// aggregate ending in $out or $merge into a collection mongoload did not
+// create replaced or grew it, exit 0. Now validate names the target and a
+// run refuses before it starts (exit 19, one line): the collection keeps
+// its document, and the workload's own collection is not even created.
+func TestPipelineOutputsAreWrites(t *testing.T) {
+	uri := testserver.URI(t)
+	d := openDB(t, uri)
+	name, other := uniqueName(t), uniqueName(t)+"x"
+	for _, db := range []string{name, other} {
+		d.cmd(db, bson.D{{Key: "insert", Value: "foreign"}, {Key: "documents", Value: bson.A{bson.D{{Key: "k", Value: 1}}}}})
+	}
+	for _, stage := range []string{`{$out: foreign}`, `{$merge: {into: foreign}}`, fmt.Sprintf(`{$out: {db: %s, coll: foreign}}`, other), fmt.Sprintf(`{$merge: {into: {db: %s, coll: foreign}}}`, other)} {
+		w := writeFile(t, "agg.yaml", fmt.Sprintf(`
+collections:
+  - {database: %s, name: c, seed: 20, template: {k: {$gen: key}, v: {$gen: int, min: 0, max: 9}}}
+operations:
+  - {name: copy, type: aggregate, weight: 1, pipeline: [{$match: {v: {$lt: 5}}}, %s]}
+`, name, stage))
+		code, stdout, _ := run(t, context.Background(), nil, "validate", w)
+		if code != 0 || !strings.Contains(stdout, `operation "copy" writes into`) || !strings.Contains(stdout, ".foreign through $") {
+			t.Errorf("%s: validate (exit %d) does not name the target: %q", stage, code, stdout)
+		}
+		code, _, stderr := run(t, context.Background(), nil, "run", w, "--uri", uri, "--operations", "20", "--duration", "0", "--quiet")
+		if code != ExitSetup || !strings.Contains(stderr, "--allow-existing") || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%s: exit %d, stderr %q; want %d and one line naming --allow-existing", stage, code, stderr, ExitSetup)
+		}
+		for _, db := range []string{name, other} {
+			if n := d.count(db, "foreign"); n != 1 {
+				t.Fatalf("%s: %s.foreign went from 1 to %d documents", stage, db, n)
+			}
+			if cs := d.collections(db); len(cs) != 1 {
+				t.Errorf("%s: the refused run changed %s: %v", stage, db, cs)
+			}
+		}
+	}
+}

@@ -51,6 +51,9 @@ func validateCommand(_ context.Context, args []string, o IO) error {
 	}
 	warnDeprecated(o, cfg)
 	fmt.Fprintf(o.Stdout, "%s: valid: %d collection(s), %d operation(s)\n", cfg.Source, len(plan.Collections), len(plan.Ops))
+	for _, out := range plan.Outputs {
+		fmt.Fprintf(o.Stdout, "note: %s: a run refuses it unless mongoload created %s (or --allow-existing, or --drop)\n", out.Describe(), out.Collection.Namespace())
+	}
 	return nil
 }
 

@@ -40,6 +40,8 @@ func decideOwnership(col *workload.Collection, ours bool, o SetupOptions, fill s
 	}
 	var why string
 	switch {
+	case col.WrittenBy != "" && fill == "":
+		why = col.WrittenBy
 	case col.Writes && fill != "":
 		why = "this workload writes to it and " + fill
 	case col.Writes:

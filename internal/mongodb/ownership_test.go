@@ -108,7 +108,7 @@ func TestShardingOnlyOwnCollections(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Foreign, even with --allow-existing: never sharded.
-	notices, err := cl.prepareCollection(ctx, col, SetupOptions{Create: true, AllowExisting: true}, true)
+	notices, err := prepareOne(ctx, cl, col, SetupOptions{Create: true, AllowExisting: true}, true)
 	if err != nil {
 		t.Fatalf("a foreign collection: %v", err)
 	}
@@ -116,10 +116,10 @@ func TestShardingOnlyOwnCollections(t *testing.T) {
 		t.Errorf("no notice that it was not sharded: %q", notices)
 	}
 	// Ours, but setup disabled: not sharded either.
-	if _, err := cl.prepareCollection(ctx, col, SetupOptions{Create: true, Drop: true}, false); err != nil {
+	if _, err := prepareOne(ctx, cl, col, SetupOptions{Create: true, Drop: true}, false); err != nil {
 		t.Fatal(err)
 	}
-	notices, err = cl.prepareCollection(ctx, col, SetupOptions{}, true)
+	notices, err = prepareOne(ctx, cl, col, SetupOptions{}, true)
 	if err != nil {
 		t.Fatalf("setup disabled: %v", err)
 	}
@@ -127,7 +127,7 @@ func TestShardingOnlyOwnCollections(t *testing.T) {
 		t.Errorf("no notice that setup is disabled: %q", notices)
 	}
 	// Ours with setup: it is sharded, which this server refuses; the error says so.
-	if _, err := cl.prepareCollection(ctx, col, SetupOptions{Create: true}, true); err == nil || !strings.Contains(err.Error(), "sharding") {
+	if _, err := prepareOne(ctx, cl, col, SetupOptions{Create: true}, true); err == nil || !strings.Contains(err.Error(), "sharding") {
 		t.Errorf("sharding our own collection was not attempted: %v", err)
 	}
 }
@@ -179,4 +179,13 @@ func TestServerErrorsMatchedByCode(t *testing.T) {
 	if hasCode(errors.New("already"), codeAlreadyInitialized) {
 		t.Error("a plain error matched")
 	}
+}
+
+// prepareOne prepares one collection as Prepare does: inspected, then applied.
+func prepareOne(ctx context.Context, cl *Client, col *workload.Collection, o SetupOptions, sharded bool) ([]string, error) {
+	st, err := cl.inspect(ctx, col, o)
+	if err != nil {
+		return nil, err
+	}
+	return cl.apply(ctx, st, o, sharded)
 }

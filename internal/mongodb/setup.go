@@ -40,14 +40,25 @@ var ErrNotOurs = errors.New("collection not created by mongoload")
 
 // Prepare makes every collection of the plan ready and loads its key space.
 // It returns one-line notices (a refused hashed index, an ignored shard key).
+// The ownership rule is applied to every collection the plan touches
+// (pipelines' targets included) before anything is dropped, created or
+// written, so a refusal leaves the server as it was.
 func (cl *Client) Prepare(ctx context.Context, plan *workload.Plan, o SetupOptions) ([]string, error) {
-	var notices []string
 	sharded, err := cl.Sharded(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("ask the server for its topology: %w", err)
 	}
-	for _, col := range plan.Collections {
-		n, err := cl.prepareCollection(ctx, col, o, sharded)
+	var states []*colState
+	for _, col := range plan.AllCollections() {
+		st, err := cl.inspect(ctx, col, o)
+		if err != nil {
+			return nil, err
+		}
+		states = append(states, st)
+	}
+	var notices []string
+	for _, st := range states {
+		n, err := cl.apply(ctx, st, o, sharded)
 		notices = append(notices, n...)
 		if err != nil {
 			return notices, err
@@ -64,7 +75,60 @@ type metaDoc struct {
 	Keys      int64     `bson:"keys"`
 }
 
-func (cl *Client) prepareCollection(ctx context.Context, col *workload.Collection, o SetupOptions, sharded bool) ([]string, error) {
+// colState is what setup found of one collection, and what the ownership
+// rule decided for it, before any change.
+type colState struct {
+	col    *workload.Collection
+	exists bool // and stays: not dropped
+	meta   metaDoc
+	own    ownership
+}
+
+// inspect reads (never writes) what the server holds of col and applies
+// the ownership rule to it. A collection --drop will drop is recreated, so
+// it counts as mongoload's.
+func (cl *Client) inspect(ctx context.Context, col *workload.Collection, o SetupOptions) (*colState, error) {
+	st := &colState{col: col}
+	if !o.Drop {
+		var err error
+		if st.exists, err = cl.collectionExists(ctx, col); err != nil {
+			return nil, err
+		}
+	}
+	if !st.exists && !o.Create {
+		return nil, fmt.Errorf("collection %s does not exist: run with setup enabled (the default) or --seed", col.Namespace())
+	}
+	ours := !st.exists
+	if st.exists {
+		meta := cl.c.Database(col.Database).Collection(MetaCollection)
+		err := meta.FindOne(ctx, bson.D{{Key: "_id", Value: col.Name}}).Decode(&st.meta)
+		ours = err == nil
+		if err != nil && !errors.Is(err, mongo.ErrNoDocuments) {
+			return nil, fmt.Errorf("read %s.%s: %w", col.Database, MetaCollection, err)
+		}
+	}
+	if st.exists && !ours {
+		// Someone else's data: assume keys 0..n-1, as a previous load would have written.
+		n, err := cl.c.Database(col.Database).Collection(col.Name).EstimatedDocumentCount(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("count %s: %w", col.Namespace(), err)
+		}
+		st.meta.Keys = n
+	}
+	var fill string
+	if o.Fill != nil && !col.OutputOnly {
+		fill = o.Fill(col, st.meta.Keys)
+	}
+	var err error
+	st.own, err = decideOwnership(col, ours, o, fill)
+	return st, err
+}
+
+// apply makes one inspected collection ready: drops it when asked,
+// creates and marks it, creates its indexes and shards it as the rule
+// decided.
+func (cl *Client) apply(ctx context.Context, st *colState, o SetupOptions, sharded bool) ([]string, error) {
+	col := st.col
 	db := cl.c.Database(col.Database)
 	meta := db.Collection(MetaCollection)
 	if o.Drop {
@@ -76,54 +140,25 @@ func (cl *Client) prepareCollection(ctx context.Context, col *workload.Collectio
 			return nil, fmt.Errorf("forget %s in %s.%s: %w", col.Namespace(), col.Database, MetaCollection, err)
 		}
 	}
-	exists, err := cl.collectionExists(ctx, col)
-	if err != nil {
-		return nil, err
-	}
-	var m metaDoc
-	err = meta.FindOne(ctx, bson.D{{Key: "_id", Value: col.Name}}).Decode(&m)
-	ours := err == nil
-	if err != nil && !errors.Is(err, mongo.ErrNoDocuments) {
-		return nil, fmt.Errorf("read %s.%s: %w", col.Database, MetaCollection, err)
-	}
-	if !exists && !o.Create {
-		return nil, fmt.Errorf("collection %s does not exist: run with setup enabled (the default) or --seed", col.Namespace())
-	}
-	if !exists {
+	if !st.exists {
 		if err := db.CreateCollection(ctx, col.Name); err != nil {
 			return nil, fmt.Errorf("create %s: %w", col.Namespace(), err)
 		}
-		m = metaDoc{ID: col.Name, CreatedBy: "mongoload", CreatedAt: time.Now().UTC(), Workload: o.Workload}
-		if _, err := meta.ReplaceOne(ctx, bson.D{{Key: "_id", Value: col.Name}}, m, options.Replace().SetUpsert(true)); err != nil {
+		st.meta = metaDoc{ID: col.Name, CreatedBy: "mongoload", CreatedAt: time.Now().UTC(), Workload: o.Workload}
+		if _, err := meta.ReplaceOne(ctx, bson.D{{Key: "_id", Value: col.Name}}, st.meta, options.Replace().SetUpsert(true)); err != nil {
 			return nil, fmt.Errorf("mark %s as created by mongoload: %w", col.Namespace(), err)
 		}
-		ours = true
 	}
-	if !ours {
-		// Someone else's data: assume keys 0..n-1, as a previous load would have written.
-		n, err := db.Collection(col.Name).EstimatedDocumentCount(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("count %s: %w", col.Namespace(), err)
-		}
-		m.Keys = n
-	}
-	var fill string
-	if o.Fill != nil {
-		fill = o.Fill(col, m.Keys)
-	}
-	own, err := decideOwnership(col, ours, o, fill)
-	if err != nil {
-		return nil, err
-	}
-	cl.setOwned(col.Namespace(), own.writable)
-	col.Keys.Reset(0, m.Keys)
+	cl.setOwned(col.Namespace(), st.own.writable)
+	col.Keys.Reset(0, st.meta.Keys)
 	var notices []string
-	if own.index {
+	var err error
+	if st.own.index {
 		if notices, err = cl.createIndexes(ctx, col, sharded); err != nil {
 			return notices, err
 		}
 	}
-	notice, err := cl.shardCollection(ctx, col, sharded, own)
+	notice, err := cl.shardCollection(ctx, col, sharded, st.own)
 	if notice != "" {
 		notices = append(notices, notice)
 	}

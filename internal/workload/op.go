@@ -113,6 +113,9 @@ func compileOpIn(cfg *config.Config, oc *config.Operation, field string, p *Plan
 	if op.BatchSize < 1 {
 		op.BatchSize = 1
 	}
+	if err := p.addOutputs(op, oc.Pipeline, field); err != nil {
+		return nil, err
+	}
 	lookup := func(name string) *generate.KeySpace {
 		if name == "" {
 			return col.Keys

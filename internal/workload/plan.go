@@ -22,6 +22,9 @@ type Plan struct {
 	// its own metrics index after the mix's operations.
 	Steps []*Op
 	Mix   *Mix
+	// Outputs are the collections the operations' pipelines write into
+	// ($out, $merge), with the operation that does.
+	Outputs []Output
 }
 
 // Collection is one collection of the workload.
@@ -34,6 +37,12 @@ type Collection struct {
 	ShardKey []byte // BSON document, nil when none
 	// Writes is true when some operation of the plan writes to it.
 	Writes bool
+	// WrittenBy names the first pipeline stage that writes into it, when
+	// one does: the ownership rule's refusal quotes it.
+	WrittenBy string
+	// OutputOnly: no collection of the workload, only a pipeline's
+	// target (it has no template, no key space to seed).
+	OutputOnly bool
 }
 
 // Namespace is "database.collection".
