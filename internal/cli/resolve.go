@@ -81,6 +81,7 @@ func layer(cfg *config.Config, fs *pflag.FlagSet, env func(string) (string, bool
 		return nil, nil, es
 	}
 	cfg.Run.PickOperationSeed()
+	cfg.Run.ApplyRateScale()
 	if cfg.Run.SLO != "" {
 		if _, err := analysis.ParseObjectives(cfg.Run.SLO); err != nil {
 			return nil, nil, &config.Error{Kind: config.Invalid, Field: "--slo", Msg: err.Error()}

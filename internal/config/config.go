@@ -110,7 +110,10 @@ type Index struct {
 	Unique bool     `yaml:"unique,omitempty" json:"unique,omitempty"`
 	Sparse bool     `yaml:"sparse,omitempty" json:"sparse,omitempty"`
 	TTL    Duration `yaml:"ttl,omitempty" json:"ttl,omitempty"`
-	Line   int      `yaml:"-" json:"-"`
+	// Partial is the index's partialFilterExpression: only documents it
+	// matches are indexed (a captured index keeps its own).
+	Partial Value `yaml:"partialFilterExpression,omitempty" json:"-"`
+	Line    int   `yaml:"-" json:"-"`
 }
 
 // Operation is one entry of the operation mix.
@@ -191,7 +194,11 @@ type Run struct {
 
 	// Load models: closed loop (Concurrency workers) unless Rate (open loop
 	// at a target rate) or Sessions (think-time sessions) is set.
-	Rate        float64  `yaml:"rate,omitempty" json:"rate,omitempty"`
+	Rate float64 `yaml:"rate,omitempty" json:"rate,omitempty"`
+	// RateScale multiplies the rate (the file's, such as a captured one, or
+	// --rate) and the open-loop stages' targets: 3 runs at three times the
+	// captured traffic. Applied once by ApplyRateScale after layering.
+	RateScale   float64  `yaml:"rateScale,omitempty" json:"rateScale,omitempty"`
 	Arrival     string   `yaml:"arrival,omitempty" json:"arrival,omitempty"` // fixed (default) or poisson
 	MaxInFlight int      `yaml:"maxInFlight,omitempty" json:"maxInFlight,omitempty"`
 	Sessions    int      `yaml:"sessions,omitempty" json:"sessions,omitempty"`

@@ -52,3 +52,17 @@ func StepSeed(seed uint64, i int) uint64 {
 	s = (s ^ s>>27) * 0x94D049BB133111EB
 	return s ^ s>>31
 }
+
+// ApplyRateScale multiplies the rate and the open-loop stages' targets by
+// RateScale, once: the scale is spent, so applying it again (a sweep step,
+// a battery run reusing the configuration) changes nothing.
+func (r *Run) ApplyRateScale() {
+	if r.RateScale <= 0 || r.Rate == 0 {
+		return
+	}
+	r.Rate *= r.RateScale
+	for i := range r.Stages {
+		r.Stages[i].Target *= r.RateScale
+	}
+	r.RateScale = 0
+}

@@ -75,6 +75,14 @@ var Settings = []Setting{
 		c.Run.Rate = f
 		return nil
 	}},
+	{Flag: "rate-scale", Usage: "open loop: multiply the rate (the workload's own, such as a captured one, or --rate) by this factor, e.g. 3 for three times the captured traffic", Set: func(c *Config, v string) error {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f <= 0 {
+			return fmt.Errorf("%q is not a positive factor", v)
+		}
+		c.Run.RateScale = f
+		return nil
+	}},
 	{Flag: "arrival", Usage: "open loop: fixed or poisson arrivals", Set: func(c *Config, v string) error { c.Run.Arrival = v; return nil }},
 	{Flag: "max-in-flight", Usage: "operations in flight at once (open loop: beyond it they are dropped; default 1000)", Set: intSetter(func(c *Config) *int { return &c.Run.MaxInFlight })},
 	{Flag: "sessions", Usage: "think-time sessions (simulated users)", Set: intSetter(func(c *Config) *int { return &c.Run.Sessions })},

@@ -308,6 +308,11 @@ func (c *Config) validateLoadModel(add adder) {
 	if r.Rate < 0 || r.Sessions < 0 || r.MaxInFlight < 0 {
 		add(Invalid, 0, "run", "rate, sessions and maxInFlight cannot be negative")
 	}
+	if r.RateScale < 0 {
+		add(Invalid, 0, "run.rateScale", "rateScale %g must be positive", r.RateScale)
+	} else if r.RateScale > 0 && r.Rate == 0 {
+		add(Invalid, 0, "run.rateScale", "rateScale multiplies a rate and the workload has none (a capture of slow operations only records the mix): give one with --rate")
+	}
 	checkOneOf(add, "run.arrival", r.Arrival, []string{"fixed", "poisson"})
 	checkOneOf(add, "run.thinkDistribution", r.ThinkDist, []string{"fixed", "exponential"})
 	if r.Sessions > 0 && r.ThinkTime <= 0 {

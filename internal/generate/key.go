@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"encoding/binary"
 	"math"
 	"strconv"
 
@@ -11,12 +12,19 @@ import (
 
 // How a key is written.
 const (
-	keyLong   = iota // int64
-	keyInt           // int32 when it fits, else int64
-	keyString        // prefix followed by the decimal key
+	keyLong     = iota // int64
+	keyInt             // int32 when it fits, else int64
+	keyString          // prefix followed by the decimal key
+	keyObjectID        // an ObjectId that is a function of the key (keyObjectIDPrefix, then the key)
 )
 
-var keyForms = map[string]uint8{"long": keyLong, "int": keyInt, "string": keyString}
+var keyForms = map[string]uint8{"long": keyLong, "int": keyInt, "string": keyString, "objectId": keyObjectID}
+
+// keyObjectIDPrefix makes the first 4 bytes (the timestamp part) of a
+// key's ObjectId: a fixed time (2020-01-01), so that ids made from keys
+// sort by key and a query can make the id of an existing document again,
+// as a captured workload's {_id: ObjectId} filters need.
+var keyObjectIDPrefix = [4]byte{0x5e, 0x0b, 0xe1, 0x00}
 
 // keyGen hands out keys of a collection's key space: new ones in Insert
 // mode, existing ones drawn by dist in Query mode. A key k is written as
@@ -50,6 +58,9 @@ func (g *keyGen) Append(dst []byte, st *State) (bson.Type, []byte) {
 		}
 		dst = strconv.AppendInt(dst, k, 10)
 		return bson.TypeString, closeString(dst, start)
+	case keyObjectID:
+		dst = append(dst, keyObjectIDPrefix[:]...)
+		return bson.TypeObjectID, binary.BigEndian.AppendUint64(dst, uint64(k))
 	}
 	return bson.TypeInt64, appendInt64(dst, k)
 }
@@ -126,7 +137,7 @@ func buildKey(p *params) (Generator, error) {
 	as := p.str("as", def)
 	form, ok := keyForms[as]
 	if !ok {
-		p.fail(0, "as must be long, int or string, got %q", as)
+		p.fail(0, "as must be long, int, string or objectId, got %q", as)
 	}
 	g.as = form
 	if (hasPrefix || hasPad) && g.as != keyString {

@@ -24,6 +24,9 @@ func indexModel(ix workload.Index) mongo.IndexModel {
 	if ix.TTL > 0 {
 		o.SetExpireAfterSeconds(int32(ix.TTL.Seconds()))
 	}
+	if ix.Partial != nil {
+		o.SetPartialFilterExpression(bson.Raw(ix.Partial))
+	}
 	return mongo.IndexModel{Keys: bson.Raw(ix.Keys), Options: o}
 }
 

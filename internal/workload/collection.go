@@ -50,6 +50,11 @@ func compileIndex(ci config.Index) (Index, error) {
 		return Index{}, locate(err, "indexes.keys")
 	}
 	ix := Index{Name: ci.Name, Keys: keys, Unique: ci.Unique, Sparse: ci.Sparse, TTL: ci.TTL.D()}
+	if !ci.Partial.IsZero() {
+		if ix.Partial, err = literalDocument(ci.Partial); err != nil {
+			return Index{}, locate(err, "indexes.partialFilterExpression")
+		}
+	}
 	var parts []string
 	for _, f := range ci.Keys.Fields {
 		dir := fmt.Sprint(f.Value.Scalar)

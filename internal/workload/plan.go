@@ -55,7 +55,9 @@ type Index struct {
 	Unique bool
 	Sparse bool
 	TTL    time.Duration
-	Hashed bool
+	// Partial is the partialFilterExpression as BSON, nil for none.
+	Partial []byte
+	Hashed  bool
 }
 
 // OpNames lists the operation names in metrics order: the mix's

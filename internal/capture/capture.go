@@ -1,0 +1,238 @@
+package capture
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/mongodb"
+)
+
+// Server is what capture reads from a live deployment (*mongodb.Client).
+type Server interface {
+	Profiler(ctx context.Context, db string) (mongodb.ProfilerState, error)
+	SetProfiler(ctx context.Context, db string, st mongodb.ProfilerState) error
+	TailEach(ctx context.Context, db, coll string, filter bson.D, after func(bson.Raw) bson.D, each func(bson.Raw), lost func(error)) error
+	AggregateEach(ctx context.Context, database, collection string, pipeline any, each func(bson.Raw) error) error
+	SampleEach(ctx context.Context, db, coll string, n int, each func(bson.Raw) error) error
+	Indexes(ctx context.Context, db, coll string) ([]bson.Raw, error)
+	Command(ctx context.Context, db string, cmd bson.D) (bson.Raw, error)
+	CollectionNames(ctx context.Context, db string) ([]string, error)
+}
+
+// Options of one capture.
+type Options struct {
+	Databases      []string
+	Duration       time.Duration // profiler: also tail what arrives for this long
+	Profiler       bool          // read the profiler (the default with a server and no other source)
+	EnableProfiler bool
+	SlowMS         int64 // with EnableProfiler: level 1 at this slowms; <0: level 2
+	Logs           []string
+	Exports        []string
+	QueryStats     bool
+	Sample         int     // documents sampled per collection
+	MinShare       float64 // shapes under this share fold into the remainder
+	KeepValues     bool
+	RedactNames    bool
+	Scale          float64 // seed counts: this fraction of the source's
+	Rate           float64 // the user's rate, when the capture cannot know it
+	Seed           uint64
+	Now            func() time.Time
+	Progress       func(string) // one-line notices while capturing
+}
+
+// Source says what one source recorded and whether its counts are rates.
+type Source struct {
+	Name     string
+	Tally    Tally
+	From, To time.Time
+	Complete bool   // every operation of the window was recorded
+	Why      string // how Complete was decided
+	Sampling float64
+	Ops      []Op
+}
+
+// Result is a capture: what the sources recorded, grouped by shape, and
+// the collections they touched.
+type Result struct {
+	Sources     []*Source
+	Shapes      *Shapes
+	Collections []*Collection
+	Notes       []string
+	Opts        Options
+}
+
+// Run captures from the sources the options name. srv may be nil (logs
+// and exports only; no collections are sampled then).
+func Run(ctx context.Context, srv Server, o Options) (*Result, error) {
+	if o.Sample <= 0 {
+		o.Sample = 1000
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Progress == nil {
+		o.Progress = func(string) {}
+	}
+	res := &Result{Opts: o}
+	for _, path := range o.Exports {
+		src, err := readExport(path, o.Databases)
+		if err != nil {
+			return nil, err
+		}
+		res.Sources = append(res.Sources, src)
+	}
+	if len(o.Logs) > 0 {
+		src, err := ReadLogs(o.Logs, o.Databases)
+		if err != nil {
+			return nil, err
+		}
+		res.Sources = append(res.Sources, src)
+	}
+	if srv != nil && o.QueryStats {
+		src, err := queryStats(ctx, srv, o)
+		if err != nil {
+			return nil, err
+		}
+		res.Sources = append(res.Sources, src)
+	}
+	if srv != nil && (o.Profiler || len(res.Sources) == 0 && !o.QueryStats) {
+		src, err := profile(ctx, srv, o)
+		if err != nil {
+			return nil, err
+		}
+		res.Sources = append(res.Sources, src)
+	}
+	res.Shapes = NewShapes(o.Seed + 1)
+	for _, s := range res.Sources {
+		for _, op := range s.Ops {
+			res.Shapes.Add(op)
+		}
+	}
+	if res.Shapes.Total() == 0 {
+		return res, res.emptyError()
+	}
+	if srv != nil {
+		// Sampling runs after an interrupt too: what was captured is kept.
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
+		defer cancel()
+		res.sampleCollections(sctx, srv)
+	}
+	return res, nil
+}
+
+// emptyError explains a capture with no operation, and how to get some.
+func (r *Result) emptyError() error {
+	var parts []string
+	for _, s := range r.Sources {
+		parts = append(parts, fmt.Sprintf("%s: %d entries read, %s", s.Name, s.Tally.Read, s.Tally.skipped()))
+	}
+	msg := "no operation to capture (" + strings.Join(parts, "; ") + ")"
+	for _, s := range r.Sources {
+		if strings.HasPrefix(s.Name, "profiler") && s.Tally.Read == 0 {
+			msg += ". The profiler recorded nothing: turn it on for the window with --enable-profiler (add --slowms 0 to keep every operation), or run db.setProfilingLevel(2) in mongosh while the application runs"
+		}
+	}
+	return errors.New(msg)
+}
+
+func (t Tally) skipped() string {
+	var parts []string
+	for _, k := range sortedKeys(t.Skipped) {
+		parts = append(parts, fmt.Sprintf("%d %s", t.Skipped[k], k))
+	}
+	for _, k := range sortedKeys(t.Unsupported) {
+		parts = append(parts, fmt.Sprintf("%d unsupported %s", t.Unsupported[k], k))
+	}
+	if t.Garbage > 0 {
+		parts = append(parts, fmt.Sprintf("%d unreadable lines", t.Garbage))
+	}
+	if t.Truncated > 0 {
+		parts = append(parts, fmt.Sprintf("%d truncated commands", t.Truncated))
+	}
+	if len(parts) == 0 {
+		return "none skipped"
+	}
+	return "skipped: " + strings.Join(parts, ", ")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func readExport(path string, dbs []string) (*Source, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("profiler export %s: %w", path, err)
+	}
+	defer f.Close()
+	p := &Profiled{Databases: dbs}
+	if err := p.ReadExport(maybeGzip(f), path); err != nil {
+		return nil, err
+	}
+	src := &Source{Name: "profiler export " + path, Tally: p.Tally, Ops: p.Ops, Sampling: 1}
+	src.window()
+	src.Why = "an export records no profiling level: the mix only, not the rate (give --rate)"
+	return src, nil
+}
+
+// window sets From and To from the operations' times.
+func (s *Source) window() {
+	for _, o := range s.Ops {
+		if o.TS.IsZero() {
+			continue
+		}
+		if s.From.IsZero() || o.TS.Before(s.From) {
+			s.From = o.TS
+		}
+		if o.TS.After(s.To) {
+			s.To = o.TS
+		}
+	}
+}
+
+// sampleCollections reads the count, size, a sample and the indexes of
+// every collection a shape touched.
+func (r *Result) sampleCollections(ctx context.Context, srv Server) {
+	seen := map[string]bool{}
+	rnd := rand.New(rand.NewPCG(r.Opts.Seed, 0xc011))
+	for _, sh := range r.Shapes.Order {
+		ns := sh.DB + "." + sh.Coll
+		if seen[ns] {
+			continue
+		}
+		seen[ns] = true
+		c := NewCollection(sh.DB, sh.Coll)
+		r.Collections = append(r.Collections, c)
+		if st, err := srv.Command(ctx, sh.DB, bson.D{{Key: "collStats", Value: sh.Coll}}); err == nil {
+			c.Count, c.Size = int64(num(st.Lookup("count"))), int64(num(st.Lookup("size")))
+		} else {
+			c.Notes = append(c.Notes, "collStats: "+firstLine(err))
+		}
+		if err := srv.SampleEach(ctx, sh.DB, sh.Coll, r.Opts.Sample, func(d bson.Raw) error { c.AddSample(d, rnd); return nil }); err != nil {
+			c.Notes = append(c.Notes, "$sample: "+firstLine(err))
+		}
+		ix, err := srv.Indexes(ctx, sh.DB, sh.Coll)
+		if err != nil {
+			c.Notes = append(c.Notes, "listIndexes: "+firstLine(err))
+		}
+		c.Indexes = ix
+	}
+}
+
+func firstLine(err error) string {
+	s, _, _ := strings.Cut(err.Error(), "\n")
+	return s
+}

@@ -1,0 +1,85 @@
+package capture
+
+import (
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/config"
+)
+
+// Collection is what capture learnt of one collection: its size, a
+// sample of its documents and its indexes.
+type Collection struct {
+	DB, Name string
+	Count    int64 // documents when sampled
+	Size     int64 // bytes (collStats size)
+	Sampled  int
+	Root     *Field
+	Indexes  []bson.Raw
+	Notes    []string // what could not be read, and why
+}
+
+// NewCollection starts the model of db.name.
+func NewCollection(db, name string) *Collection {
+	return &Collection{DB: db, Name: name, Root: newField()}
+}
+
+// AddSample adds one sampled document.
+func (c *Collection) AddSample(d bson.Raw, r *rand.Rand) {
+	c.Sampled++
+	c.Root.ObserveDoc(d, r)
+}
+
+// Template writes the collection's document template: each field's
+// generator, _id made from keys when the operations look documents up by
+// it.
+func (c *Collection) Template(o genOptions, keyedIDs bool) config.Value {
+	t := c.Root.document(o)
+	for i, f := range t.Fields {
+		if f.Key != "_id" {
+			continue
+		}
+		switch id := c.Root.Fields["_id"]; {
+		case keyedIDs:
+			t.Fields[i].Value = keyedID
+		case id.dominant() == bson.TypeInt32:
+			t.Fields[i].Value = gen("key", param("as", "int"))
+		case id.dominant() == bson.TypeInt64:
+			t.Fields[i].Value = gen("key")
+		}
+	}
+	if _, ok := c.Root.Fields["_id"]; !ok && keyedIDs {
+		t.Fields = append([]config.Field{{Key: "_id", Value: keyedID}}, t.Fields...)
+	}
+	return t
+}
+
+// IndexSpecs writes the indexes but _id's: keys, unique, sparse, TTL and
+// partial filter; what a workload cannot carry is in the notes.
+func (c *Collection) IndexSpecs() (out []config.Index, notes []string) {
+	for _, ix := range c.Indexes {
+		name, _ := ix.Lookup("name").StringValueOK()
+		if name == "_id_" {
+			continue
+		}
+		spec := config.Index{Name: name, Keys: literal(ix.Lookup("key"))}
+		spec.Unique, _ = ix.Lookup("unique").BooleanOK()
+		spec.Sparse, _ = ix.Lookup("sparse").BooleanOK()
+		if v := ix.Lookup("expireAfterSeconds"); v.Type != 0 {
+			spec.TTL = config.Duration(time.Duration(math.Round(num(v))) * time.Second)
+		}
+		if p, ok := ix.Lookup("partialFilterExpression").DocumentOK(); ok {
+			spec.Partial = literal(docValue(p))
+		}
+		for _, k := range []string{"collation", "weights", "2dsphereIndexVersion", "wildcardProjection"} {
+			if ix.Lookup(k).Type != 0 {
+				notes = append(notes, "index "+name+": its "+k+" is not carried over")
+			}
+		}
+		out = append(out, spec)
+	}
+	return out, notes
+}

@@ -1,0 +1,94 @@
+// Package capture turns what a deployment recorded (its profiler, its
+// slow-query log, $queryStats, an export of profiler documents) and a
+// sample of its collections into a workload file in mongoload's own
+// language: one operation per query shape, weighted by its share, with
+// generators for the values each shape was seen with.
+package capture
+
+import (
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// Op is one recorded operation, whatever its source, reduced to what a
+// workload operation needs.
+type Op struct {
+	DB, Coll   string
+	Kind       string // find, insert, update, delete, aggregate, count, distinct, findAndModify
+	Filter     bson.Raw
+	Sort       bson.Raw
+	Projection bson.Raw
+	Limit      int64
+	Update     bson.RawValue // a document, or an update pipeline (array)
+	Multi      bool
+	Upsert     bool
+	Remove     bool // findAndModify with remove: true
+	Pipeline   bson.Raw
+	Key        string // distinct's field
+	Inserted   int64  // documents an insert command wrote
+	Returned   int64  // documents returned, getMores of its cursor included
+	TS         time.Time
+	Millis     int64
+	Count      float64 // how many executions it stands for: 1, or $queryStats' execCount
+}
+
+// NS is the operation's namespace.
+func (o *Op) NS() string { return o.DB + "." + o.Coll }
+
+// Kinds of operations a workload can replay.
+const (
+	KindFind          = "find"
+	KindInsert        = "insert"
+	KindUpdate        = "update"
+	KindDelete        = "delete"
+	KindAggregate     = "aggregate"
+	KindCount         = "count"
+	KindDistinct      = "distinct"
+	KindFindAndModify = "findAndModify"
+)
+
+// Tally counts what a source read and what it left out, and why, for the
+// summary and the file's comments: nothing is dropped silently.
+type Tally struct {
+	Read        int            // entries read
+	Used        int            // entries that became operations
+	Garbage     int            // lines that did not parse
+	Truncated   int            // commands the server cut ($truncated)
+	Unsupported map[string]int // mapReduce, $where, eval, ...: skipped
+	Skipped     map[string]int // other commands and namespaces: why -> count
+	Lost        []string       // gaps: entries lost to a capped collection's cap
+}
+
+func (t *Tally) skip(why string) {
+	if t.Skipped == nil {
+		t.Skipped = map[string]int{}
+	}
+	t.Skipped[why]++
+}
+
+func (t *Tally) unsupported(what string) {
+	if t.Unsupported == nil {
+		t.Unsupported = map[string]int{}
+	}
+	t.Unsupported[what]++
+}
+
+// add merges u into t.
+func (t *Tally) add(u Tally) {
+	t.Read += u.Read
+	t.Used += u.Used
+	t.Garbage += u.Garbage
+	t.Truncated += u.Truncated
+	for k, v := range u.Unsupported {
+		for range v {
+			t.unsupported(k)
+		}
+	}
+	for k, v := range u.Skipped {
+		for range v {
+			t.skip(k)
+		}
+	}
+	t.Lost = append(t.Lost, u.Lost...)
+}

@@ -1,0 +1,120 @@
+package capture
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// AppName is the appName capture connects with; its own commands, which a
+// profiler at level 2 records too, are left out of what it reads.
+const AppName = "mongoload-capture"
+
+// profilerEntry reads one system.profile document.
+func profilerEntry(d bson.Raw) entry {
+	e := entry{
+		cmd:      doc(d.Lookup("command")),
+		origin:   doc(d.Lookup("originatingCommand")),
+		returned: int64(num(d.Lookup("nreturned"))),
+		inserted: int64(num(d.Lookup("ninserted"))),
+		millis:   int64(num(d.Lookup("millis"))),
+	}
+	e.opType, _ = d.Lookup("op").StringValueOK()
+	e.ns, _ = d.Lookup("ns").StringValueOK()
+	if t, ok := d.Lookup("ts").DateTimeOK(); ok {
+		e.ts = bson.DateTime(t).Time().UTC()
+	}
+	return e
+}
+
+// Profiled reads profiler documents into operations, skipping capture's
+// own and those outside the wanted databases (all when empty).
+type Profiled struct {
+	Databases []string
+	Tally     Tally
+	Ops       []Op
+	// Fastest is the shortest duration (ms) recorded, to tell a profiler
+	// that recorded every operation from one that kept only slow ones.
+	Fastest int64
+	seen    bool
+}
+
+// Add reads one profiler document.
+func (p *Profiled) Add(d bson.Raw) {
+	p.Tally.Read++
+	if app, _ := d.Lookup("appName").StringValueOK(); app == AppName {
+		p.Tally.Read--
+		return
+	}
+	e := profilerEntry(d)
+	if why := p.outside(e.ns); why != "" {
+		p.Tally.skip(why)
+		return
+	}
+	if !p.seen || e.millis < p.Fastest {
+		p.Fastest, p.seen = e.millis, true
+	}
+	if o, ok := e.read(&p.Tally); ok {
+		if o.Count > 0 {
+			p.Tally.Used++
+		}
+		p.Ops = append(p.Ops, o)
+	}
+}
+
+// outside says why a namespace is not captured ("" when it is).
+func (p *Profiled) outside(ns string) string {
+	db, coll, _ := strings.Cut(ns, ".")
+	switch {
+	case db == "admin" || db == "local" || db == "config":
+		return "the " + db + " database"
+	case strings.HasPrefix(coll, "system."):
+		return "system collections"
+	case coll == "mongoload_meta":
+		return "mongoload's own bookkeeping (mongoload_meta)"
+	}
+	if len(p.Databases) == 0 {
+		return ""
+	}
+	for _, d := range p.Databases {
+		if d == db {
+			return ""
+		}
+	}
+	return "other databases than " + strings.Join(p.Databases, ", ")
+}
+
+// ReadExport reads exported profiler documents: one extended JSON
+// document a line (mongoexport's output, or mongosh's EJSON.stringify),
+// canonical or relaxed. Lines that do not parse are counted; it fails
+// only when none does.
+func (p *Profiled) ReadExport(r io.Reader, name string) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	parsed, line := 0, 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || text == "[" || text == "]" {
+			continue
+		}
+		text = strings.TrimSuffix(text, ",")
+		var d bson.Raw
+		if err := bson.UnmarshalExtJSON([]byte(text), false, &d); err != nil {
+			p.Tally.Garbage++
+			continue
+		}
+		parsed++
+		p.Add(d)
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: line %d: %w", name, line+1, err)
+	}
+	if parsed == 0 {
+		return fmt.Errorf("%s: no line is a profiler document in extended JSON (%d lines read): export system.profile with mongoexport --collection system.profile", name, line)
+	}
+	return nil
+}

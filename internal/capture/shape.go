@@ -1,0 +1,212 @@
+package capture
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// Shape is a group of operations that differ only in their literals:
+// same command, namespace, filter / sort / projection / limit / update /
+// pipeline with every literal replaced by a typed placeholder ($queryStats'
+// query shape).
+type Shape struct {
+	Key       string // the normalized text: command, namespace, parts
+	Kind      string
+	DB, Coll  string
+	Count     float64 // executions
+	Returned  float64 // documents returned, getMores included
+	Inserted  float64
+	Multi     bool
+	Upsert    bool
+	Remove    bool
+	Key1      string // distinct's field
+	First     Op     // the first operation seen: the structure to write
+	Limits    *Field // the limits seen (find, count)
+	Holes     map[string]*Field
+	HoleOrder []string
+}
+
+// ShapeOf is the shape key of o; every literal it holds is passed to leaf
+// with its placeholder's path.
+func ShapeOf(o *Op, leaf func(path string, v bson.RawValue)) string {
+	var sb strings.Builder
+	sb.WriteString(o.Kind + " " + o.NS())
+	part := func(name string, d bson.Raw, values bool) {
+		if len(d) == 0 {
+			return
+		}
+		sb.WriteString(" " + name + ":")
+		if values {
+			walk(&sb, name, bson.RawValue{Type: bson.TypeEmbeddedDocument, Value: d}, leaf)
+		} else {
+			sb.WriteString(d.String())
+		}
+	}
+	part("filter", o.Filter, true)
+	part("sort", o.Sort, false)
+	part("projection", o.Projection, false)
+	if o.Limit > 0 {
+		sb.WriteString(" limit:?")
+		leaf("limit", bson.RawValue{Type: bson.TypeInt64, Value: binary.LittleEndian.AppendUint64(nil, uint64(o.Limit))})
+	}
+	if o.Update.Type != 0 {
+		sb.WriteString(" update:")
+		walk(&sb, "update", o.Update, leaf)
+	}
+	if len(o.Pipeline) > 0 {
+		sb.WriteString(" pipeline:")
+		vals, _ := bson.RawArray(o.Pipeline).Values()
+		for i, st := range vals {
+			d, _ := st.DocumentOK()
+			if m, ok := d.Lookup("$match").DocumentOK(); ok {
+				sb.WriteString("{$match:")
+				walk(&sb, pathIndex("pipeline", i)+".$match", bson.RawValue{Type: bson.TypeEmbeddedDocument, Value: m}, leaf)
+				sb.WriteString("}")
+				continue
+			}
+			sb.WriteString(d.String())
+		}
+	}
+	if o.Key != "" {
+		sb.WriteString(" key:" + o.Key)
+	}
+	switch {
+	case o.Multi:
+		sb.WriteString(" multi")
+	case o.Upsert:
+		sb.WriteString(" upsert")
+	case o.Remove:
+		sb.WriteString(" remove")
+	}
+	return sb.String()
+}
+
+// walk writes the shape of v: documents keep their keys, literals become
+// ?type, and the elements of $in, $nin and $all collapse into one
+// placeholder ([] in the path), as their number is data, not shape.
+func walk(sb *strings.Builder, path string, v bson.RawValue, leaf func(string, bson.RawValue)) {
+	switch v.Type {
+	case bson.TypeEmbeddedDocument:
+		sb.WriteString("{")
+		els, _ := v.Document().Elements()
+		for i, e := range els {
+			if i > 0 {
+				sb.WriteString(",")
+			}
+			sb.WriteString(e.Key() + ":")
+			walk(sb, path+"."+e.Key(), e.Value(), leaf)
+		}
+		sb.WriteString("}")
+	case bson.TypeArray:
+		vals, _ := v.Array().Values()
+		if collapses(path) {
+			sb.WriteString("[")
+			types := map[bson.Type]bool{}
+			for _, e := range vals {
+				if !types[e.Type] {
+					types[e.Type] = true
+					sb.WriteString("?" + e.Type.String())
+				}
+				leaf(path+".[]", e)
+			}
+			sb.WriteString("]")
+			return
+		}
+		sb.WriteString("[")
+		for i, e := range vals {
+			walk(sb, pathIndex(path, i), e, leaf)
+		}
+		sb.WriteString("]")
+	default:
+		if s, ok := v.StringValueOK(); ok && strings.HasPrefix(s, "$") {
+			sb.WriteString(s) // a field path ($customer_id) is part of the shape
+			return
+		}
+		sb.WriteString("?" + v.Type.String())
+		leaf(path, v)
+	}
+}
+
+func collapses(path string) bool {
+	i := strings.LastIndexByte(path, '.')
+	switch path[i+1:] {
+	case "$in", "$nin", "$all":
+		return true
+	}
+	return false
+}
+
+func pathIndex(path string, i int) string { return path + "." + strconv.Itoa(i) }
+
+// Shapes groups operations by shape.
+type Shapes struct {
+	byKey map[string]*Shape
+	Order []*Shape
+	r     *rand.Rand
+}
+
+// NewShapes makes an empty grouping; seed makes its value reservoirs
+// reproducible.
+func NewShapes(seed uint64) *Shapes {
+	return &Shapes{byKey: map[string]*Shape{}, r: rand.New(rand.NewPCG(seed, 0x5ca7))}
+}
+
+// Add groups one operation. A getMore (Count 0) only adds the documents
+// it returned to its shape.
+func (s *Shapes) Add(o Op) {
+	var leaves []struct {
+		path string
+		v    bson.RawValue
+	}
+	key := ShapeOf(&o, func(path string, v bson.RawValue) {
+		leaves = append(leaves, struct {
+			path string
+			v    bson.RawValue
+		}{path, v})
+	})
+	sh, ok := s.byKey[key]
+	if !ok {
+		if o.Count == 0 {
+			return // the cursor's command was not captured
+		}
+		sh = &Shape{Key: key, Kind: o.Kind, DB: o.DB, Coll: o.Coll, First: o, Holes: map[string]*Field{},
+			Multi: o.Multi, Upsert: o.Upsert, Remove: o.Remove, Key1: o.Key}
+		s.byKey[key] = sh
+		s.Order = append(s.Order, sh)
+	}
+	sh.Returned += float64(o.Returned)
+	if o.Count == 0 {
+		return
+	}
+	sh.Count += o.Count
+	sh.Inserted += float64(o.Inserted) * o.Count
+	for _, l := range leaves {
+		if l.path == "limit" {
+			if sh.Limits == nil {
+				sh.Limits = newField()
+			}
+			sh.Limits.Observe(l.v, s.r)
+			continue
+		}
+		f, ok := sh.Holes[l.path]
+		if !ok {
+			f = newField()
+			sh.Holes[l.path] = f
+			sh.HoleOrder = append(sh.HoleOrder, l.path)
+		}
+		f.Observe(l.v, s.r)
+	}
+}
+
+// Total is the executions of every shape.
+func (s *Shapes) Total() float64 {
+	t := 0.0
+	for _, sh := range s.Order {
+		t += sh.Count
+	}
+	return t
+}

@@ -1,0 +1,233 @@
+package capture
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/config"
+)
+
+// Workload is a capture written in mongoload's workload language, with
+// the notes its comments carry.
+type Workload struct {
+	Config   *config.Config
+	Header   []string
+	OpNotes  [][]string // per operation, in order
+	ColNotes [][]string // per collection
+	Kept     []*Shape
+	Shares   []float64 // the kept shapes' shares of everything captured
+	Folded   []*Shape
+	Rate     float64 // operations per second of the kept shapes; 0: unknown
+	RateNote string
+}
+
+// Workload writes the capture as a workload named name.
+func (r *Result) Workload(name string) *Workload {
+	w := &Workload{Config: config.Default()}
+	cfg := w.Config
+	cfg.Name = name
+	total := r.Shapes.Total()
+	shapes := slices.Clone(r.Shapes.Order)
+	slices.SortStableFunc(shapes, func(a, b *Shape) int { return cmp.Compare(b.Count, a.Count) })
+	keptTotal := 0.0
+	for _, sh := range shapes {
+		if sh.Count/total < r.Opts.MinShare {
+			w.Folded = append(w.Folded, sh)
+			continue
+		}
+		w.Kept, w.Shares = append(w.Kept, sh), append(w.Shares, sh.Count/total)
+		keptTotal += sh.Count
+	}
+	opts := genOptions{keepValues: r.Opts.KeepValues}
+	keyed := map[string]bool{}
+	names := map[string]int{}
+	for i, sh := range w.Kept {
+		b := &builder{sh: sh, opts: opts}
+		op, note := b.Operation(opName(sh, names), round(w.Shares[i]*100, 3))
+		if b.keyedIDs {
+			keyed[sh.DB+"."+sh.Coll] = true
+		}
+		cfg.Operations = append(cfg.Operations, op)
+		notes := []string{fmt.Sprintf("%s: %.1f%% of what was captured (%s executions), %.2f documents returned each",
+			describe(sh), w.Shares[i]*100, count(sh.Count), sh.Returned/math.Max(1, sh.Count))}
+		if note != "" {
+			notes = append(notes, note)
+		}
+		if !r.Opts.RedactNames {
+			notes = append(notes, "shape: "+sh.Key)
+		}
+		notes = append(notes, fmt.Sprintf("captured: share=%.6f returned=%.4f executions=%g", w.Shares[i], sh.Returned/math.Max(1, sh.Count), sh.Count))
+		w.OpNotes = append(w.OpNotes, notes)
+	}
+	for _, c := range r.Collections {
+		w.addCollection(r, c, opts, keyed[c.DB+"."+c.Name])
+	}
+	if len(r.Collections) == 0 {
+		w.collectionsWithoutSample(r)
+	}
+	w.rate(r, keptTotal)
+	if w.Rate > 0 {
+		cfg.Run.Rate = round(w.Rate, 2)
+	}
+	w.header(r, total)
+	if r.Opts.RedactNames {
+		redact(cfg)
+	}
+	return w
+}
+
+// addCollection writes a sampled collection: its template, indexes and
+// seed count (its count when the window began, times --scale).
+func (w *Workload) addCollection(r *Result, c *Collection, opts genOptions, keyedIDs bool) {
+	inserted := 0.0
+	for _, sh := range r.Shapes.Order {
+		if sh.DB == c.DB && sh.Coll == c.Name && sh.Kind == KindInsert {
+			inserted += sh.Inserted
+		}
+	}
+	col := config.Collection{Database: c.DB, Name: c.Name, Template: c.Template(opts, keyedIDs)}
+	ix, ixNotes := c.IndexSpecs()
+	col.Indexes = ix
+	start := max(0, float64(c.Count)-inserted)
+	scale := r.Opts.Scale
+	if scale <= 0 {
+		scale = 1
+	}
+	col.Seed = int64(math.Round(start * scale))
+	if start > 0 && col.Seed == 0 {
+		col.Seed = 1
+	}
+	notes := []string{fmt.Sprintf("%s.%s: %s documents, %s bytes when sampled; template from a $sample of %d", c.DB, c.Name, count(float64(c.Count)), count(float64(c.Size)), c.Sampled),
+		fmt.Sprintf("seed: its count when the window began (%s now, less %s inserted during the window)", count(float64(c.Count)), count(inserted))}
+	if scale != 1 {
+		notes = append(notes, fmt.Sprintf("  times --scale %g", scale))
+	}
+	if keyedIDs {
+		notes = append(notes, "_id: ObjectIds made from keys, so that the operations' lookups by _id find documents as the captured ones did")
+	}
+	notes = append(append(notes, c.Notes...), ixNotes...)
+	w.Config.Collections = append(w.Config.Collections, col)
+	w.ColNotes = append(w.ColNotes, notes)
+}
+
+// collectionsWithoutSample declares the collections the operations use
+// when no server was there to sample them: an empty template, to fill in.
+func (w *Workload) collectionsWithoutSample(r *Result) {
+	seen := map[string]bool{}
+	for _, sh := range w.Kept {
+		if ns := sh.DB + "." + sh.Coll; !seen[ns] {
+			seen[ns] = true
+			w.Config.Collections = append(w.Config.Collections, config.Collection{Database: sh.DB, Name: sh.Coll,
+				Template: config.Value{Kind: config.KindDoc, Fields: []config.Field{{Key: "_id", Value: gen("objectId")}}}})
+			w.ColNotes = append(w.ColNotes, []string{ns + ": not sampled (no --uri): the template is only an _id; give --uri to sample the collection, or write its fields"})
+		}
+	}
+}
+
+// rate is the captured rate of the kept shapes: only where every
+// operation of the window was recorded, corrected for sampling.
+func (w *Workload) rate(r *Result, kept float64) {
+	if r.Opts.Rate > 0 {
+		w.Rate, w.RateNote = r.Opts.Rate, fmt.Sprintf("rate: %g operations/s, given with --rate", r.Opts.Rate)
+		return
+	}
+	var from, to time.Time
+	sampling := 1.0
+	for _, s := range r.Sources {
+		if len(s.Ops) == 0 {
+			continue
+		}
+		if !s.Complete {
+			w.RateNote = "no rate: " + s.Why + ". The run is closed loop; give --rate to capture, or --rate to run, for an open loop"
+			return
+		}
+		if from.IsZero() || s.From.Before(from) {
+			from = s.From
+		}
+		if s.To.After(to) {
+			to = s.To
+		}
+		if s.Sampling > 0 && s.Sampling < 1 {
+			sampling = s.Sampling
+		}
+	}
+	span := to.Sub(from).Seconds()
+	if span <= 0 || kept < 2 {
+		w.RateNote = "no rate: the window is too short to measure one"
+		return
+	}
+	w.Rate = (kept - 1) / span / sampling
+	w.RateNote = fmt.Sprintf("rate: %.2f operations/s, %s operations over the %s window from %s to %s", w.Rate, count(kept), (time.Duration(span * float64(time.Second))).Round(time.Millisecond), from.Format(time.RFC3339), to.Format(time.RFC3339))
+	if sampling < 1 {
+		w.RateNote += fmt.Sprintf(", divided by the sample rate %g", sampling)
+	}
+	w.RateNote += ". mongoload run FILE --rate-scale 3 runs at three times it (open loop)"
+}
+
+func (w *Workload) header(r *Result, total float64) {
+	h := []string{"Captured by 'mongoload capture' on " + r.Opts.Now().UTC().Format(time.RFC3339) + "."}
+	for _, s := range r.Sources {
+		line := fmt.Sprintf("source: %s, %d entries read, %d operations", s.Name, s.Tally.Read, s.Tally.Used)
+		if !s.From.IsZero() {
+			line += fmt.Sprintf(", %s to %s", s.From.Format(time.RFC3339), s.To.Format(time.RFC3339))
+		}
+		h = append(h, line, "  "+s.Why, "  "+s.Tally.skipped())
+		for _, l := range s.Tally.Lost {
+			h = append(h, "  lost: "+l)
+		}
+	}
+	h = append(h, fmt.Sprintf("shapes: %d, %d kept as operations, weighted by their share of the %s executions captured", len(r.Shapes.Order), len(w.Kept), count(total)))
+	if len(w.Folded) > 0 {
+		n, share := 0.0, 0.0
+		for _, sh := range w.Folded {
+			n += sh.Count
+			share += sh.Count / total
+		}
+		h = append(h, fmt.Sprintf("folded: %d shapes under --min-share %g, %.2f%% of executions (%s), are not replayed; the others' weights keep their proportions", len(w.Folded), r.Opts.MinShare, share*100, count(n)))
+	}
+	h = append(h, w.RateNote)
+	privacy := "values: no literal of a high-cardinality field is written (only low-cardinality values, as enums); --keep-values would write them"
+	if r.Opts.KeepValues {
+		privacy = "values: --keep-values: the literals seen are written as they were"
+	}
+	h = append(h, privacy)
+	if r.Opts.RedactNames {
+		h = append(h, "names: database, collection and field names are replaced by stable hashes (--redact-names)")
+	}
+	h = append(h, "Check it with 'mongoload validate FILE'; run it with 'mongoload run FILE' (seeding to the source's counts; --seed-scale 0.1 for a tenth).")
+	w.Header = h
+}
+
+// opName names an operation after its kind, collection and filter
+// fields: find_orders_by_customer_id.
+func opName(sh *Shape, used map[string]int) string {
+	name := sh.Kind + "_" + sh.Coll
+	var fields []string
+	if els, err := sh.First.Filter.Elements(); err == nil {
+		for _, e := range els {
+			if !strings.HasPrefix(e.Key(), "$") {
+				fields = append(fields, strings.ReplaceAll(e.Key(), ".", "_"))
+			}
+		}
+	}
+	if len(fields) > 0 && len(fields) <= 3 {
+		name += "_by_" + strings.Join(fields, "_")
+	}
+	used[name]++
+	if n := used[name]; n > 1 {
+		name = fmt.Sprintf("%s_%d", name, n)
+	}
+	return name
+}
+
+// count writes a count without a misleading fraction.
+func count(x float64) string {
+	if x == math.Trunc(x) {
+		return fmt.Sprintf("%d", int64(x))
+	}
+	return fmt.Sprintf("%.1f", x)
+}

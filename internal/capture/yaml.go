@@ -1,0 +1,133 @@
+package capture
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/workload"
+)
+
+// WriteYAML writes the workload file: the header, each collection and
+// operation with comments saying where it came from, and the run
+// settings. It is read back and compiled before it is written, so a file
+// capture writes always runs.
+func (w *Workload) WriteYAML(out io.Writer) error {
+	var buf bytes.Buffer
+	if err := w.encode(&buf); err != nil {
+		return err
+	}
+	back, err := config.Parse(buf.Bytes(), "captured workload")
+	if err == nil {
+		if es := back.Validate(); len(es) > 0 {
+			err = es
+		} else {
+			_, err = workload.Compile(back)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("the captured workload does not validate (a bug: please report it): %w", err)
+	}
+	_, err = out.Write(buf.Bytes())
+	return err
+}
+
+func (w *Workload) encode(out io.Writer) error {
+	cfg := w.Config
+	root := &yaml.Node{Kind: yaml.MappingNode, HeadComment: strings.Join(w.Header, "\n")}
+	add := func(parent *yaml.Node, key string, v *yaml.Node) *yaml.Node {
+		k := config.YAMLString(key)
+		parent.Content = append(parent.Content, k, v)
+		return k
+	}
+	add(root, "name", config.YAMLString(cfg.Name))
+	cols := &yaml.Node{Kind: yaml.SequenceNode}
+	for i, col := range cfg.Collections {
+		m := &yaml.Node{Kind: yaml.MappingNode}
+		if i < len(w.ColNotes) {
+			m.HeadComment = strings.Join(w.ColNotes[i], "\n")
+		}
+		add(m, "database", config.YAMLString(col.Database))
+		add(m, "name", config.YAMLString(col.Name))
+		if col.Seed > 0 {
+			add(m, "seed", config.YAMLNumber(col.Seed))
+		}
+		add(m, "template", config.YAMLValue(col.Template, true))
+		if len(col.Indexes) > 0 {
+			ixs := &yaml.Node{Kind: yaml.SequenceNode}
+			for _, ix := range col.Indexes {
+				im := &yaml.Node{Kind: yaml.MappingNode}
+				if ix.Name != "" {
+					add(im, "name", config.YAMLString(ix.Name))
+				}
+				add(im, "keys", config.YAMLValue(ix.Keys, false))
+				if ix.Unique {
+					add(im, "unique", config.YAMLNumber(true))
+				}
+				if ix.Sparse {
+					add(im, "sparse", config.YAMLNumber(true))
+				}
+				if ix.TTL > 0 {
+					add(im, "ttl", config.YAMLString(ix.TTL.String()))
+				}
+				if !ix.Partial.IsZero() {
+					add(im, "partialFilterExpression", config.YAMLValue(ix.Partial, false))
+				}
+				ixs.Content = append(ixs.Content, im)
+			}
+			add(m, "indexes", ixs)
+		}
+		cols.Content = append(cols.Content, m)
+	}
+	add(root, "collections", cols)
+	ops := &yaml.Node{Kind: yaml.SequenceNode}
+	for i, op := range cfg.Operations {
+		m := &yaml.Node{Kind: yaml.MappingNode}
+		if i < len(w.OpNotes) {
+			m.HeadComment = strings.Join(w.OpNotes[i], "\n")
+		}
+		add(m, "name", config.YAMLString(op.Name))
+		add(m, "type", config.YAMLString(op.Type))
+		add(m, "collection", config.YAMLString(op.Collection))
+		add(m, "weight", config.YAMLNumber(op.Weight))
+		for _, part := range []struct {
+			key string
+			v   config.Value
+		}{{"filter", op.Filter}, {"update", op.Update}, {"document", op.Document}, {"projection", op.Projection}, {"sort", op.Sort}, {"pipeline", op.Pipeline}} {
+			if part.v.Kind != config.KindNull {
+				add(m, part.key, config.YAMLValue(part.v, false))
+			}
+		}
+		switch {
+		case op.Limit.Generated():
+			add(m, "limit", config.YAMLValue(op.Limit.Gen, false))
+		case op.Limit.N > 0:
+			add(m, "limit", config.YAMLNumber(op.Limit.N))
+		}
+		if op.BatchSize > 0 {
+			add(m, "batchSize", config.YAMLNumber(op.BatchSize))
+		}
+		if op.Upsert {
+			add(m, "upsert", config.YAMLNumber(true))
+		}
+		ops.Content = append(ops.Content, m)
+	}
+	add(root, "operations", ops)
+	run := &yaml.Node{Kind: yaml.MappingNode}
+	if cfg.Run.Rate > 0 {
+		k := add(run, "rate", config.YAMLNumber(cfg.Run.Rate))
+		k.HeadComment = "the captured rate: the run is open loop at it (--rate-scale 2 for twice; --rate N for another)"
+	}
+	add(run, "duration", config.YAMLString(cfg.Run.Duration.String()))
+	add(root, "run", run)
+	enc := yaml.NewEncoder(out)
+	enc.SetIndent(2)
+	if err := enc.Encode(root); err != nil {
+		return err
+	}
+	return enc.Close()
+}

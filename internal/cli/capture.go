@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mongoload/mongoload/internal/capture"
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/mongodb"
+)
+
+const captureArgs = "--uri URI --database DB [--duration 10m] --out FILE | --log FILE... | --export FILE | --query-stats | --compare SOURCE.yaml REPLAY.yaml"
+
+// captureCommand turns what a deployment recorded into a workload file
+// (docs/capture.md).
+func captureCommand(ctx context.Context, args []string, o IO) error {
+	fs := newFlags("capture", captureArgs, o)
+	addSettingsOf(fs, []string{"uri", "username", "auth-source", "connect-timeout", "server-selection-timeout"})
+	dbs := fs.StringSlice("database", nil, "databases to capture (the profiler is per database), comma separated or repeated")
+	duration := fs.Duration("duration", 0, "profiler: also read what arrives for this long (a tailable cursor); $queryStats: the time between its two snapshots")
+	enable := fs.Bool("enable-profiler", false, "turn the profiler on for the window (level 2, or level 1 with --slowms) and restore the previous level on every exit, Ctrl-C included; without it capture never changes it")
+	slowms := fs.Int64("slowms", -1, "with --enable-profiler: profile at level 1 with this slowms instead of level 2")
+	profiler := fs.Bool("profiler", false, "read the profiler as well as --log or --export")
+	logs := fs.StringSlice("log", nil, "mongod's JSON log files (plain or .gz), in any order: read in time order")
+	exports := fs.StringSlice("export", nil, "exported profiler documents, one extended JSON document a line (mongoexport of system.profile)")
+	qs := fs.Bool("query-stats", false, "read $queryStats (MongoDB 8.0+, Atlas): two snapshots --duration apart")
+	out := fs.String("out", "", "write the workload here (default: standard output)")
+	sample := fs.Int("sample", 1000, "documents sampled ($sample) per collection for its template")
+	minShare := fs.Float64("min-share", 0, "fold shapes under this share (0.01 for 1%) into a reported remainder")
+	keep := fs.Bool("keep-values", false, "write the literals of high-cardinality fields (emails, names, ids) too; by default only low-cardinality values leave the source")
+	redact := fs.Bool("redact-names", false, "replace database, collection and field names by stable hashes")
+	scale := fs.Float64("scale", 1, "seed each collection with this fraction of the source's count (0.1 for a tenth)")
+	rate := fs.Float64("rate", 0, "the rate to write when the capture cannot measure it (only slow operations recorded), operations per second")
+	name := fs.String("name", "", "the workload's name (default: the databases' names)")
+	compare := fs.Bool("compare", false, "compare two captures: SOURCE.yaml REPLAY.yaml, shape by shape")
+	if err := parse(fs, args, 2); err != nil {
+		return err
+	}
+	if *compare {
+		return compareCaptures(fs.Args(), o)
+	}
+	if fs.NArg() > 0 {
+		return withCode(ExitUsage, fmt.Errorf("unexpected argument %q: capture takes flags only (did you mean --compare?)", fs.Arg(0)))
+	}
+	opts := capture.Options{Databases: *dbs, Duration: *duration, Profiler: *profiler, EnableProfiler: *enable, SlowMS: *slowms,
+		Logs: *logs, Exports: *exports, QueryStats: *qs, Sample: *sample, MinShare: *minShare, KeepValues: *keep,
+		RedactNames: *redact, Scale: *scale, Rate: *rate,
+		Progress: func(s string) { fmt.Fprintln(o.Stderr, "capture: "+s) }}
+	if *scale <= 0 || *minShare < 0 || *minShare >= 1 || *rate < 0 {
+		return withCode(ExitUsage, errors.New("--scale must be positive, --min-share in [0, 1), --rate 0 or more"))
+	}
+	var srv capture.Server
+	if uriGiven(fs, o) || len(*logs)+len(*exports) == 0 {
+		cl, err := captureClient(ctx, fs, o)
+		if err != nil {
+			return err
+		}
+		defer cl.Close()
+		srv = cl
+	}
+	res, err := capture.Run(ctx, srv, opts)
+	if err != nil {
+		return withCode(ExitUnreadable, err)
+	}
+	wname := *name
+	if wname == "" {
+		wname = strings.Join(append([]string{"capture"}, *dbs...), "-")
+	}
+	w := res.Workload(wname)
+	var buf bytes.Buffer
+	if err := w.WriteYAML(&buf); err != nil {
+		return err
+	}
+	if *out == "" {
+		_, err = o.Stdout.Write(buf.Bytes())
+	} else if err = os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+		return withCode(ExitOutput, fmt.Errorf("write the workload: %w", err))
+	}
+	summary := o.Stdout
+	if *out == "" {
+		summary = o.Stderr
+	}
+	w.Summary(summary, filepath.Base(*out))
+	if ctx.Err() != nil {
+		return withCode(ExitInterrupted, errors.New("interrupted: what was captured before is written"))
+	}
+	return err
+}
+
+// uriGiven: a connection was asked for, by flag or environment.
+func uriGiven(fs interface{ Changed(string) bool }, o IO) bool {
+	_, env := o.Getenv(config.Settings[0].Env())
+	return fs.Changed("uri") || env
+}
+
+// captureClient connects with the connection settings layered as run's
+// are (defaults < environment < flags), under capture's appName, so its
+// own commands can be told from the application's in the profiler.
+func captureClient(ctx context.Context, fs *pflag.FlagSet, o IO) (*mongodb.Client, error) {
+	cfg := config.Default()
+	if err := config.ApplyEnv(cfg, o.Getenv); err != nil {
+		return nil, err
+	}
+	if err := applyFlags(cfg, fs); err != nil {
+		return nil, err
+	}
+	if err := mongodb.CheckURI(cfg.Connection.URI); err != nil {
+		return nil, err
+	}
+	cfg.Connection.AppName = capture.AppName
+	return connect(ctx, o, cfg)
+}
