@@ -81,7 +81,9 @@ func layer(cfg *config.Config, fs *pflag.FlagSet, env func(string) (string, bool
 		return nil, nil, es
 	}
 	cfg.Run.PickOperationSeed()
-	cfg.Run.ApplyRateScale()
+	if cfg.Run.RateScale > 0 {
+		cfg.Run.ApplyRateScale() // --rate-scale: the captured (or given) rate, times it
+	}
 	if cfg.Run.SLO != "" {
 		if _, err := analysis.ParseObjectives(cfg.Run.SLO); err != nil {
 			return nil, nil, &config.Error{Kind: config.Invalid, Field: "--slo", Msg: err.Error()}
