@@ -34,26 +34,28 @@ func (c *Collection) AddSample(d bson.Raw, r *rand.Rand) {
 }
 
 // Template writes the collection's document template: each field's
-// generator, _id made from keys when the operations look documents up by
-// it.
-func (c *Collection) Template(o genOptions, keyedIDs bool) config.Value {
+// generator, the keyed field (if any) made from keys, and an integer _id
+// from keys too when no other field is, since random integers would
+// collide.
+func (c *Collection) Template(o genOptions, key *keyed) config.Value {
 	t := c.Root.document(o)
+	if key == nil {
+		if id := c.Root.Fields["_id"]; id != nil {
+			if g, ok := keyGen(id); ok && id.dominant() != bson.TypeObjectID {
+				key = &keyed{field: "_id", gen: g}
+			}
+		}
+	}
+	if key == nil {
+		return t
+	}
 	for i, f := range t.Fields {
-		if f.Key != "_id" {
-			continue
-		}
-		switch id := c.Root.Fields["_id"]; {
-		case keyedIDs:
-			t.Fields[i].Value = keyedID
-		case id.dominant() == bson.TypeInt32:
-			t.Fields[i].Value = gen("key", param("as", "int"))
-		case id.dominant() == bson.TypeInt64:
-			t.Fields[i].Value = gen("key")
+		if f.Key == key.field {
+			t.Fields[i].Value = key.gen
+			return t
 		}
 	}
-	if _, ok := c.Root.Fields["_id"]; !ok && keyedIDs {
-		t.Fields = append([]config.Field{{Key: "_id", Value: keyedID}}, t.Fields...)
-	}
+	t.Fields = append([]config.Field{{Key: key.field, Value: key.gen}}, t.Fields...)
 	return t
 }
 

@@ -9,7 +9,7 @@ import (
 // maxDistinct is how many distinct values a field keeps before it counts
 // as high-cardinality: beyond it, no value of the field is written to the
 // workload (but with --keep-values), only its type, range and lengths.
-const maxDistinct = 1000
+const maxDistinct = 4096
 
 // reservoirSize bounds the values kept per field for ranges, histograms
 // and string patterns (Vitter's algorithm R, so a long capture costs no

@@ -259,7 +259,23 @@ func pattern(ss []string) (string, bool) {
 			return "", false
 		}
 	}
-	return sb.String(), varying > 0
+	if varying == 0 {
+		return "", false
+	}
+	return zeroPadded(sb.String()), true
+}
+
+// zeroPadded widens a run of digits to the constant digits before it:
+// SKU-000### in a sample of the first thousand ids is SKU-###### (a
+// zero-padded number), not a constant 000.
+func zeroPadded(p string) string {
+	b := []byte(p)
+	for i := len(b) - 1; i > 0; i-- {
+		if b[i] == '#' && b[i-1] >= '0' && b[i-1] <= '9' && (i < 2 || b[i-2] != '\\') {
+			b[i-1] = '#'
+		}
+	}
+	return string(b)
 }
 
 // charset names the smallest built-in alphabet that holds every sample.

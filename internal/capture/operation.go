@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"fmt"
 	"math"
 	"strings"
 
@@ -10,18 +9,15 @@ import (
 	"github.com/mongoload/mongoload/internal/config"
 )
 
-// keyedID is the _id of a collection whose operations look documents up by
-// their ObjectId _id: an ObjectId made from the document's key, so that a
-// replayed lookup finds a document as the captured one did.
-var keyedID = gen("key", param("as", "objectId"))
-
 // builder writes one shape's workload operation.
 type builder struct {
 	sh   *Shape
 	opts genOptions
-	// keyedIDs is set when a placeholder of _id became a key, so the
-	// collection's template must make its _id from keys too.
-	keyedIDs bool
+	// key is the collection's field made from keys (keys.go), if any.
+	key *keyed
+	// col is the sampled collection, for placeholders that came without
+	// values ($queryStats' "?number"): they take the field's model.
+	col *Collection
 }
 
 // Operation writes the workload operation of a shape; note says what it
@@ -136,22 +132,20 @@ func (b *builder) hole(path string, v bson.RawValue) config.Value {
 	if f == nil {
 		return literal(v)
 	}
-	if idPath(path) && f.dominant() == bson.TypeObjectID {
-		b.keyedIDs = true
-		return keyedID
+	if field, eq := lookupField(path); eq && b.key != nil && field == b.key.field {
+		return b.key.gen
+	}
+	if f.onlyPlaceholders() {
+		g := typeDefault(f)
+		if m := b.col.model(path); m != nil {
+			g = m.Generator(b.opts)
+		}
+		if s, _ := v.StringValueOK(); strings.HasPrefix(s, "?array") {
+			g = gen("array", param("min", int64(1)), param("max", int64(3)), param("of", g)) // $in: "?array<?number>"
+		}
+		return g
 	}
 	return f.Generator(b.opts)
-}
-
-// idPath: the placeholder is a value of _id ({_id: x}, {_id: {$in: [...]}}).
-func idPath(path string) bool {
-	parts := strings.Split(path, ".")
-	for i := len(parts) - 1; i >= 1; i-- {
-		if !strings.HasPrefix(parts[i], "$") && parts[i] != "[]" {
-			return parts[i] == "_id" && parts[0] == "filter"
-		}
-	}
-	return false
 }
 
 func (b *builder) limit() config.Limit {
@@ -186,7 +180,64 @@ func asLiteral(d bson.Raw) config.Value {
 	return literal(docValue(d))
 }
 
-// describe is a shape in a line, for comments and the summary.
-func describe(sh *Shape) string {
-	return fmt.Sprintf("%s on %s.%s", sh.Kind, sh.DB, sh.Coll)
+
+// onlyPlaceholders: every value seen is a $queryStats placeholder.
+func (f *Field) onlyPlaceholders() bool {
+	if f.overflow || len(f.values) == 0 {
+		return false
+	}
+	for _, v := range f.values {
+		if s, ok := v.StringValueOK(); !ok || !placeholder(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// typeDefault is a generator of a placeholder's type when the collection
+// was not sampled: its whole default range, a guess the file says is one.
+func typeDefault(f *Field) config.Value {
+	for _, v := range f.values {
+		switch s := v.StringValue(); {
+		case strings.HasPrefix(s, "?number"), strings.HasPrefix(s, "?array<?number"):
+			return gen("int", param("min", int64(0)), param("max", int64(1000)))
+		case strings.HasPrefix(s, "?date"):
+			return gen("date")
+		case strings.HasPrefix(s, "?objectId"):
+			return gen("objectId")
+		case strings.HasPrefix(s, "?bool"):
+			return gen("bool")
+		}
+	}
+	return gen("string")
+}
+
+// model is the sampled model of the document field a placeholder
+// compares with: its path without operators, indexes and $in's [].
+func (c *Collection) model(path string) *Field {
+	if c == nil {
+		return nil
+	}
+	parts := strings.Split(path, ".")
+	f := c.Root
+	for _, p := range parts[1:] {
+		if strings.HasPrefix(p, "$") || p == "[]" || strings.Trim(p, "0123456789") == "" {
+			continue
+		}
+		for f.Elem != nil && f.Fields == nil {
+			f = f.Elem // a field of an array's documents
+		}
+		next := f.Fields[p]
+		if next == nil {
+			return nil
+		}
+		f = next
+	}
+	if f == c.Root {
+		return nil
+	}
+	if f.dominant() == bson.TypeArray && f.Elem != nil {
+		f = f.Elem // {tags: x} matches an element
+	}
+	return f
 }

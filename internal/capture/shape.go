@@ -105,11 +105,11 @@ func walk(sb *strings.Builder, path string, v bson.RawValue, leaf func(string, b
 		vals, _ := v.Array().Values()
 		if collapses(path) {
 			sb.WriteString("[")
-			types := map[bson.Type]bool{}
+			types := map[string]bool{}
 			for _, e := range vals {
-				if !types[e.Type] {
-					types[e.Type] = true
-					sb.WriteString("?" + e.Type.String())
+				if ph := placeholderOf(e.Type); !types[ph] {
+					types[ph] = true
+					sb.WriteString(ph)
 				}
 				leaf(path+".[]", e)
 			}
@@ -126,7 +126,7 @@ func walk(sb *strings.Builder, path string, v bson.RawValue, leaf func(string, b
 			sb.WriteString(s) // a field path ($customer_id) is part of the shape
 			return
 		}
-		sb.WriteString("?" + v.Type.String())
+		sb.WriteString(placeholderOf(v.Type))
 		leaf(path, v)
 	}
 }
@@ -209,4 +209,22 @@ func (s *Shapes) Total() float64 {
 		t += sh.Count
 	}
 	return t
+}
+
+// placeholderOf names a literal's type as $queryStats does: every number
+// is ?number, so 5 and 5.0 and NumberLong(5) are one shape.
+func placeholderOf(t bson.Type) string {
+	switch t {
+	case bson.TypeInt32, bson.TypeInt64, bson.TypeDouble, bson.TypeDecimal128:
+		return "?number"
+	case bson.TypeString:
+		return "?string"
+	case bson.TypeDateTime:
+		return "?date"
+	case bson.TypeObjectID:
+		return "?objectId"
+	case bson.TypeBoolean:
+		return "?bool"
+	}
+	return "?" + t.String()
 }

@@ -43,17 +43,17 @@ func (r *Result) Workload(name string) *Workload {
 		keptTotal += sh.Count
 	}
 	opts := genOptions{keepValues: r.Opts.KeepValues}
-	keyed := map[string]bool{}
+	keys := keyedFields(w.Kept, r.Collections)
 	names := map[string]int{}
 	for i, sh := range w.Kept {
-		b := &builder{sh: sh, opts: opts}
-		op, note := b.Operation(opName(sh, names), round(w.Shares[i]*100, 3))
-		if b.keyedIDs {
-			keyed[sh.DB+"."+sh.Coll] = true
+		b := &builder{sh: sh, opts: opts, col: r.collection(sh.DB, sh.Coll)}
+		if k, ok := keys[sh.DB+"."+sh.Coll]; ok {
+			b.key = &k
 		}
+		op, note := b.Operation(opName(sh, names), round(w.Shares[i]*100, 3))
 		cfg.Operations = append(cfg.Operations, op)
 		notes := []string{fmt.Sprintf("%s: %.1f%% of what was captured (%s executions), %.2f documents returned each",
-			describe(sh), w.Shares[i]*100, count(sh.Count), sh.Returned/math.Max(1, sh.Count))}
+			sh.Kind+" on "+r.name(sh.DB, sh.Coll), w.Shares[i]*100, count(sh.Count), sh.Returned/math.Max(1, sh.Count))}
 		if note != "" {
 			notes = append(notes, note)
 		}
@@ -64,7 +64,11 @@ func (r *Result) Workload(name string) *Workload {
 		w.OpNotes = append(w.OpNotes, notes)
 	}
 	for _, c := range r.Collections {
-		w.addCollection(r, c, opts, keyed[c.DB+"."+c.Name])
+		var key *keyed
+		if k, ok := keys[c.DB+"."+c.Name]; ok {
+			key = &k
+		}
+		w.addCollection(r, c, opts, key)
 	}
 	if len(r.Collections) == 0 {
 		w.collectionsWithoutSample(r)
@@ -82,14 +86,14 @@ func (r *Result) Workload(name string) *Workload {
 
 // addCollection writes a sampled collection: its template, indexes and
 // seed count (its count when the window began, times --scale).
-func (w *Workload) addCollection(r *Result, c *Collection, opts genOptions, keyedIDs bool) {
+func (w *Workload) addCollection(r *Result, c *Collection, opts genOptions, key *keyed) {
 	inserted := 0.0
 	for _, sh := range r.Shapes.Order {
 		if sh.DB == c.DB && sh.Coll == c.Name && sh.Kind == KindInsert {
 			inserted += sh.Inserted
 		}
 	}
-	col := config.Collection{Database: c.DB, Name: c.Name, Template: c.Template(opts, keyedIDs)}
+	col := config.Collection{Database: c.DB, Name: c.Name, Template: c.Template(opts, key)}
 	ix, ixNotes := c.IndexSpecs()
 	col.Indexes = ix
 	start := max(0, float64(c.Count)-inserted)
@@ -101,13 +105,13 @@ func (w *Workload) addCollection(r *Result, c *Collection, opts genOptions, keye
 	if start > 0 && col.Seed == 0 {
 		col.Seed = 1
 	}
-	notes := []string{fmt.Sprintf("%s.%s: %s documents, %s bytes when sampled; template from a $sample of %d", c.DB, c.Name, count(float64(c.Count)), count(float64(c.Size)), c.Sampled),
+	notes := []string{fmt.Sprintf("%s: %s documents, %s bytes when sampled; template from a $sample of %d", r.name(c.DB, c.Name), count(float64(c.Count)), count(float64(c.Size)), c.Sampled),
 		fmt.Sprintf("seed: its count when the window began (%s now, less %s inserted during the window)", count(float64(c.Count)), count(inserted))}
 	if scale != 1 {
 		notes = append(notes, fmt.Sprintf("  times --scale %g", scale))
 	}
-	if keyedIDs {
-		notes = append(notes, "_id: ObjectIds made from keys, so that the operations' lookups by _id find documents as the captured ones did")
+	if key != nil {
+		notes = append(notes, r.field(key.field)+": unique, and looked up by equality: made from the collection's keys, so that a replayed lookup finds its document as the captured one did")
 	}
 	notes = append(append(notes, c.Notes...), ixNotes...)
 	w.Config.Collections = append(w.Config.Collections, col)
@@ -123,7 +127,7 @@ func (w *Workload) collectionsWithoutSample(r *Result) {
 			seen[ns] = true
 			w.Config.Collections = append(w.Config.Collections, config.Collection{Database: sh.DB, Name: sh.Coll,
 				Template: config.Value{Kind: config.KindDoc, Fields: []config.Field{{Key: "_id", Value: gen("objectId")}}}})
-			w.ColNotes = append(w.ColNotes, []string{ns + ": not sampled (no --uri): the template is only an _id; give --uri to sample the collection, or write its fields"})
+			w.ColNotes = append(w.ColNotes, []string{r.name(sh.DB, sh.Coll) + ": not sampled (no --uri): the template is only an _id; give --uri to sample the collection, or write its fields"})
 		}
 	}
 }
@@ -230,4 +234,29 @@ func count(x float64) string {
 		return fmt.Sprintf("%d", int64(x))
 	}
 	return fmt.Sprintf("%.1f", x)
+}
+
+func (r *Result) collection(db, name string) *Collection {
+	for _, c := range r.Collections {
+		if c.DB == db && c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// name is a namespace as the file may show it: hashed with --redact-names.
+func (r *Result) name(db, coll string) string {
+	if r.Opts.RedactNames {
+		return hashName("db", db) + "." + hashName("c", coll)
+	}
+	return db + "." + coll
+}
+
+// field is a field path as the file may show it.
+func (r *Result) field(path string) string {
+	if r.Opts.RedactNames {
+		return redactPath(path)
+	}
+	return path
 }
