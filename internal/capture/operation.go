@@ -180,7 +180,6 @@ func asLiteral(d bson.Raw) config.Value {
 	return literal(docValue(d))
 }
 
-
 // onlyPlaceholders: every value seen is a $queryStats placeholder.
 func (f *Field) onlyPlaceholders() bool {
 	if f.overflow || len(f.values) == 0 {
