@@ -2,6 +2,7 @@ package capture
 
 import (
 	"math"
+	"slices"
 	"math/rand/v2"
 	"time"
 
@@ -34,28 +35,23 @@ func (c *Collection) AddSample(d bson.Raw, r *rand.Rand) {
 }
 
 // Template writes the collection's document template: each field's
-// generator, the keyed field (if any) made from keys, and an integer _id
-// from keys too when no other field is, since random integers would
-// collide.
-func (c *Collection) Template(o genOptions, key *keyed) config.Value {
+// generator, the keyed fields (keys.go) made from keys, and an integer _id
+// from keys too, since random integers would collide.
+func (c *Collection) Template(o genOptions, keys []keyed) config.Value {
 	t := c.Root.document(o)
-	if key == nil {
-		if id := c.Root.Fields["_id"]; id != nil {
-			if g, ok := keyGen(id); ok && id.dominant() != bson.TypeObjectID {
-				key = &keyed{field: "_id", gen: g}
-			}
+	if id := c.Root.Fields["_id"]; id != nil && !slices.ContainsFunc(keys, func(k keyed) bool { return k.field == "_id" }) {
+		if g, ok := keyGen(id); ok && id.dominant() != bson.TypeObjectID {
+			keys = append(keys, keyed{field: "_id", gen: g})
 		}
 	}
-	if key == nil {
-		return t
-	}
-	for i, f := range t.Fields {
-		if f.Key == key.field {
-			t.Fields[i].Value = key.gen
-			return t
+	for _, k := range keys {
+		i := slices.IndexFunc(t.Fields, func(f config.Field) bool { return f.Key == k.field })
+		if i < 0 {
+			t.Fields = append(t.Fields, config.Field{Key: k.field, Value: k.gen})
+			continue
 		}
+		t.Fields[i].Value = k.gen
 	}
-	t.Fields = append([]config.Field{{Key: key.field, Value: key.gen}}, t.Fields...)
 	return t
 }
 

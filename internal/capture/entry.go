@@ -111,6 +111,7 @@ func (o *Op) command(cmd bson.Raw, t *Tally) bool {
 			t.unsupported("aggregate with $out/$merge")
 			return false
 		}
+		o.countDocuments()
 	case "count":
 		o.Kind, o.Filter = KindCount, doc(cmd.Lookup("query"))
 		o.Limit = int64(num(cmd.Lookup("limit")))
@@ -198,4 +199,41 @@ func num(v bson.RawValue) float64 {
 		return v.Double()
 	}
 	return 0
+}
+
+// countDocuments reads the aggregation that drivers' countDocuments sends
+// ($match, maybe $skip and $limit, then {$group: {_id: 1, n: {$sum: 1}}})
+// as the count it is, so that it is replayed as countDocuments, and a
+// capture of the replay finds the same shape.
+func (o *Op) countDocuments() {
+	vals, _ := bson.RawArray(o.Pipeline).Values()
+	if len(vals) < 2 {
+		return
+	}
+	last, _ := vals[len(vals)-1].DocumentOK()
+	g, ok := last.Lookup("$group").DocumentOK()
+	if !ok || num(g.Lookup("_id")) != 1 || num(g.Lookup("n", "$sum")) != 1 {
+		return
+	}
+	var filter bson.Raw
+	limit := int64(0)
+	for _, v := range vals[:len(vals)-1] {
+		st, _ := v.DocumentOK()
+		els, _ := st.Elements()
+		if len(els) != 1 {
+			return
+		}
+		switch els[0].Key() {
+		case "$match":
+			filter, _ = els[0].Value().DocumentOK()
+		case "$limit":
+			limit = int64(num(els[0].Value()))
+		default:
+			return
+		}
+	}
+	o.Kind, o.Filter, o.Limit, o.Pipeline = KindCount, filter, limit, nil
+	if o.Filter == nil {
+		o.Filter, _ = bson.Marshal(bson.D{})
+	}
 }

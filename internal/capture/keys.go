@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -13,8 +14,11 @@ import (
 // find none in a replay, so such a field is made from the collection's
 // keys, in its template and in the lookups alike: {$gen: key} in a
 // template hands out new keys, in a filter it draws an existing one, and
-// the lookup finds its document again. A collection has one key space, so
-// one field per collection: the most looked-up one, _id first.
+// the lookup finds its document again. A field under a unique index is
+// made from keys too, as random values would collide. Seeding gives every
+// key generator of a document the same key; an insert during the run
+// takes a new key for each, so a lookup by one field may miss the few
+// documents the run inserted.
 
 // keyed is the field of a collection made from keys, and how.
 type keyed struct {
@@ -22,8 +26,8 @@ type keyed struct {
 	gen   config.Value
 }
 
-// keyedFields picks the keyed field of each collection (by namespace).
-func keyedFields(shapes []*Shape, cols []*Collection) map[string]keyed {
+// keyedFields picks the keyed fields of each collection (by namespace).
+func keyedFields(shapes []*Shape, cols []*Collection) map[string][]keyed {
 	byNS := map[string]*Collection{}
 	for _, c := range cols {
 		byNS[c.DB+"."+c.Name] = c
@@ -46,29 +50,51 @@ func keyedFields(shapes []*Shape, cols []*Collection) map[string]keyed {
 			score[ns][field] += sh.Count
 		}
 	}
-	out := map[string]keyed{}
-	for ns, fields := range score {
-		c := byNS[ns]
-		best, bestScore := keyed{}, 0.0
-		for _, field := range sortedKeys(fields) {
+	out := map[string][]keyed{}
+	for _, c := range cols {
+		ns := c.DB + "." + c.Name
+		for _, field := range append(sortedKeys(score[ns]), c.uniqueFields()...) {
 			f := c.Root.Fields[field]
-			if f == nil {
+			if f == nil || slices.ContainsFunc(out[ns], func(k keyed) bool { return k.field == field }) {
 				continue
 			}
-			g, ok := keyGen(f)
-			s := fields[field]
-			if field == "_id" {
-				s *= 1e6 // the primary key wins
+			if g, ok := keyGen(f); ok {
+				out[ns] = append(out[ns], keyed{field: field, gen: g})
+			} else if c.unique(field) {
+				out[ns] = append(out[ns], keyed{field: field, gen: uniqueGen(field, f)})
 			}
-			if ok && s > bestScore {
-				best, bestScore = keyed{field: field, gen: g}, s
-			}
-		}
-		if bestScore > 0 {
-			out[ns] = best
 		}
 	}
 	return out
+}
+
+// uniqueFields are the fields under a single-field unique index.
+func (c *Collection) uniqueFields() []string {
+	var out []string
+	for _, ix := range c.Indexes {
+		keys, _ := ix.Lookup("key").DocumentOK()
+		els, _ := keys.Elements()
+		if u, _ := ix.Lookup("unique").BooleanOK(); u && len(els) == 1 {
+			out = append(out, els[0].Key())
+		}
+	}
+	return out
+}
+
+func (c *Collection) unique(field string) bool { return slices.Contains(c.uniqueFields(), field) }
+
+// uniqueGen keeps a unique field's type when its values have no form a
+// key can write: a key, as a string prefixed with the field's name.
+func uniqueGen(field string, f *Field) config.Value {
+	switch f.dominant() {
+	case bson.TypeString:
+		return gen("key", param("prefix", field+"-"))
+	case bson.TypeInt32:
+		return gen("key", param("as", "int"))
+	case bson.TypeObjectID:
+		return gen("key", param("as", "objectId"))
+	}
+	return gen("key")
 }
 
 // lookupField is the top-level field a placeholder looks a document up by

@@ -13,8 +13,8 @@ import (
 type builder struct {
 	sh   *Shape
 	opts genOptions
-	// key is the collection's field made from keys (keys.go), if any.
-	key *keyed
+	// keys are the collection's fields made from keys (keys.go).
+	keys []keyed
 	// col is the sampled collection, for placeholders that came without
 	// values ($queryStats' "?number"): they take the field's model.
 	col *Collection
@@ -132,8 +132,12 @@ func (b *builder) hole(path string, v bson.RawValue) config.Value {
 	if f == nil {
 		return literal(v)
 	}
-	if field, eq := lookupField(path); eq && b.key != nil && field == b.key.field {
-		return b.key.gen
+	if field, eq := lookupField(path); eq {
+		for _, k := range b.keys {
+			if k.field == field {
+				return k.gen
+			}
+		}
 	}
 	if f.onlyPlaceholders() {
 		g := typeDefault(f)

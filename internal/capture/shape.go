@@ -74,6 +74,9 @@ func ShapeOf(o *Op, leaf func(path string, v bson.RawValue)) string {
 	if o.Key != "" {
 		sb.WriteString(" key:" + o.Key)
 	}
+	if o.Kind == KindInsert && o.Inserted > 1 {
+		sb.WriteString(" batch") // insertMany: one shape whatever the batch size
+	}
 	switch {
 	case o.Multi:
 		sb.WriteString(" multi")

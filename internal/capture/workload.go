@@ -47,9 +47,7 @@ func (r *Result) Workload(name string) *Workload {
 	names := map[string]int{}
 	for i, sh := range w.Kept {
 		b := &builder{sh: sh, opts: opts, col: r.collection(sh.DB, sh.Coll)}
-		if k, ok := keys[sh.DB+"."+sh.Coll]; ok {
-			b.key = &k
-		}
+		b.keys = keys[sh.DB+"."+sh.Coll]
 		op, note := b.Operation(opName(sh, names), round(w.Shares[i]*100, 3))
 		cfg.Operations = append(cfg.Operations, op)
 		notes := []string{fmt.Sprintf("%s: %.1f%% of what was captured (%s executions), %.2f documents returned each",
@@ -64,11 +62,7 @@ func (r *Result) Workload(name string) *Workload {
 		w.OpNotes = append(w.OpNotes, notes)
 	}
 	for _, c := range r.Collections {
-		var key *keyed
-		if k, ok := keys[c.DB+"."+c.Name]; ok {
-			key = &k
-		}
-		w.addCollection(r, c, opts, key)
+		w.addCollection(r, c, opts, keys[c.DB+"."+c.Name])
 	}
 	if len(r.Collections) == 0 {
 		w.collectionsWithoutSample(r)
@@ -86,14 +80,14 @@ func (r *Result) Workload(name string) *Workload {
 
 // addCollection writes a sampled collection: its template, indexes and
 // seed count (its count when the window began, times --scale).
-func (w *Workload) addCollection(r *Result, c *Collection, opts genOptions, key *keyed) {
+func (w *Workload) addCollection(r *Result, c *Collection, opts genOptions, keys []keyed) {
 	inserted := 0.0
 	for _, sh := range r.Shapes.Order {
 		if sh.DB == c.DB && sh.Coll == c.Name && sh.Kind == KindInsert {
 			inserted += sh.Inserted
 		}
 	}
-	col := config.Collection{Database: c.DB, Name: c.Name, Template: c.Template(opts, key)}
+	col := config.Collection{Database: c.DB, Name: c.Name, Template: c.Template(opts, keys)}
 	ix, ixNotes := c.IndexSpecs()
 	col.Indexes = ix
 	start := max(0, float64(c.Count)-inserted)
@@ -110,8 +104,8 @@ func (w *Workload) addCollection(r *Result, c *Collection, opts genOptions, key 
 	if scale != 1 {
 		notes = append(notes, fmt.Sprintf("  times --scale %g", scale))
 	}
-	if key != nil {
-		notes = append(notes, r.field(key.field)+": unique, and looked up by equality: made from the collection's keys, so that a replayed lookup finds its document as the captured one did")
+	for _, k := range keys {
+		notes = append(notes, r.field(k.field)+": unique (looked up by equality, or under a unique index): made from the collection's keys, so that a replayed lookup finds its document as the captured one did, and no two documents share a value")
 	}
 	notes = append(append(notes, c.Notes...), ixNotes...)
 	w.Config.Collections = append(w.Config.Collections, col)
