@@ -2,8 +2,8 @@ package capture
 
 import (
 	"math"
-	"slices"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
