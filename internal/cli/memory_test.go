@@ -4,6 +4,8 @@ import (
 	"context"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
+	"strconv"
 	"testing"
 
 	"github.com/mongoload/mongoload/internal/results"
@@ -38,5 +40,57 @@ func TestRunReportsMeasuredMemory(t *testing.T) {
 	}
 	if c.AvailableCPU <= 0 || c.AvailableCPU > float64(runtime.GOMAXPROCS(0)) {
 		t.Errorf("available CPU %g with GOMAXPROCS %d", c.AvailableCPU, runtime.GOMAXPROCS(0))
+	}
+}
+
+// TestRunAppliesMemoryPolicy: the run's collector setting is recorded in
+// the results, sized from the run unless the user set it (a flag, or Go's
+// own GOGC in the environment), and it is what the runtime ran under: read
+// back from the runtime itself after the run.
+func TestRunAppliesMemoryPolicy(t *testing.T) {
+	uri := testserver.URI(t)
+	oldLimit, oldGC := debug.SetMemoryLimit(-1), debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetMemoryLimit(oldLimit); debug.SetGCPercent(oldGC) })
+	tests := []struct {
+		name string
+		env  map[string]string
+		args []string
+		want results.MemoryPolicy // LimitBytes 0: sized, checked against the runtime only
+	}{
+		{"sized", nil, nil, results.MemoryPolicy{LimitFrom: "sized", GOGCFrom: "sized"}},
+		{"set by flag and GOGC", map[string]string{"GOGC": "150"}, []string{"--memory-limit", "200MiB"},
+			results.MemoryPolicy{LimitBytes: 200 << 20, Limit: "200MiB", GOGC: "150", LimitFrom: "set", GOGCFrom: "set"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "r.json")
+			args := append([]string{"run", "--uri", uri, "--duration", "300ms", "--warmup", "0s", "--concurrency", "3", "--out", out, "--drop", "--quiet"}, tc.args...)
+			code, stdout, stderr := run(t, context.Background(), tc.env, args...)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			res, err := results.ReadJSON(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := res.Client.Memory
+			if m == nil {
+				t.Fatal("no memoryPolicy in the results")
+			}
+			limit, gc := debug.SetMemoryLimit(-1), debug.SetGCPercent(oldGC)
+			debug.SetGCPercent(gc)
+			if m.LimitBytes != limit || m.GOGC != strconv.Itoa(gc) {
+				t.Errorf("recorded %+v, the runtime ran under limit %d GOGC %d", m, limit, gc)
+			}
+			if m.LimitFrom != tc.want.LimitFrom || m.GOGCFrom != tc.want.GOGCFrom {
+				t.Errorf("recorded %+v, want from %s/%s", m, tc.want.LimitFrom, tc.want.GOGCFrom)
+			}
+			if tc.want.LimitBytes != 0 && *m != tc.want {
+				t.Errorf("recorded %+v, want %+v", *m, tc.want)
+			}
+			if tc.want.LimitBytes == 0 && (m.LimitBytes < 48<<20 || m.LimitBytes > 96<<20) {
+				t.Errorf("sized limit %d for 3 workers: want the margin (48 MiB) and at most 96 MiB", m.LimitBytes)
+			}
+		})
 	}
 }

@@ -191,6 +191,7 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	opts, load := engineOptions(cfg)
 	r := &runState{ctx: ctx, o: o, cfg: cfg, plan: plan, client: client, out: out, opts: opts, info: runInfo(cfg, plan)}
 	r.info.Load = load
+	r.info.Memory = applyMemoryPolicy(cfg, plan, opts)
 	if live := out.live(o, cfg.Run.Quiet); live != nil {
 		r.sinks = append(r.sinks, live)
 	}

@@ -241,4 +241,10 @@ type Run struct {
 	// returning nothing, updates matching nothing, deletes deleting
 	// nothing) is above it, 0..1 (0: the default, 50%).
 	EmptyThreshold float64 `yaml:"emptyThreshold,omitempty" json:"emptyThreshold,omitempty"`
+
+	// MemoryLimit and GOGC override mongoload's memory policy (the soft
+	// limit sized from the run, GOGC tuned under it: internal/mempolicy),
+	// as GOMEMLIMIT and GOGC read them ("256MiB", "200", "off"); "" sizes.
+	MemoryLimit string `yaml:"memoryLimit,omitempty" json:"memoryLimit,omitempty"`
+	GOGC        string `yaml:"gogc,omitempty" json:"gogc,omitempty"`
 }

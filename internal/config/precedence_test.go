@@ -111,3 +111,64 @@ func TestSettingIntegers(t *testing.T) {
 		t.Errorf("file: %v", err)
 	}
 }
+
+// TestMemoryPolicyPrecedence: the memory limit and GOGC follow flags >
+// environment > file > sized, and in the environment mongoload's own
+// variable wins over Go's (GOMEMLIMIT, GOGC), which a user who tuned the
+// process's collector set. The oracle is the rule, applied by hand.
+func TestMemoryPolicyPrecedence(t *testing.T) {
+	tests := []struct {
+		name       string
+		file       string            // run: block of the file, "" for none
+		env        map[string]string // the environment
+		flag       string            // --memory-limit, "" for none
+		wantLimit  string
+		wantGOGC   string
+		wantErrIn  string // the variable or field a bad value is reported against
+		wantErrMsg string
+	}{
+		{name: "nothing: sized", wantLimit: "", wantGOGC: ""},
+		{name: "file", file: "run: {concurrency: 1, duration: 1s, memoryLimit: 80MiB, gogc: 300}\n", wantLimit: "80MiB", wantGOGC: "300"},
+		{name: "Go's variables over the file", file: "run: {concurrency: 1, duration: 1s, memoryLimit: 80MiB, gogc: 300}\n",
+			env: map[string]string{"GOMEMLIMIT": "90MiB", "GOGC": "off"}, wantLimit: "90MiB", wantGOGC: "off"},
+		{name: "mongoload's variable over Go's", env: map[string]string{"GOMEMLIMIT": "90MiB", "MONGOLOAD_MEMORY_LIMIT": "100MiB", "GOGC": "off", "MONGOLOAD_GOGC": "250"},
+			wantLimit: "100MiB", wantGOGC: "250"},
+		{name: "flag over all", env: map[string]string{"GOMEMLIMIT": "90MiB", "MONGOLOAD_MEMORY_LIMIT": "100MiB"}, flag: "off", wantLimit: "off"},
+		{name: "bad GOMEMLIMIT named", env: map[string]string{"GOMEMLIMIT": "90MB"}, wantErrIn: "GOMEMLIMIT", wantErrMsg: "such as 96MiB"},
+		{name: "bad MONGOLOAD_GOGC named", env: map[string]string{"MONGOLOAD_GOGC": "fast"}, wantErrIn: "MONGOLOAD_GOGC", wantErrMsg: "or off"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := Parse([]byte(base+tt.file), "w.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = ApplyEnv(cfg, func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok })
+			if tt.wantErrIn != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErrIn) || !strings.Contains(err.Error(), tt.wantErrMsg) {
+					t.Fatalf("error %v, want one naming %s and %q", err, tt.wantErrIn, tt.wantErrMsg)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.flag != "" {
+				if err := setting(t, "memory-limit").Set(cfg, tt.flag); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if cfg.Run.MemoryLimit != tt.wantLimit || cfg.Run.GOGC != tt.wantGOGC {
+				t.Errorf("memoryLimit %q gogc %q, want %q %q", cfg.Run.MemoryLimit, cfg.Run.GOGC, tt.wantLimit, tt.wantGOGC)
+			}
+		})
+	}
+	// A bad value in the file is reported against its field.
+	cfg, err := Parse([]byte(base+"run: {concurrency: 1, duration: 1s, memoryLimit: lots}\n"), "w.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if es := cfg.Validate(); len(es) == 0 || !strings.Contains(es[0].Error(), "run.memoryLimit") {
+		t.Errorf("Validate: %v, want an error naming run.memoryLimit", es)
+	}
+}

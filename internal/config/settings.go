@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mongoload/mongoload/internal/mempolicy"
 )
 
 // Setting is one option that the environment (MONGOLOAD_*) and a command-line
@@ -17,7 +19,11 @@ type Setting struct {
 	Bool  bool // a flag that needs no value
 	// NoFlag keeps a secret out of the command line (visible in ps): environment only.
 	NoFlag bool
-	Set    func(c *Config, v string) error
+	// GoEnv is the Go runtime's own variable for the same thing (GOGC,
+	// GOMEMLIMIT), read when the MONGOLOAD_* one is not set: a user who
+	// tuned Go's collector for the process keeps that tuning.
+	GoEnv string
+	Set   func(c *Config, v string) error
 }
 
 // Env is the environment variable for s: MONGOLOAD_ and the flag in upper snake case.
@@ -144,6 +150,20 @@ var Settings = []Setting{
 	}},
 	{Flag: "empty-threshold", Usage: "flag an operation when more than this share of its reads, updates or deletes find no document, such as 50% or 0.9 (default 50%; 100% never flags)", Set: setEmptyThreshold},
 	{Flag: "slow", Usage: "group operations at least this slow by shape (collection, type, filter), such as 200ms (0: off)", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Slow })},
+	{Flag: "memory-limit", GoEnv: "GOMEMLIMIT", Usage: "soft memory limit of mongoload itself, such as 256MiB, or off (default: sized from the workers, sessions and histograms of the run; docs/performance.md)", Set: func(c *Config, v string) error {
+		if _, err := mempolicy.ParseLimit(v); err != nil {
+			return err
+		}
+		c.Run.MemoryLimit = v
+		return nil
+	}},
+	{Flag: "gogc", GoEnv: "GOGC", Usage: "mongoload's garbage collector target percentage, or off (default: tuned under the memory limit)", Set: func(c *Config, v string) error {
+		if _, err := mempolicy.ParseGOGC(v); err != nil {
+			return err
+		}
+		c.Run.GOGC = v
+		return nil
+	}},
 	{Flag: "explain", Usage: "after the run, explain the N slowest shapes of --slow and flag collection scans (without --slow: operations of 100ms or more of client-side latency, sending to reply, queueing and network included; not the server's slowms)", Set: intSetter(func(c *Config) *int { return &c.Run.Explain })},
 }
 
@@ -161,9 +181,15 @@ func ApplyEnv(c *Config, env func(string) (string, bool)) error {
 	}
 	var es Errors
 	for _, s := range Settings {
-		if v, ok := env(s.Env()); ok {
+		name := s.Env()
+		v, ok := env(name)
+		if !ok && s.GoEnv != "" {
+			name = s.GoEnv
+			v, ok = env(name)
+		}
+		if ok {
 			if err := s.Set(c, v); err != nil {
-				es = append(es, &Error{Kind: Invalid, Field: s.Env(), Msg: err.Error()})
+				es = append(es, &Error{Kind: Invalid, Field: name, Msg: err.Error()})
 			}
 		}
 	}

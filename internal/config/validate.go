@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mongoload/mongoload/internal/mempolicy"
 )
 
 // OperationTypes are the operation types a workload may use.
@@ -285,6 +287,16 @@ func (c *Config) validateRun(add adder) {
 		add(Invalid, 0, "run.interval", "the reporting interval must be at least 10ms, not %s", r.Interval)
 	}
 	c.validateLoadModel(add)
+	if r.MemoryLimit != "" {
+		if _, err := mempolicy.ParseLimit(r.MemoryLimit); err != nil {
+			add(Invalid, 0, "run.memoryLimit", "%v", err)
+		}
+	}
+	if r.GOGC != "" {
+		if _, err := mempolicy.ParseGOGC(r.GOGC); err != nil {
+			add(Invalid, 0, "run.gogc", "%v", err)
+		}
+	}
 	for i, f := range r.Faults {
 		if fa, err := ParseFault(f); err != nil {
 			add(Invalid, 0, fmt.Sprintf("run.faults[%d]", i), "%v", err)

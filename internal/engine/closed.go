@@ -25,10 +25,7 @@ type closedLoop struct {
 // waiting in the driver.
 func (r *run) startClosed(wg *sync.WaitGroup) {
 	c := &r.closed
-	n := r.o.Concurrency
-	for _, st := range r.o.Stages {
-		n = max(n, int(st.Target))
-	}
+	n := closedWorkers(r.o)
 	first, _ := r.schedule.RateAt(0)
 	c.active.Store(int64(first))
 	c.wake = make(chan struct{})

@@ -14,6 +14,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"sync"
@@ -185,11 +186,16 @@ func Clock(o Options) string {
 // queued reports whether a closed loop queues its workers for fewer
 // runners (MaxInFlight): see startClosed.
 func queued(o Options) bool {
+	return o.MaxInFlight > 0 && o.MaxInFlight < closedWorkers(o)
+}
+
+// closedWorkers is the most workers a closed loop under o has at once.
+func closedWorkers(o Options) int {
 	n := o.Concurrency
 	for _, st := range o.Stages {
 		n = max(n, int(st.Target))
 	}
-	return o.MaxInFlight > 0 && o.MaxInFlight < n
+	return n
 }
 
 // Run executes plan until the duration, operation count or stages are done,
@@ -299,4 +305,25 @@ func (r *run) newWorker(id int) *worker {
 // connected with it (mongodb.ConnectOptions.TrackSends) exactly when it holds.
 func TracksSends(model Model, plan *workload.Plan) bool {
 	return model == Open || model == Sessions || len(plan.Steps) > 0
+}
+
+// Footprint is what a run under o keeps in memory for its load model, for
+// sizing the memory policy (internal/mempolicy): the goroutines executing
+// operations, and the worker states beyond them (think-time sessions, or
+// closed-loop workers queued for fewer runners).
+func Footprint(o Options) (runners, states int) {
+	switch o.Model {
+	case Open:
+		return cmp.Or(o.MaxInFlight, DefaultMaxInFlight), 0
+	case Sessions:
+		if o.MaxInFlight > 0 {
+			return o.MaxInFlight, o.Sessions
+		}
+		return min(o.Sessions, DefaultSessionRunners), o.Sessions
+	}
+	n := closedWorkers(o)
+	if queued(o) {
+		return o.MaxInFlight, n
+	}
+	return n, 0
 }

@@ -43,10 +43,7 @@ type Recorder struct {
 // NewRecorder returns a Recorder for the operations named ops; operation i
 // is recorded as index i. The first interval starts now.
 func NewRecorder(ops []string, opt Options) *Recorder {
-	n := opt.Shards
-	if n <= 0 {
-		n = min(runtime.GOMAXPROCS(0), MaxDefaultShards)
-	}
+	n := opt.shards()
 	r := &Recorder{
 		ops:     append([]string(nil), ops...),
 		parents: make([]string, len(ops)),
@@ -57,14 +54,34 @@ func NewRecorder(ops []string, opt Options) *Recorder {
 	copy(r.parents, opt.Parents)
 	// Enough for the interval being cut and two in flight to the sinks;
 	// intervals a slow sink holds longer are left to the garbage collector.
-	r.pool.max = 3 * len(ops)
-	if opt.Service {
-		r.pool.max *= 2
-	}
+	r.pool.max = opt.perOp(3) * len(ops)
 	for i := range r.shards {
 		r.shards[i] = &Shard{cur: newSet(len(ops), opt.Service)}
 	}
 	return r
+}
+
+func (opt Options) shards() int {
+	if opt.Shards > 0 {
+		return opt.Shards
+	}
+	return min(runtime.GOMAXPROCS(0), MaxDefaultShards)
+}
+
+// perOp is the histograms of n sets per operation: twice n with Service.
+func (opt Options) perOp(n int) int {
+	if opt.Service {
+		return 2 * n
+	}
+	return n
+}
+
+// Histograms is how many histograms a Recorder for ops operations under opt
+// and its run's totals hold at once: one per shard, three in the pool (the
+// interval being cut, two in flight to the sinks) and the totals', per
+// operation. The memory policy is sized from it (internal/mempolicy).
+func Histograms(ops int, opt Options) int {
+	return opt.perOp(opt.shards()+3+1) * ops
 }
 
 // Ops returns the operation names, indexed as they are recorded.

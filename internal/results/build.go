@@ -35,8 +35,10 @@ type RunInfo struct {
 	Outcome            Outcome
 	Reason             string
 	Notes              []string
-	// Client is the generator's own use; Build fills CPUPerOpMicros.
+	// Client is the generator's own use; Build fills CPUPerOpMicros and
+	// Memory, the collector's setting the run ran under.
 	Client *ClientUsage
+	Memory *MemoryPolicy
 	// EmptyThreshold flags an operation whose share of empty results (a
 	// read that returned nothing, an update that matched nothing, a delete
 	// that deleted nothing) is above it, 0..1; 0 means DefaultEmptyThreshold,
@@ -103,7 +105,7 @@ func Build(info RunInfo, totals *metrics.Totals, series []IntervalSummary) *Resu
 	}
 	if info.Client != nil {
 		c := *info.Client
-		c.SchedulerBusy, c.SchedulerLagMs = busy, lag
+		c.SchedulerBusy, c.SchedulerLagMs, c.Memory = busy, lag, info.Memory
 		if res.Totals.Operations > 0 {
 			c.CPUPerOpMicros = Round3(c.CPUSeconds * 1e6 / float64(res.Totals.Operations))
 		}

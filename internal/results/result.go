@@ -105,6 +105,20 @@ type ClientUsage struct {
 	// other cores.
 	SchedulerBusy  float64 `json:"schedulerBusy,omitempty"`
 	SchedulerLagMs float64 `json:"schedulerLagMs,omitempty"`
+	// Memory is the garbage collector's setting for the run.
+	Memory *MemoryPolicy `json:"memoryPolicy,omitempty"`
+}
+
+// MemoryPolicy is the collector's setting a run ran under: the soft memory
+// limit and GOGC, each either sized from the run (internal/mempolicy) or
+// set by the user (--memory-limit, --gogc, GOMEMLIMIT, GOGC, the file).
+type MemoryPolicy struct {
+	LimitBytes int64  `json:"limitBytes,omitempty"` // absent when there is none
+	Limit      string `json:"limit"`                // as GOMEMLIMIT reads it: "61MiB", "off"
+	GOGC       string `json:"gogc"`                 // as GOGC reads it: "850", "off"
+	// LimitFrom and GOGCFrom: "sized" from the run or "set" by the user.
+	LimitFrom string `json:"limitFrom"`
+	GOGCFrom  string `json:"gogcFrom"`
 }
 
 // Tool names the program that wrote the file.
