@@ -136,11 +136,18 @@ func bareCall(c *mongo.Collection, op *workload.Op) func(context.Context, *workl
 	fau := options.FindOneAndUpdate().SetReturnDocument(options.After)
 	switch op.Kind {
 	case workload.Find:
-		return func(ctx context.Context, r *workload.Request) error { return drainErr(c.Find(ctx, bson.Raw(r.Filter), find)) }
+		return func(ctx context.Context, r *workload.Request) error {
+			return drainErr(c.Find(ctx, bson.Raw(r.Filter), find))
+		}
 	case workload.FindOne:
-		return func(ctx context.Context, r *workload.Request) error { return found(c.FindOne(ctx, bson.Raw(r.Filter)).Err()) }
+		return func(ctx context.Context, r *workload.Request) error {
+			return found(c.FindOne(ctx, bson.Raw(r.Filter)).Err())
+		}
 	case workload.InsertOne:
-		return func(ctx context.Context, r *workload.Request) error { _, err := c.InsertOne(ctx, bson.Raw(r.Docs[0])); return err }
+		return func(ctx context.Context, r *workload.Request) error {
+			_, err := c.InsertOne(ctx, bson.Raw(r.Docs[0]))
+			return err
+		}
 	case workload.InsertMany:
 		return func(ctx context.Context, r *workload.Request) error { _, err := c.InsertMany(ctx, r.Docs); return err }
 	case workload.UpdateOne:
@@ -159,9 +166,15 @@ func bareCall(c *mongo.Collection, op *workload.Op) func(context.Context, *workl
 			return err
 		}
 	case workload.DeleteOne:
-		return func(ctx context.Context, r *workload.Request) error { _, err := c.DeleteOne(ctx, bson.Raw(r.Filter)); return err }
+		return func(ctx context.Context, r *workload.Request) error {
+			_, err := c.DeleteOne(ctx, bson.Raw(r.Filter))
+			return err
+		}
 	case workload.DeleteMany:
-		return func(ctx context.Context, r *workload.Request) error { _, err := c.DeleteMany(ctx, bson.Raw(r.Filter)); return err }
+		return func(ctx context.Context, r *workload.Request) error {
+			_, err := c.DeleteMany(ctx, bson.Raw(r.Filter))
+			return err
+		}
 	case workload.FindOneAndUpdate:
 		return func(ctx context.Context, r *workload.Request) error {
 			return found(c.FindOneAndUpdate(ctx, bson.Raw(r.Filter), bson.Raw(r.Update), fau).Err())
