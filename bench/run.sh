@@ -3,7 +3,9 @@
 #
 # Against a local test server of its own, for each workload family it runs
 # the floor (bench/floor/ycsb, bench/floor/airline: the same operations as
-# raw-BSON driver loops, nothing else) and mongoload ALTERNATELY, PAIRS times
+# raw-BSON driver loops, nothing else), mongoload and the wire floor (the
+# same floor programs with -client wire: the same operations as one OP_MSG
+# written and one read each, no driver) in turn, PAIRS times
 # (default 3), each for DURATION seconds (default 15) with CONCURRENCY
 # (default 8) goroutines / workers and the driver's default pool, and prints
 # per workload: client CPU per operation (user+sys from GNU time over the
@@ -106,6 +108,11 @@ for w in $WORKLOADS; do
     reported=$(rss_json "$out/$w-mongoload-$i.json")
     if [ "$reported" != 0 ]; then line=$(echo "$line" | awk -v r="$reported" '{$3=int(r/1024); print}'); fi
     echo "mongoload $line" >>"$out/$w.pair"
+    # The wire floor: the same floor's operations with no driver.
+    [ "$w" = default ] && bin/mongoload load default --uri "$uri" --documents "$DOCS" --drop >/dev/null 2>&1
+    timed "$w-wire-$i" "${floor[@]}" -client wire
+    floor_ok "$w-wire-$i"
+    echo "wire $(pair_line "$w-wire-$i" "$(ops_floor "$w-wire-$i")")" >>"$out/$w.pair"
     # YCSB A's server work (zipfian keys, 100 fresh bytes per update) is
     # heavier than that of a loop on uniform keys writing a constant value
     # (after a record's first update the server modifies nothing): the

@@ -6,14 +6,13 @@
 // is raw BSON appended into buffers the worker reuses (no fmt, no maps, no
 // bson.D); strings come from fixed lists; results are drained, not decoded.
 // Same pool (the driver's default) and as many goroutines as mongoload's
-// workers.
+// workers. With -client wire the same operations go out with no driver,
+// one OP_MSG written and one read each (bench/floor/client): the wire floor.
 //
 // It prints "ops=N ops/s=R errors=E" for the measured duration.
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -22,10 +21,9 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/mongoload/mongoload/bench/floor/client"
 	"github.com/mongoload/mongoload/bench/floor/loop"
 )
 
@@ -34,6 +32,7 @@ var (
 	workers  = flag.Int("concurrency", 8, "workers (goroutines)")
 	duration = flag.Duration("duration", 15*time.Second, "how long")
 	keys     = flag.Int64("keys", 10000, "existing flight_id keys [0, keys): the seed count")
+	kind     = flag.String("client", "driver", "driver (the official driver, its cheapest use) or wire (one OP_MSG per operation, no driver: the physical floor)")
 )
 
 // The mix of internal/builtin/default.yaml, in its order.
@@ -66,29 +65,31 @@ var (
 	bookSeat = doc(func(d []byte) []byte {
 		return appendDoc(d, "$inc", func(d []byte) []byte { return bsoncore.AppendInt32Element(d, "seats_available", -1) })
 	})
-	summaryOpts = options.Find().SetProjection(bson.Raw(summaryProj))
-	seatsOpts   = options.Find().SetSort(bson.Raw(byFlight)).SetLimit(10)
-	planeOpts   = options.Find().SetProjection(bson.Raw(planeProj)).SetLimit(20)
+	summaryOpts = client.NewFind(summaryProj, nil, 0)
+	seatsOpts   = client.NewFind(nil, byFlight, 10)
+	planeOpts   = client.NewFind(planeProj, nil, 20)
 	nextKey     atomic.Int64
 )
 
 func main() {
 	flag.Parse()
-	ctx := context.Background()
-	cl, err := mongo.Connect(options.Client().ApplyURI(*uri))
+	clients, err := client.Open(*kind, *uri, "airline", "flights")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "floor:", err)
 		os.Exit(1)
 	}
-	defer cl.Disconnect(ctx)
-	c := cl.Database("airline").Collection("flights")
+	defer clients.Close()
 	nextKey.Store(*keys + 1_000_000_000) // inserts take fresh keys
 	ops, errs := loop.Run(*workers, *duration, func(w int) func() error {
+		c, err := clients.New()
+		if err != nil {
+			return func() error { return err }
+		}
 		// Fresh seeds each run, as mongoload draws: a floor replaying its last
 		// run would write values already there, work the server skips.
 		wk := &worker{r: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())), c: c}
 		return func() error {
-			if err := wk.one(ctx); !errors.Is(err, mongo.ErrNoDocuments) {
+			if err := wk.one(); !client.IsNoDocuments(err) {
 				return err
 			}
 			return nil
@@ -99,11 +100,10 @@ func main() {
 
 type worker struct {
 	r      *rand.Rand
-	c      *mongo.Collection
+	c      client.Client
 	filter []byte
 	update []byte
 	docs   [10][]byte
-	batch  []any
 }
 
 func (w *worker) pick() int {
@@ -117,32 +117,31 @@ func (w *worker) pick() int {
 	return 0
 }
 
-func (w *worker) one(ctx context.Context) error {
+func (w *worker) one() error {
 	r, c := w.r, w.c
 	key := r.Int64N(*keys)
 	f := w.filter[:0]
 	switch w.pick() {
 	case 0: // find_flight
 		w.filter = doc1(f, func(d []byte) []byte { return bsoncore.AppendInt64Element(d, "flight_id", key) })
-		return c.FindOne(ctx, bson.Raw(w.filter)).Err()
+		return c.FindOne(w.filter)
 	case 1: // flight_summary
 		w.filter = doc1(f, func(d []byte) []byte { return bsoncore.AppendInt64Element(d, "flight_id", key) })
-		return drain(c.Find(ctx, bson.Raw(w.filter), summaryOpts))
+		return c.Find(w.filter, summaryOpts)
 	case 2: // flights_with_seats
 		w.filter = doc1(f, func(d []byte) []byte { return bsoncore.AppendInt64Element(d, "seats_available", r.Int64N(301)) })
-		return drain(c.Find(ctx, bson.Raw(w.filter), seatsOpts))
+		return c.Find(w.filter, seatsOpts)
 	case 3: // flights_by_plane
 		w.filter = doc1(f, func(d []byte) []byte {
 			return bsoncore.AppendStringElement(d, "equipment.plane_type", planes[r.IntN(len(planes))])
 		})
-		return drain(c.Find(ctx, bson.Raw(w.filter), planeOpts))
+		return c.Find(w.filter, planeOpts)
 	case 4: // book_seat
 		w.filter = doc1(f, func(d []byte) []byte {
 			d = bsoncore.AppendInt64Element(d, "flight_id", key)
 			return appendDoc(d, "seats_available", func(d []byte) []byte { return bsoncore.AppendInt32Element(d, "$gt", 0) })
 		})
-		_, err := c.UpdateOne(ctx, bson.Raw(w.filter), bson.Raw(bookSeat))
-		return err
+		return c.UpdateOne(w.filter, bookSeat)
 	case 5: // change_gate_and_agent
 		w.filter = doc1(f, func(d []byte) []byte { return bsoncore.AppendInt64Element(d, "flight_id", key) })
 		w.update = doc1(w.update[:0], func(d []byte) []byte {
@@ -152,27 +151,21 @@ func (w *worker) one(ctx context.Context) error {
 				return bsoncore.AppendStringElement(d, "agent_last_name", last[r.IntN(len(last))])
 			})
 		})
-		_, err := c.UpdateOne(ctx, bson.Raw(w.filter), bson.Raw(w.update))
-		return err
+		return c.UpdateOne(w.filter, w.update)
 	case 6: // add_flight
 		w.docs[0] = w.flight(w.docs[0][:0])
-		_, err := c.InsertOne(ctx, bson.Raw(w.docs[0]))
-		return err
+		return c.Insert(w.docs[0])
 	case 7: // add_flights_batch
-		w.batch = w.batch[:0]
 		for i := range w.docs {
 			w.docs[i] = w.flight(w.docs[i][:0])
-			w.batch = append(w.batch, bson.Raw(w.docs[i]))
 		}
-		_, err := c.InsertMany(ctx, w.batch)
-		return err
+		return c.Insert(w.docs[:]...)
 	case 8: // cancel_flight
 		w.filter = doc1(f, func(d []byte) []byte { return bsoncore.AppendInt64Element(d, "flight_id", key) })
-		_, err := c.DeleteOne(ctx, bson.Raw(w.filter))
-		return err
+		return c.DeleteOne(w.filter)
 	default: // nearly_full_by_destination
 		w.filter = w.pipeline(f, r.Int32N(11))
-		return drain(c.Aggregate(ctx, bsoncore.Array(w.filter)))
+		return c.Aggregate(w.filter)
 	}
 }
 
@@ -292,15 +285,4 @@ func appendDoc(d []byte, key string, body func([]byte) []byte) []byte {
 	d = body(d)
 	d, _ = bsoncore.AppendDocumentEnd(d, i)
 	return d
-}
-
-func drain(cur *mongo.Cursor, err error) error {
-	if err != nil {
-		return err
-	}
-	ctx := context.Background()
-	defer cur.Close(ctx)
-	for cur.Next(ctx) {
-	}
-	return cur.Err()
 }

@@ -9,6 +9,8 @@
 // worker reuses: no fmt, no maps, no bson.D, no histograms. Same pool (the
 // driver's default), same number of goroutines as mongoload's workers, same
 // records (mongoload load ycsb-a, or YCSB's own load) and same collection.
+// With -client wire the same operations go out with no driver, one OP_MSG
+// written and one read each (bench/floor/client): the wire floor.
 //
 // It prints "ops=N ops/s=R errors=E" for the measured duration.
 package main
@@ -27,6 +29,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/mongoload/mongoload/bench/floor/client"
 	"github.com/mongoload/mongoload/bench/floor/loop"
 )
 
@@ -40,6 +43,7 @@ var (
 	keysDist = flag.String("keys", "zipfian", "record choice: zipfian (as YCSB A) or uniform (as the acceptance check's tools/driverfloor)")
 	value    = flag.String("value", "fresh", "update value: fresh (100 new random bytes, as YCSB) or constant (the same bytes every time, as tools/driverfloor: after a record's first update, the server modifies nothing)")
 	cpuProf  = flag.String("cpuprofile", "", "write a CPU profile of the measured loop to this file (to compare with mongoload's, MONGOLOAD_PPROF)")
+	kind     = flag.String("client", "driver", "driver (the official driver, its cheapest use) or wire (one OP_MSG per operation, no driver: the physical floor)")
 )
 
 func main() {
@@ -57,20 +61,18 @@ func run() error {
 	if *value != "fresh" && *value != "constant" {
 		return fmt.Errorf("-value %q: want fresh or constant", *value)
 	}
-	ctx := context.Background()
-	cl, err := mongo.Connect(options.Client().ApplyURI(*uri))
-	if err != nil {
-		return err
-	}
-	defer cl.Disconnect(ctx)
-	c := cl.Database(*db).Collection(*coll)
-	records, err := c.CountDocuments(ctx, bson.D{})
+	records, err := count()
 	if err != nil {
 		return err
 	}
 	if records < 2 {
-		return fmt.Errorf("%d records in %s: load YCSB records first (mongoload load ycsb-a)", records, c.Name())
+		return fmt.Errorf("%d records in %s: load YCSB records first (mongoload load ycsb-a)", records, *coll)
 	}
+	clients, err := client.Open(*kind, *uri, *db, *coll)
+	if err != nil {
+		return err
+	}
+	defer clients.Close()
 	if *cpuProf != "" {
 		f, err := os.Create(*cpuProf)
 		if err != nil {
@@ -87,6 +89,10 @@ func run() error {
 		r := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 		var filter, update, key []byte
 		var payload [100]byte
+		c, err := clients.New()
+		if err != nil {
+			return func() error { return err }
+		}
 		return func() error {
 			var record uint64
 			if *keysDist == "zipfian" {
@@ -96,24 +102,29 @@ func run() error {
 			}
 			key = appendKey(key[:0], record)
 			filter = idFilter(filter[:0], key)
-			var err error
 			if r.IntN(100) < *readPct {
-				err = c.FindOne(ctx, bson.Raw(filter)).Err()
-			} else {
-				if *value == "fresh" {
-					fillYCSB(r, payload[:])
-				}
-				update = setField(update[:0], r.IntN(10), payload[:])
-				var res *mongo.UpdateResult
-				if res, err = c.UpdateOne(ctx, bson.Raw(filter), bson.Raw(update)); err == nil && res.MatchedCount == 0 {
-					err = mongo.ErrNoDocuments
-				}
+				return c.FindOne(filter) // a record not found is an error, as in YCSB: the keys must be the loaded ones
 			}
-			return err // a record not found is an error, as in YCSB: the keys must be the loaded ones
+			if *value == "fresh" {
+				fillYCSB(r, payload[:])
+			}
+			update = setField(update[:0], r.IntN(10), payload[:])
+			return c.UpdateOne(filter, update)
 		}
 	})
 	fmt.Println(loop.Report(ops, errs, *duration))
 	return nil
+}
+
+// count is the number of records, read once before the measured loop.
+func count() (int64, error) {
+	ctx := context.Background()
+	cl, err := mongo.Connect(options.Client().ApplyURI(*uri))
+	if err != nil {
+		return 0, err
+	}
+	defer cl.Disconnect(ctx)
+	return cl.Database(*db).Collection(*coll).CountDocuments(ctx, bson.D{})
 }
 
 // idFilter appends {_id: id}.
