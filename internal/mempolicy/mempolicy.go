@@ -65,9 +65,9 @@ func Live(r Run) int64 {
 // Size returns the policy for r, keeping what the user set: limit and
 // gcPercent are nil when unset. The sized limit is twice the estimated
 // live heap plus a fixed margin, in whole MiB (59 MiB for YCSB A at 8
-// workers on 2 cores, 75 MiB at 1,000); GOGC is then set so that the heap
-// goal at the estimated live heap is the limit: 100 × (limit / live − 1),
-// between 100 and 1,000 (1,000 and 475 there). A live heap above the
+// workers on 2 cores, 75 MiB at 1,000 worker goroutines); GOGC is then
+// set so that the heap goal at the estimated live heap is the limit:
+// 100 × (limit / live − 1), between 100 and 1,000 (1,000 and 475 there). A live heap above the
 // estimate reaches the limit sooner, and the limit, not GOGC, triggers
 // the collections; one below it is collected before the limit.
 func Size(r Run, limit *int64, gcPercent *int) Policy {
