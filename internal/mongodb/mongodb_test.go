@@ -45,18 +45,24 @@ operations:
   - {name: put, type: insertOne, weight: 1}
   - {name: get, type: findOne, weight: 1, filter: {k: {$gen: key}}}
 `, db, extra)
+	return compile(t, src), db
+}
+
+// compile parses, validates and compiles a workload written in a test.
+func compile(tb testing.TB, src string) *workload.Plan {
+	tb.Helper()
 	cfg, err := config.Parse([]byte(src), "t.yaml")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	if es := cfg.Validate(); len(es) > 0 {
-		t.Fatal(es)
+		tb.Fatal(es)
 	}
 	p, err := workload.Compile(cfg)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	return p, db
+	return p
 }
 
 // TestPrepareRefusesOthersCollections protects user data: a collection that

@@ -54,17 +54,7 @@ operations:
 func BenchmarkOperations(b *testing.B) {
 	uri := testserver.URI(b)
 	db := fmt.Sprintf("mlbench_%d", time.Now().UnixNano())
-	cfg, err := config.Parse(fmt.Appendf(nil, opsBenchWorkload, db), "bench.yaml")
-	if err != nil {
-		b.Fatal(err)
-	}
-	if es := cfg.Validate(); len(es) > 0 {
-		b.Fatal(es)
-	}
-	plan, err := workload.Compile(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
+	plan := compile(b, fmt.Sprintf(opsBenchWorkload, db))
 	ctx := context.Background()
 	cl, err := Connect(ctx, config.Connection{URI: uri}, ConnectOptions{})
 	if err != nil {

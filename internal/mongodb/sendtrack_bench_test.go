@@ -22,7 +22,7 @@ import (
 func BenchmarkSendTracking(b *testing.B) {
 	uri := testserver.URI(b)
 	db := fmt.Sprintf("mlbench_%d", time.Now().UnixNano())
-	cfg, err := config.Parse([]byte(fmt.Sprintf(`
+	plan := compile(b, fmt.Sprintf(`
 collections:
   - database: %s
     name: c
@@ -30,17 +30,7 @@ collections:
 operations:
   - {name: get, type: findOne, weight: 1, filter: {k: {$gen: key}}}
   - {name: batch, type: insertMany, weight: 1, batchSize: 10}
-`, db)), "bench.yaml")
-	if err != nil {
-		b.Fatal(err)
-	}
-	if es := cfg.Validate(); len(es) > 0 {
-		b.Fatal(es)
-	}
-	plan, err := workload.Compile(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
+`, db))
 	plan.Collections[0].Keys.Reset(0, 1000)
 	execs := map[bool][]*Executor{}
 	for _, on := range []bool{false, true} {
