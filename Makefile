@@ -36,7 +36,7 @@ vet: ## gofmt check and go vet
 fmt: ## format the code
 	gofmt -w $$(git ls-files '*.go')
 
-bench: build ## mongoload vs raw-BSON driver floors in alternating pairs, RSS, no-op ceiling; rewrites the README's table (~6 minutes)
+bench: build ## mongoload vs the raw-BSON driver floors and the wire floor in turn, RSS, no-op ceiling; rewrites the README's table (~8 minutes)
 	bench/run.sh
 	bench/readme.sh bench/results/table.md README.md
 

@@ -10,7 +10,8 @@
 # (default 8) goroutines / workers and the driver's default pool, and prints
 # per workload: client CPU per operation (user+sys from GNU time over the
 # whole process, divided by the operations it completed) min/median/max,
-# ops/s, the ratio mongoload/floor of each pair (median and spread), and the
+# ops/s, the ratios mongoload/floor and mongoload/wire of each round (median
+# and spread), and the
 # peak RSS of the measured phase (sampled from /proc/PID/status once the run
 # has started measuring; the results file's client.measuredPeakRSSBytes
 # when it has one). Then mongoload's peak RSS with 1,000 workers, the peak
@@ -19,7 +20,7 @@
 #
 # The machine is shared: only ratios of alternating pairs mean anything, and
 # the load average is printed beside them. The README's table is written
-# from this output by bench/readme-table.sh, never by hand.
+# from this output by bench/readme.sh, never by hand.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-15}
