@@ -14,8 +14,9 @@ import (
 // MONGOLOAD_* variables, GOMEMLIMIT, GOGC, the file), or sized from the
 // step's workers, sessions and histograms (internal/mempolicy); a sweep's
 // steps are sized each for its own level. It returns what it set, for
-// the result.
-func applyMemoryPolicy(cfg *config.Config, plan *workload.Plan, o engine.Options) *results.MemoryPolicy {
+// the result, and the function that restores the process's own setting
+// once the step is over.
+func applyMemoryPolicy(cfg *config.Config, plan *workload.Plan, o engine.Options) (*results.MemoryPolicy, func()) {
 	runners, states := engine.Footprint(o)
 	hist := metrics.Histograms(len(plan.OpNames()), metrics.Options{Service: engine.Service(o)})
 	var limit *int64
@@ -29,13 +30,13 @@ func applyMemoryPolicy(cfg *config.Config, plan *workload.Plan, o engine.Options
 		gogc = &n
 	}
 	p := mempolicy.Size(mempolicy.Run{Workers: runners, Sessions: states, Histograms: hist}, limit, gogc)
-	p.Apply()
+	prev := p.Apply()
 	m := &results.MemoryPolicy{Limit: mempolicy.LimitString(p.LimitBytes), GOGC: mempolicy.GOGCString(p.GCPercent),
 		LimitFrom: from(p.LimitSized), GOGCFrom: from(p.GCSized)}
 	if p.LimitBytes != mempolicy.Unlimited {
 		m.LimitBytes = p.LimitBytes
 	}
-	return m
+	return m, func() { prev.Apply() }
 }
 
 func from(sized bool) string {

@@ -191,7 +191,9 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 	opts, load := engineOptions(cfg)
 	r := &runState{ctx: ctx, o: o, cfg: cfg, plan: plan, client: client, out: out, opts: opts, info: runInfo(cfg, plan)}
 	r.info.Load = load
-	r.info.Memory = applyMemoryPolicy(cfg, plan, opts)
+	var restore func()
+	r.info.Memory, restore = applyMemoryPolicy(cfg, plan, opts)
+	defer restore()
 	if live := out.live(o, cfg.Run.Quiet); live != nil {
 		r.sinks = append(r.sinks, live)
 	}

@@ -90,10 +90,11 @@ func Size(r Run, limit *int64, gcPercent *int) Policy {
 	return p
 }
 
-// Apply sets the policy for the whole process.
-func (p Policy) Apply() {
-	debug.SetMemoryLimit(p.LimitBytes)
-	debug.SetGCPercent(p.GCPercent)
+// Apply sets the policy for the whole process and returns the one it
+// replaces, to restore when the run is over (a process that runs more
+// than the run, such as a test binary, keeps its own setting).
+func (p Policy) Apply() (previous Policy) {
+	return Policy{LimitBytes: debug.SetMemoryLimit(p.LimitBytes), GCPercent: debug.SetGCPercent(p.GCPercent)}
 }
 
 // ParseLimit reads a memory limit as GOMEMLIMIT does: a number of bytes

@@ -102,8 +102,15 @@ func TestApply(t *testing.T) {
 	if got := debug.SetGCPercent(345); got != 345 {
 		t.Errorf("GOGC %d, want 345", got)
 	}
-	Policy{LimitBytes: Unlimited, GCPercent: Off}.Apply()
+	prev := Policy{LimitBytes: Unlimited, GCPercent: Off}.Apply()
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Errorf("memory limit %d, want none", got)
+	}
+	if prev.LimitBytes != 77<<20 || prev.GCPercent != 345 {
+		t.Errorf("Apply returned %+v, want the policy it replaced (77 MiB, 345)", prev)
+	}
+	prev.Apply()
+	if limit, gc := debug.SetMemoryLimit(-1), debug.SetGCPercent(345); limit != 77<<20 || gc != 345 {
+		t.Errorf("restored limit %d GOGC %d, want 77 MiB and 345", limit, gc)
 	}
 }
