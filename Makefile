@@ -3,9 +3,18 @@ SHELL := /bin/bash
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/mongoload/mongoload/internal/cli.Version=$(VERSION)
 BIN := bin/mongoload
-# Tests whose assertions are about wall-clock timing: they skip under -race
-# and run in make test's second pass (see internal/testserver.Timing).
-TIMING_TESTS := TestStall|TestOpenLoop|TestSessionsThink|TestClockNamesWhatIsMeasured|TestSchedulerMeasuresItself|TestFault
+# Tests whose assertions are about wall-clock timing (each calls
+# testserver.Timing): they skip under -race and run in make test's second
+# pass, from these packages, and only they do. internal/testserver's
+# TestTimingList checks what make runs against the sources, both ways.
+TIMING_PKGS := ./cmd/mongoload ./internal/cli ./internal/engine
+TIMING_TESTS := TestFaultInterruptFrozenServer TestFaultSecondInterrupt \
+	TestFaultLoadResumeAfterKill TestFaultScenarios TestStallShowsInResponseTime TestStallDropsBeyondMaxInFlight \
+	TestClockNamesWhatIsMeasured TestOpenLoopKeepsItsRate TestOpenLoopDropsWhenFull TestOpenLoopMeasuresFromSchedule \
+	TestSchedulerMeasuresItself TestSessionsThink
+empty :=
+space := $(empty) $(empty)
+TIMING_RUN := ^($(subst $(space),|,$(strip $(TIMING_TESTS))))$$
 DEMO_ARGS ?= --duration 20s --warmup 3s --concurrency 8 --out demo-results.json
 
 .PHONY: help build demo test test-short vet fmt bench ycsb-fidelity testserver clean
@@ -23,7 +32,7 @@ test: vet ## run every test (integration tests against a local test server) with
 	@[ "$$MONGOLOAD_SKIP_BROWSER" = 1 ] || command -v chromium >/dev/null || scripts/install-browser
 	scripts/with-testserver test bash -c 'go test -race -count=1 ./... && \
 	  echo "timing tests (pacing, a paused server), without the race detector, one package at a time:" && \
-	  go test -count=1 -p 1 -run "$(TIMING_TESTS)" ./internal/engine ./internal/cli ./cmd/mongoload' 
+	  go test -count=1 -p 1 -run "$(TIMING_RUN)" $(TIMING_PKGS)' 
 
 test-short: ## unit tests only (skips tests that need the server)
 	MONGOLOAD_SKIP_INTEGRATION=1 go test -race -count=1 ./...

@@ -44,36 +44,36 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// interruptFrozen runs mongoload against a server it freezes a second into
-// the measured phase, sends Ctrl-C a second later (and again after second,
-// if not zero), and returns the exit code, stderr, the results file and how
-// long the process took after the first Ctrl-C.
-func interruptFrozen(t *testing.T, second time.Duration) (code int, stderr, out string, took time.Duration) {
+// interruptFrozen runs mongoload against a server it freezes once the live
+// line shows operations done, sends Ctrl-C once a whole interval passes with
+// none (every worker hangs on the frozen server), and with again, a second
+// Ctrl-C once the results file is written; it returns the exit code,
+// stderr, the results file and how long the process took after the first
+// Ctrl-C. Each step waits for its event, never for a fixed time.
+func interruptFrozen(t *testing.T, again bool) (code int, stderr, out string, took time.Duration) {
 	t.Helper()
 	srv := testserver.OwnServer(t)
 	out = filepath.Join(t.TempDir(), "r.json")
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), "MONGOLOAD_RUN_MAIN=1",
-		"MONGOLOAD_ARGS=run --uri "+srv.URI+" --seed 200 --duration 60s --concurrency 4 --quiet --out "+out)
+		"MONGOLOAD_ARGS=run --uri "+srv.URI+" --seed 200 --duration 60s --concurrency 4 --out "+out)
 	var errb syncBuffer
 	cmd.Stderr = &errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(errb.String(), "running "); {
-		if time.Now().After(deadline) {
-			t.Fatalf("the run did not start:\n%s", errb.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	time.Sleep(time.Second)
+	testserver.Await(t, time.Minute, "a live interval with operations", func() bool { return testserver.Busy(errb.String(), 1) })
 	srv.Pause()
-	time.Sleep(time.Second)
+	before := len(testserver.LiveProgress(errb.String()))
+	testserver.Await(t, time.Minute, "a live interval with no operation after the pause", func() bool {
+		ps := testserver.LiveProgress(errb.String())
+		return len(ps) > before && ps[len(ps)-1].OpsPerSec == 0
+	})
 	start := time.Now()
 	_ = cmd.Process.Signal(os.Interrupt)
-	if second > 0 {
-		time.Sleep(second)
+	if again {
+		testserver.Await(t, time.Minute, "the results file", func() bool { _, err := os.Stat(out); return err == nil })
 		_ = cmd.Process.Signal(os.Interrupt)
 	}
 	err := cmd.Wait()
@@ -94,7 +94,7 @@ func interruptFrozen(t *testing.T, second time.Duration) (code int, stderr, out 
 // exits 20 within seconds (it waited ~19 s, silently, before).
 func TestFaultInterruptFrozenServer(t *testing.T) {
 	testserver.Timing(t)
-	code, stderr, out, took := interruptFrozen(t, 0)
+	code, stderr, out, took := interruptFrozen(t, false)
 	t.Logf("exit %d after %s\n%s", code, took, stderr)
 	if code != 20 {
 		t.Errorf("exit %d, want 20", code)
@@ -122,7 +122,7 @@ func TestFaultInterruptFrozenServer(t *testing.T) {
 // once, and the results were written before the steps that need the server.
 func TestFaultSecondInterrupt(t *testing.T) {
 	testserver.Timing(t)
-	code, stderr, out, took := interruptFrozen(t, 700*time.Millisecond)
+	code, stderr, out, took := interruptFrozen(t, true)
 	t.Logf("exit %d after %s\n%s", code, took, stderr)
 	if code != 130 || !strings.Contains(stderr, "interrupted again: stopped without writing the results") {
 		t.Errorf("exit %d; want 130 and the line saying so", code)

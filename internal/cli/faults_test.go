@@ -29,7 +29,7 @@ operations:
 `
 
 // runWithFault runs the fault workload against uri while inject breaks the
-// server once the measured phase has run for a second and a half; inject
+// server once the live line shows the measured phase under way; inject
 // returns the moment it began to bring the server back. It returns the result, the console
 // report, the stderr, the file, and when the fault began and ended.
 type faultRun struct {
@@ -42,19 +42,18 @@ type faultRun struct {
 func runWithFault(t *testing.T, uri string, model []string, extra []string, inject func() time.Time) *faultRun {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "r.json")
-	args := append([]string{"run", writeFile(t, "w.yaml", faultWorkload), "--uri", uri, "--out", out, "--quiet",
+	args := append([]string{"run", writeFile(t, "w.yaml", faultWorkload), "--uri", uri, "--out", out,
 		"--seed", "500", "--duration", "9s", "--interval", "250ms", "--server-selection-timeout", "2s", "--connect-timeout", "1s"}, model...)
 	args = append(args, extra...)
 	var stdout, stderr lockedBuffer
 	fr := &faultRun{out: out}
-	done := make(chan int)
+	done := make(chan int, 1)
 	go func() {
 		done <- Run(context.Background(), args, IO{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) (string, bool) { return "", false }})
 	}()
-	for !strings.Contains(stderr.String(), "running ") {
-		time.Sleep(10 * time.Millisecond)
-	}
-	time.Sleep(1500 * time.Millisecond)
+	// Strike when the run is provably measuring: two intervals (half a
+	// second) with operations done, so the telemetry has its baseline.
+	testserver.Await(t, time.Minute, "two live intervals with operations", func() bool { return testserver.Busy(stderr.String(), 2) })
 	fr.fault = time.Now()
 	fr.back = inject()
 	code := <-done

@@ -24,10 +24,35 @@ func TestFaultLoadResumeAfterKill(t *testing.T) {
 	db := "ml_loadkill_" + strconv.FormatInt(time.Now().UnixNano()%1e6, 10)
 	w := writeFile(t, "w.yaml", strings.ReplaceAll(keyed, "database: mltest", "database: "+db))
 	const n = 60_000
-	time.AfterFunc(time.Second, srv.Kill)
-	code, stdout, stderr := run(t, context.Background(), nil, "load", w, "--uri", srv.URI, "--documents", strconv.Itoa(n),
-		"--workers", "2", "--batch-size", "100", "--server-selection-timeout", "2s")
-	t.Logf("load during the kill: exit %d\n%s\n%s", code, stdout, stderr)
+	cl, err := mongodb.Connect(context.Background(), config.Connection{URI: srv.URI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	type outcome struct {
+		code           int
+		stdout, stderr string
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		code, stdout, stderr := run(t, context.Background(), nil, "load", w, "--uri", srv.URI, "--documents", strconv.Itoa(n),
+			"--workers", "2", "--batch-size", "100", "--server-selection-timeout", "2s")
+		done <- outcome{code, stdout, stderr}
+	}()
+	// Strike when the load is provably under way: the server holds some of
+	// its documents, not all (the whole load takes under a second).
+	var seen int64
+	testserver.Await(t, time.Minute, "the load's first documents on the server", func() bool {
+		seen = fastCount(cl, db, "items")
+		return seen >= 1000
+	})
+	srv.Kill()
+	got := <-done
+	code, stdout, stderr := got.code, got.stdout, got.stderr
+	t.Logf("load killed with %d documents seen: exit %d\n%s\n%s", seen, code, stdout, stderr)
+	if seen >= n {
+		t.Fatalf("the load had finished (%d documents) before the kill", seen)
+	}
 	if code == 0 {
 		t.Fatal("the load finished although the server was killed")
 	}
@@ -40,7 +65,7 @@ func TestFaultLoadResumeAfterKill(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("resume: exit %d", code)
 	}
-	cl, err := mongodb.Connect(context.Background(), config.Connection{URI: srv.URI})
+	cl, err = mongodb.Connect(context.Background(), config.Connection{URI: srv.URI})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,4 +89,15 @@ func TestFaultLoadResumeAfterKill(t *testing.T) {
 	if g.N != n || g.Max-g.Min != n-1 {
 		t.Errorf("%d documents with keys %d..%d; want %d contiguous keys (no gap, no duplicate)", g.N, g.Min, g.Max, n)
 	}
+}
+
+// fastCount is the collection's document count from its metadata (the
+// count command without a query): cheap enough to poll during a load.
+func fastCount(cl *mongodb.Client, db, coll string) int64 {
+	raw, err := cl.Command(context.Background(), db, bson.D{{Key: "count", Value: coll}})
+	if err != nil {
+		return 0 // the database may not exist yet
+	}
+	n, _ := raw.Lookup("n").AsInt64OK()
+	return n
 }

@@ -12,34 +12,38 @@ import (
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
-// stall pauses the server process (SIGSTOP) at `at` for `d`, then resumes it.
-func stall(t *testing.T, pid int, at, d time.Duration) {
-	t.Helper()
-	time.AfterFunc(at, func() {
-		if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
-			t.Errorf("SIGSTOP: %v", err)
-			return
-		}
-		time.Sleep(d)
-		_ = syscall.Kill(pid, syscall.SIGCONT)
-	})
-	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
-}
-
-func openLoopRun(t *testing.T, uri string, args ...string) *results.Result {
+// openLoopRun runs the minimal workload open-loop against the server with
+// process pid, and pauses that server (SIGSTOP) for one second once the
+// live line shows the measured phase four seconds in: a progress event,
+// however long the start took on a busy machine.
+func openLoopRun(t *testing.T, uri string, pid int, args ...string) *results.Result {
 	t.Helper()
 	p := writeFile(t, "w.yaml", minimal)
 	out := filepath.Join(t.TempDir(), "r.json")
-	base := []string{"run", p, "--uri", uri, "--out", out, "--quiet", "--warmup", "1s", "--duration", "10s"}
-	code, stdout, stderr := run(t, context.Background(), nil, append(base, args...)...)
-	if code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	base := []string{"run", p, "--uri", uri, "--out", out, "--warmup", "1s", "--duration", "10s"}
+	var stdout, stderr lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(context.Background(), append(base, args...), IO{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) (string, bool) { return "", false }})
+	}()
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
+	testserver.Await(t, time.Minute, "the live line at 4s", func() bool {
+		ps := testserver.LiveProgress(stderr.String())
+		return len(ps) > 0 && ps[len(ps)-1].Second >= 4
+	})
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatalf("SIGSTOP: %v", err)
+	}
+	time.Sleep(time.Second) // the stall itself
+	_ = syscall.Kill(pid, syscall.SIGCONT)
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout.String(), stderr.String())
 	}
 	res, err := results.ReadJSON(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("\n%s", stdout)
+	t.Logf("\n%s", stdout.String())
 	return res
 }
 
@@ -59,8 +63,7 @@ func TestStallShowsInResponseTime(t *testing.T) {
 	if code, _, stderr := run(t, context.Background(), nil, "load", writeFile(t, "w.yaml", minimal), "--uri", uri, "--documents", "1000"); code != 0 {
 		t.Fatal(stderr)
 	}
-	stall(t, pid, 5*time.Second, time.Second) // 1s warm-up + 4s into the measured phase
-	res := openLoopRun(t, uri, "--rate", "500", "--max-in-flight", "2000", "--max-pool-size", "4")
+	res := openLoopRun(t, uri, pid, "--rate", "500", "--max-in-flight", "2000", "--max-pool-size", "4")
 	op := res.Operations[0]
 	resp, err := op.LatencyHistogram()
 	if err != nil {
@@ -100,8 +103,7 @@ func TestStallDropsBeyondMaxInFlight(t *testing.T) {
 	if code, _, stderr := run(t, context.Background(), nil, "load", writeFile(t, "w.yaml", minimal), "--uri", uri, "--documents", "1000"); code != 0 {
 		t.Fatal(stderr)
 	}
-	stall(t, pid, 5*time.Second, time.Second)
-	res := openLoopRun(t, uri, "--rate", "500", "--max-in-flight", "50")
+	res := openLoopRun(t, uri, pid, "--rate", "500", "--max-in-flight", "50")
 	s := res.Schedule
 	if s == nil {
 		t.Fatal("no schedule in an open-loop result")

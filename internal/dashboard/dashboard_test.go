@@ -12,6 +12,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/testserver"
 )
 
 func TestListenAddr(t *testing.T) {
@@ -204,7 +205,13 @@ func TestEventsReplayAndResume(t *testing.T) {
 		t.Fatalf("replay = %v, want %v", got, want)
 	}
 	go func() {
-		time.Sleep(100 * time.Millisecond)
+		// Finish once the page has reconnected: "done" then reaches it
+		// live, after the replay of what it missed.
+		testserver.Poll(5*time.Second, func() bool {
+			s.hub.mu.Lock()
+			defer s.hub.mu.Unlock()
+			return len(s.hub.subs) > 0
+		})
 		s.Finish(nil, nil)
 	}()
 	if got := sse(t, s.URL()+"api/events", "5", 2); strings.Join(got, ",") != "6 step,7 done" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/engine/enginetest"
 	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/testserver"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -107,8 +108,9 @@ func TestInterruptCountsAbandoned(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ex := &hangExec{after: 20}
 	go func() {
-		for ex.calls.Load() < 20+3 { // the 20th call and each other worker's next one hang
-			time.Sleep(time.Millisecond)
+		// The 20th call and each other worker's next one hang.
+		if !testserver.Poll(10*time.Second, func() bool { return ex.calls.Load() >= 20+3 }) {
+			t.Errorf("only %d calls in 10s", ex.calls.Load())
 		}
 		cancel()
 	}()

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -60,11 +61,15 @@ func TestOpenLoopDropsWhenFull(t *testing.T) {
 // the stall shows in the response time.
 func TestOpenLoopMeasuresFromSchedule(t *testing.T) {
 	testserver.Timing(t)
-	stallUntil := time.Now().Add(600 * time.Millisecond)
-	stallFrom := time.Now().Add(300 * time.Millisecond)
+	// The stall strikes on an event, the 300th operation (about 300ms into
+	// the run), not at a time fixed before the run began.
+	var calls, stallUntil atomic.Int64
 	ex := enginetest.Docs(func(ctx context.Context, _ *workload.Request) (metrics.Docs, error) {
-		if now := time.Now(); now.After(stallFrom) && now.Before(stallUntil) {
-			time.Sleep(time.Until(stallUntil))
+		if calls.Add(1) == 300 {
+			stallUntil.Store(time.Now().Add(300 * time.Millisecond).UnixNano())
+		}
+		if d := time.Until(time.Unix(0, stallUntil.Load())); stallUntil.Load() != 0 && d > 0 {
+			time.Sleep(d)
 		}
 		return metrics.Docs{Returned: 1, Shaped: 1}, nil
 	})

@@ -4,11 +4,13 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/telemetry"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
@@ -37,9 +39,10 @@ func TestSamplerAgainstTheServer(t *testing.T) {
 	}
 	defer mon.Close()
 
-	s := telemetry.NewSampler(mon, telemetry.Options{Interval: 200 * time.Millisecond})
+	var samples atomic.Int64
+	s := telemetry.NewSampler(mon, telemetry.Options{Interval: 200 * time.Millisecond, OnSample: func(results.ServerSample) { samples.Add(1) }})
 	s.Start()
-	time.Sleep(time.Second)
+	testserver.Await(t, time.Minute, "four samples", func() bool { return samples.Load() >= 4 })
 	s.Stop()
 	res := s.Result(&telemetry.ClientSide{Duration: time.Second})
 	if res.Unavailable != "" || len(res.Samples) < 4 {

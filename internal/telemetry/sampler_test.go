@@ -157,16 +157,16 @@ func TestSamplerFailures(t *testing.T) {
 // TestSamplerFinalSampleFails: without the final sample the server's counts
 // stop early, so there is no cross-check, and the notes say so.
 func TestSamplerFinalSampleFails(t *testing.T) {
-	f := &fakeServer{repl: errors.New("no"), failAt: map[int]bool{}}
+	// No tick in an hour: the baseline is the first serverStatus call and
+	// the final sample, whenever Stop comes, the second.
+	f := &fakeServer{repl: errors.New("no"), failAt: map[int]bool{2: true}}
 	s := NewSampler(f, Options{Interval: time.Hour})
 	s.Start()
-	f.waitCalls(t, 1)
-	time.Sleep(10 * time.Millisecond) // the baseline's replSetGetStatus
-	f.mu.Lock()
-	f.failAt[f.calls+1] = true
-	f.mu.Unlock()
 	s.Stop()
 	res := s.Result(&ClientSide{})
+	if f.calls != 2 || len(res.Samples) != 0 || res.Unavailable != "" {
+		t.Fatalf("%d serverStatus calls, %d samples, unavailable %q: want the baseline and a failed final sample", f.calls, len(res.Samples), res.Unavailable)
+	}
 	if res.CrossCheck != nil || !strings.Contains(strings.Join(res.Notes, "\n"), "final sample failed") {
 		t.Errorf("cross-check %v, notes %v", res.CrossCheck, res.Notes)
 	}

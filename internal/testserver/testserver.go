@@ -116,8 +116,9 @@ func Own(t testing.TB) (uri string, pid int) {
 // Timing marks a test whose assertions are about wall-clock timing (pacing
 // accuracy, a paused server's latency): under the race detector the client
 // runs several times slower and such assertions say nothing, so it skips
-// there, and `make test` runs these tests in a second pass without -race
-// (TimingTests), one package at a time.
+// there, and `make test` runs these tests in a second pass without -race,
+// one package at a time: the Makefile's TIMING_TESTS names each test that
+// calls Timing (TestTimingList keeps the two in step).
 func Timing(t testing.TB) {
 	t.Helper()
 	if Race {
