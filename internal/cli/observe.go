@@ -199,6 +199,9 @@ func clientSide(cfg *config.Config, plan *workload.Plan, res *results.Result) *t
 	cs := &telemetry.ClientSide{InFlight: maxInFlight(cfg), Duration: time.Duration(res.DurationSeconds * float64(time.Second))}
 	for i := range res.Operations {
 		r := &res.Operations[i]
+		if !r.InMix() {
+			continue // a read-modify-write's part: counted by its operation
+		}
 		op := telemetry.ClientOp{Name: r.Name, Type: r.Type, Count: r.Count, Errors: r.Errors}
 		for _, p := range plan.Ops {
 			if p.Name == r.Name {

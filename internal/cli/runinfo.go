@@ -15,10 +15,8 @@ import (
 func runInfo(cfg *config.Config, plan *workload.Plan) results.RunInfo {
 	red := cfg.Redact()
 	raw, _ := json.Marshal(red)
-	types := make(map[string]string, len(plan.Ops))
 	parents := map[string]string{}
 	for _, op := range plan.AllOps() {
-		types[op.Name] = op.Type
 		if op.Parent != nil {
 			parents[op.Name] = op.Parent.Name
 		}
@@ -29,7 +27,7 @@ func runInfo(cfg *config.Config, plan *workload.Plan) results.RunInfo {
 		Workload:   results.Workload{Name: cfg.Name, Source: cfg.Source},
 		Config:     raw,
 		ConfigLine: configLine(red),
-		OpTypes:    types,
+		OpTypes:    plan.OpTypes(),
 		OpParents:  parents,
 		Warmup:     cfg.Run.Warmup.D(),
 

@@ -71,7 +71,7 @@ func (f *runFlags) resolve(ref string, fs *pflag.FlagSet, o IO) (*config.Config,
 	if err != nil {
 		return nil, nil, out, err
 	}
-	out.ycsb.Operations = cfg.Run.Operations
+	out.ycsb.Operations, out.ycsb.Types = cfg.Run.Operations, plan.OpTypes()
 	if w != nil {
 		out.ycsb.StatusInterval, out.ycsb.Percentiles = w.StatusInterval, w.Percentiles
 	}

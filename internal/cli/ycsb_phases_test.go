@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -102,7 +105,7 @@ func TestYCSBWorkloadsBothPhases(t *testing.T) {
 	defer cl.Close()
 	sections := map[string][]string{
 		"a": {"READ", "UPDATE"}, "b": {"READ", "UPDATE"}, "c": {"READ"}, "d": {"READ", "INSERT"},
-		"e": {"SCAN", "INSERT"}, "f": {"READ", "READ-MODIFY-WRITE"},
+		"e": {"SCAN", "INSERT"}, "f": {"READ", "READ-MODIFY-WRITE", "UPDATE"},
 	}
 	for _, w := range []string{"a", "b", "c", "d", "e", "f"} {
 		t.Run("workload"+w, func(t *testing.T) {
@@ -139,15 +142,40 @@ func TestYCSBWorkloadsBothPhases(t *testing.T) {
 					t.Fatalf("record %d: YCSB's key %s is not in the collection", k, ycsbKey(k))
 				}
 			}
-			code, stdout, stderr = run(t, context.Background(), nil, "run", "-P", file, "-p", url, "--format", "ycsb")
+			out := filepath.Join(t.TempDir(), "r.json")
+			code, stdout, stderr = run(t, context.Background(), nil, "run", "-P", file, "-p", url, "--format", "ycsb", "--out", out)
 			if code != 0 {
 				t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
 			}
 			if !strings.Contains(stderr, "already holds 1000 documents") {
 				t.Errorf("run loaded again:\n%s", stderr)
 			}
-			sum := ycsbSummary(t, stdout)
+			res, err := results.ReadJSON(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The oracle, by arithmetic from the mix's operations: each
+			// section counts its operation; and, as YCSB's DBWrapper
+			// measures them, each read-modify-write's read counts in READ
+			// and its update in UPDATE (every record exists: each one
+			// found its document and updated it).
+			mix, want := map[string]int64{}, map[string]int64{}
 			var total int64
+			for _, op := range res.MixOperations() {
+				mix[op.Name] = op.Count
+				total += op.Count
+			}
+			if total != 1000 {
+				t.Errorf("the mix ran %d operations; operationcount is 1000", total)
+			}
+			for _, sec := range sections[w] {
+				want[sec] = mix[sec]
+			}
+			if rmw := mix["READ-MODIFY-WRITE"]; rmw > 0 {
+				want["READ"] += rmw
+				want["UPDATE"] += rmw
+			}
+			sum := ycsbSummary(t, stdout)
 			for _, sec := range sections[w] {
 				s := sum[sec]
 				if s == nil {
@@ -155,25 +183,34 @@ func TestYCSBWorkloadsBothPhases(t *testing.T) {
 					continue
 				}
 				n, _ := strconv.ParseInt(s["Operations"], 10, 64)
-				if n == 0 || s["Return=OK"] != s["Operations"] {
-					t.Errorf("[%s]: Operations %s, Return=OK %s", sec, s["Operations"], s["Return=OK"])
+				if n == 0 || n != want[sec] || s["Return=OK"] != s["Operations"] {
+					t.Errorf("[%s]: Operations %s, Return=OK %s; want %d", sec, s["Operations"], s["Return=OK"], want[sec])
 				}
-				total += n
 			}
-			if total != 1000 {
-				t.Errorf("the sections count %d operations; operationcount is 1000", total)
+			if len(sum) != len(sections[w])+1 { // and [OVERALL]
+				t.Errorf("sections %v; want [OVERALL] and %v", slices.Collect(maps.Keys(sum)), sections[w])
 			}
 			status := 0
+			counted := map[string]int64{} // by the status lines, each over its own interval
 			for _, l := range strings.Split(stderr, "\n") {
 				if regexp.MustCompile(`^(?:\S+ )?\d{4}-\d\d-\d\d `).MatchString(l) {
 					status++
 					if !ycsbStatus.MatchString(l) {
 						t.Errorf("not a YCSB status line: %q", l)
 					}
+					for _, m := range regexp.MustCompile(`\[([A-Z-]+): Count=(\d+)`).FindAllStringSubmatch(l, -1) {
+						n, _ := strconv.ParseInt(m[2], 10, 64)
+						counted[m[1]] += n
+					}
 				}
 			}
 			if status == 0 {
 				t.Errorf("no status line:\n%s", stderr)
+			}
+			for _, sec := range sections[w] {
+				if counted[sec] != want[sec] {
+					t.Errorf("the status lines count %d in %s; want %d", counted[sec], sec, want[sec])
+				}
 			}
 			// What the collection holds afterwards is the records and the
 			// inserts the report counts.

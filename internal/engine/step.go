@@ -84,8 +84,8 @@ func (r *run) record(shard *metrics.Shard, req *workload.Request, x *executed) b
 			shard.RecordOutcome(i, "aborted: "+reason, 1)
 		}
 	}
-	if measured && r.plan.Ops[i].Kind == workload.Transaction {
-		r.recordSteps(shard, req)
+	if measured && (r.plan.Ops[i].Kind == workload.Transaction || len(req.StepRuns) > 0) {
+		r.recordSteps(shard, req) // a read-modify-write's parts too
 	}
 	switch {
 	case err != nil && r.opCtx.Err() != nil:
@@ -136,8 +136,9 @@ func (r *run) recordRetried(shard *metrics.Shard, i int, failed int64) {
 	}
 }
 
-// recordSteps records every step execution of a transaction in the step's
-// own histogram, and the transaction's retries as outcomes.
+// recordSteps records every step execution of a transaction (or part of a
+// read-modify-write) in its own histogram, and the transaction's retries as
+// outcomes.
 func (r *run) recordSteps(shard *metrics.Shard, req *workload.Request) {
 	// A step that failed made its transaction retry or fail: the
 	// transaction counts that as a retry or an error; for the step it is a
@@ -147,7 +148,7 @@ func (r *run) recordSteps(shard *metrics.Shard, req *workload.Request) {
 		case sr.Err == nil:
 			shard.RecordDocs(sr.Op.Index, sr.Latency, sr.Docs)
 		case r.opCtx.Err() == nil:
-			shard.RecordOutcome(sr.Op.Index, "failed attempt: "+r.o.Classify(sr.Err), 1)
+			shard.RecordOutcome(sr.Op.Index, metrics.FailedAttempt+r.o.Classify(sr.Err), 1)
 		}
 	}
 	for cause, n := range req.Retries {

@@ -95,6 +95,11 @@ const (
 	RetriedWrite = "retried: write"
 )
 
+// FailedAttempt prefixes the outcome (its error class follows) of a
+// transaction's step or a read-modify-write's part whose command failed:
+// the operation it is part of counts the error, or retries.
+const FailedAttempt = "failed attempt: "
+
 // RecordOutcome counts n occurrences of a named outcome of operation op that
 // is neither a success nor an error: a transaction aborted by the workload's
 // own condition ("aborted: insufficient funds"), or retries it needed

@@ -204,15 +204,28 @@ func (e *Executor) buildOptionsFrom(r *workload.Request) {
 
 // readModifyWrite reads the document (with the projection, if any), then
 // updates it: YCSB's read-modify-write, one operation from the read to the
-// update's reply. Finding nothing skips the update, as in YCSB.
+// update's reply. Finding nothing skips the update, as in YCSB. The read
+// and the update are also timed each on its own, as r.StepRuns of the op's
+// parts (YCSB's DBWrapper measures them as READ and UPDATE).
 func (e *Executor) readModifyWrite(ctx context.Context, filter bson.Raw, r *workload.Request) (metrics.Docs, error) {
+	start := time.Now()
 	d, err := one(e.coll.FindOne(ctx, filter, e.findOne).Err())
+	e.part(r, workload.ReadPart, start, d, err)
 	if err != nil || d.Empty != 0 {
 		return d, err
 	}
+	start = time.Now()
 	u, err := updated(e.coll.UpdateOne(ctx, filter, bson.Raw(r.Update), e.update))
+	e.part(r, workload.UpdatePart, start, u, err)
 	u.Returned = d.Returned
 	return u, err
+}
+
+// part records one timed part of the operation in r.StepRuns.
+func (e *Executor) part(r *workload.Request, i int, start time.Time, d metrics.Docs, err error) {
+	if len(e.op.Parts) > i {
+		r.StepRuns = append(r.StepRuns, workload.StepRun{Op: e.op.Parts[i], Latency: time.Since(start), Err: err, Docs: d})
+	}
 }
 
 // drain reads every document of the cursor: the time to fetch all batches

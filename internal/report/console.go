@@ -185,7 +185,7 @@ func latencyTable(res *results.Result, service bool) *table {
 func StepLabel(name string) string { return "  ↳ " + name }
 
 // StepLegend explains StepLabel's rows under a table that has them.
-const StepLegend = "↳ a step of a transaction: one part of the transaction's operation, not counted in TOTAL; its latency is from the step's own send to its reply"
+const StepLegend = "↳ a part of the operation above it (a transaction's step, a read-modify-write's read or update), not counted in TOTAL; its latency is from its own send to its reply"
 
 // latencyCells formats avg, min, p50, p95, p99, p99.9 and max; dashes when
 // nothing was recorded, since 0.000 would claim a measurement.

@@ -26,6 +26,11 @@ type YCSBOptions struct {
 	Percentiles []float64
 	// Location is the time zone of the status lines' clock; nil is local.
 	Location *time.Location
+	// Types are the operations' types by name (workload.Plan.OpTypes), for
+	// the status lines to count a read-modify-write's read and update in
+	// READ and UPDATE as YCSB does; the end-of-run sections take them from
+	// the result.
+	Types map[string]string
 }
 
 func (o YCSBOptions) withDefaults() YCSBOptions {
@@ -63,44 +68,34 @@ type ycsbStatus struct {
 	o   YCSBOptions
 	err error
 
-	ops      []ycsbAcc // per operation, since the last status line
-	total    int64     // operations done, failed ones included
-	lastLine int64     // total at the last status line
+	sections ycsbSections
+	of       []*ycsbSection // each interval operation's section
+	isPart   []bool
+	total    int64 // operations done, failed ones included
+	lastLine int64 // total at the last status line
 	span     time.Duration
 	next     time.Duration // elapsed time of the next status line
 	elapsed  time.Duration
 	end      time.Time
 }
 
-// ycsbAcc accumulates one operation between status lines.
-type ycsbAcc struct {
-	name      string
-	seen      bool
-	lat, svc  *hdrhistogram.Histogram
-	hasIntent bool
-}
-
 func (s *ycsbStatus) Name() string { return "YCSB status" }
 
 func (s *ycsbStatus) Interval(iv *metrics.Interval, elapsed time.Duration) {
-	if s.ops == nil {
-		s.ops = make([]ycsbAcc, len(iv.Ops))
+	if s.of == nil {
+		s.of, s.isPart = make([]*ycsbSection, len(iv.Ops)), make([]bool, len(iv.Ops))
 		for i := range iv.Ops {
-			s.ops[i] = ycsbAcc{name: iv.Ops[i].Name, lat: metrics.NewHistogram(), svc: metrics.NewHistogram()}
+			s.of[i], s.isPart[i] = s.sections.of(iv.Ops[i].Name, iv.Ops[i].Parent, s.o.Types)
 		}
 	}
 	for i := range iv.Ops {
-		o, a := &iv.Ops[i], &s.ops[i]
+		o, a := &iv.Ops[i], s.of[i]
 		n := o.Count() + o.ErrorCount()
 		if o.InMix() { // a transaction's steps are parts of one operation
 			s.total += n
 		}
 		a.seen = a.seen || n > 0
-		a.lat.Merge(o.Latency)
-		if o.Service != nil {
-			a.svc.Merge(o.Service)
-			a.hasIntent = true
-		}
+		a.add(o.Latency, o.Service, s.isPart[i])
 	}
 	dt := iv.End.Sub(iv.Start)
 	s.span += dt
@@ -115,7 +110,7 @@ func (s *ycsbStatus) Interval(iv *metrics.Interval, elapsed time.Duration) {
 
 // Close writes the final status line, as YCSB does when its threads end.
 func (s *ycsbStatus) Close(*results.Result) error {
-	if s.ops != nil {
+	if s.of != nil {
 		s.line()
 	}
 	return s.err
@@ -140,25 +135,20 @@ func (s *ycsbStatus) line() {
 		throughput := 1000 * float64(s.total) / float64(s.elapsed.Milliseconds())
 		b.WriteString("est completion in " + remaining(int64(math.Ceil(float64(todo)/throughput))))
 	}
-	for pass := range 2 { // the operations, then their intended latencies
-		for i := range s.ops {
-			a := &s.ops[i]
-			switch {
-			case !a.seen:
-			case pass == 0 && a.hasIntent:
-				b.WriteString(statusSummary(a.name, a.svc))
-			case pass == 0:
-				b.WriteString(statusSummary(a.name, a.lat))
-			case a.hasIntent:
-				b.WriteString(statusSummary("Intended-"+a.name, a.lat))
-			}
+	for _, a := range s.sections.list { // the operations, then their intended latencies
+		if a.seen {
+			b.WriteString(statusSummary(a.name, a.main()))
+		}
+	}
+	for _, a := range s.sections.list {
+		if a.seen && a.intended != nil {
+			b.WriteString(statusSummary("Intended-"+a.name, a.intended))
 		}
 	}
 	b.WriteByte('\n')
 	_, s.err = io.WriteString(s.w, b.String())
-	for i := range s.ops {
-		s.ops[i].lat.Reset()
-		s.ops[i].svc.Reset()
+	for _, a := range s.sections.list {
+		a.reset()
 	}
 	s.lastLine, s.span = s.total, 0
 }
@@ -212,10 +202,18 @@ func WriteYCSB(w io.Writer, res *results.Result, o YCSBOptions) error {
 	done := res.Totals.Operations + res.Totals.Errors
 	ew.printf("[OVERALL], RunTime(ms), %d\n", runtime)
 	ew.printf("[OVERALL], Throughput(ops/sec), %s\n", javaDouble(1000*float64(done)/float64(runtime)))
-	var intended []func()
+	types := make(map[string]string, len(res.Operations))
+	for i := range res.Operations {
+		types[res.Operations[i].Name] = res.Operations[i].Type
+	}
+	var sections ycsbSections
 	for i := range res.Operations {
 		op := &res.Operations[i]
-		if op.Count+op.Errors == 0 {
+		failed := op.Errors
+		if _, part := ycsbMeasurement(op.Name, op.Parent, types); part {
+			failed = op.FailedAttempts() // its read-modify-write holds the error
+		}
+		if op.Count+failed == 0 {
 			continue
 		}
 		lat, err := op.LatencyHistogram()
@@ -226,21 +224,24 @@ func WriteYCSB(w io.Writer, res *results.Result, o YCSBOptions) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", op.Name, err)
 		}
-		main := lat
-		if svc != nil {
-			main = svc
-			intended = append(intended, func() { exportHistogram(ew, "Intended-"+op.Name, lat, o.Percentiles) })
+		s, part := sections.of(op.Name, op.Parent, types)
+		s.add(lat, svc, part)
+		s.ok += op.Count
+		s.errs += failed
+	}
+	for _, s := range sections.list {
+		exportHistogram(ew, s.name, s.main(), o.Percentiles)
+		if s.ok > 0 {
+			ew.printf("[%s], Return=OK, %d\n", s.name, s.ok)
 		}
-		exportHistogram(ew, op.Name, main, o.Percentiles)
-		if op.Count > 0 {
-			ew.printf("[%s], Return=OK, %d\n", op.Name, op.Count)
-		}
-		if op.Errors > 0 {
-			ew.printf("[%s], Return=ERROR, %d\n", op.Name, op.Errors)
+		if s.errs > 0 {
+			ew.printf("[%s], Return=ERROR, %d\n", s.name, s.errs)
 		}
 	}
-	for _, f := range intended {
-		f()
+	for _, s := range sections.list {
+		if s.intended != nil {
+			exportHistogram(ew, "Intended-"+s.name, s.intended, o.Percentiles)
+		}
 	}
 	return ew.err
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -229,9 +230,10 @@ type Totals struct {
 type Operation struct {
 	Name string `json:"name"`
 	Type string `json:"type,omitempty"` // find, insertOne, ...
-	// Parent names the transaction this operation is a step of. A step is
-	// a part of its transaction, not an operation of the mix: it is never
-	// added into totals, throughput, objectives or verdicts (InMix).
+	// Parent names the transaction this operation is a step of, or the
+	// read-modify-write whose read or update it is. Such a part is not an
+	// operation of the mix: it is never added into totals, throughput,
+	// objectives or verdicts (InMix).
 	Parent        string           `json:"parent,omitempty"`
 	Count         int64            `json:"count"`  // successful operations
 	Errors        int64            `json:"errors"` // failed operations
@@ -283,6 +285,18 @@ func (r *Result) StepOperations() []*Operation {
 		}
 	}
 	return out
+}
+
+// FailedAttempts counts the executions of a step or part whose command
+// failed (metrics.FailedAttempt outcomes).
+func (o *Operation) FailedAttempts() int64 {
+	var n int64
+	for name, c := range o.Outcomes {
+		if strings.HasPrefix(name, metrics.FailedAttempt) {
+			n += c
+		}
+	}
+	return n
 }
 
 // LatencyHistogram decodes the operation's latency histogram.

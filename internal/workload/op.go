@@ -84,6 +84,26 @@ type Op struct {
 	// A step may abort its transaction when it matches nothing.
 	AbortIfNoMatch bool
 	AbortReason    string
+
+	// Parts are a read-modify-write's read and update (ReadPart and
+	// UpdatePart), which its executor times each on its own too (as YCSB
+	// counts them in its READ and UPDATE measurements besides
+	// READ-MODIFY-WRITE); they point back to it through Parent.
+	Parts []*Op
+}
+
+// The parts of a read-modify-write, in Op.Parts order.
+const (
+	ReadPart = iota
+	UpdatePart
+)
+
+// readModifyWriteParts returns the parts of the read-modify-write op.
+func readModifyWriteParts(op *Op) []*Op {
+	part := func(suffix, typ string, kind Kind) *Op {
+		return &Op{Name: op.Name + "/" + suffix, Type: typ, Kind: kind, Collection: op.Collection, Parent: op}
+	}
+	return []*Op{ReadPart: part("read", "findOne", FindOne), UpdatePart: part("update", "updateOne", UpdateOne)}
 }
 
 func compileOp(cfg *config.Config, oc *config.Operation, i int, p *Plan) (*Op, error) {
@@ -158,6 +178,9 @@ func compileOpIn(cfg *config.Config, oc *config.Operation, field string, p *Plan
 	}
 	if op.Filter == nil {
 		op.Filter = emptyDocument
+	}
+	if kind == ReadModifyWrite {
+		op.Parts = readModifyWriteParts(op)
 	}
 	return op, nil
 }

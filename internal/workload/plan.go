@@ -6,6 +6,7 @@
 package workload
 
 import (
+	"slices"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
@@ -21,6 +22,10 @@ type Plan struct {
 	// Steps are the steps of every transaction of Ops, in order; each has
 	// its own metrics index after the mix's operations.
 	Steps []*Op
+	// Parts are the read and the update of every read-modify-write of Ops,
+	// measured each in its own histogram too; their metrics indexes follow
+	// the steps'.
+	Parts []*Op
 	Mix   *Mix
 	// Outputs are the collections the operations' pipelines write into
 	// ($out, $merge), with the operation that does.
@@ -63,20 +68,19 @@ type Index struct {
 // OpNames lists the operation names in metrics order: the mix's
 // operations, then every transaction step ("transaction/step").
 func (p *Plan) OpNames() []string {
-	names := make([]string, 0, len(p.Ops)+len(p.Steps))
-	for _, op := range p.Ops {
-		names = append(names, op.Name)
-	}
-	for _, st := range p.Steps {
-		names = append(names, st.Name)
+	all := p.AllOps()
+	names := make([]string, len(all))
+	for i, op := range all {
+		names[i] = op.Name
 	}
 	return names
 }
 
 // OpParents lists, in metrics order, the name of the transaction each
-// operation is a step of: "" for the mix's operations (metrics.InMix).
+// operation is a step of (or the read-modify-write it is a part of): ""
+// for the mix's operations (metrics.InMix).
 func (p *Plan) OpParents() []string {
-	parents := make([]string, 0, len(p.Ops)+len(p.Steps))
+	parents := make([]string, 0, len(p.Ops)+len(p.Steps)+len(p.Parts))
 	for _, op := range p.AllOps() {
 		parent := ""
 		if op.Parent != nil {
@@ -87,8 +91,21 @@ func (p *Plan) OpParents() []string {
 	return parents
 }
 
-// AllOps lists every operation in metrics order: the mix's, then the steps.
-func (p *Plan) AllOps() []*Op { return append(append([]*Op(nil), p.Ops...), p.Steps...) }
+// OpTypes maps every operation's name to its type as written ("findOne",
+// "upsert", "transaction", ...).
+func (p *Plan) OpTypes() map[string]string {
+	types := make(map[string]string, len(p.Ops)+len(p.Steps)+len(p.Parts))
+	for _, op := range p.AllOps() {
+		types[op.Name] = op.Type
+	}
+	return types
+}
+
+// AllOps lists every operation in metrics order: the mix's, the steps,
+// then the parts.
+func (p *Plan) AllOps() []*Op {
+	return slices.Concat(p.Ops, p.Steps, p.Parts)
+}
 
 // Compile turns a validated configuration into a Plan.
 func Compile(cfg *config.Config) (*Plan, error) {
@@ -134,6 +151,12 @@ func Compile(cfg *config.Config) (*Plan, error) {
 		for _, st := range op.Steps {
 			st.Index = len(p.Ops) + len(p.Steps)
 			p.Steps = append(p.Steps, st)
+		}
+	}
+	for _, op := range p.Ops {
+		for _, pt := range op.Parts {
+			pt.Index = len(p.Ops) + len(p.Steps) + len(p.Parts)
+			p.Parts = append(p.Parts, pt)
 		}
 	}
 	p.Mix = NewMix(p.Ops)

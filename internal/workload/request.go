@@ -87,6 +87,7 @@ func (r *Request) Build(op *Op, st *generate.State) {
 	r.Op = op
 	r.st = st
 	st.HoldKeys()
+	r.StepRuns = r.StepRuns[:0] // a transaction's steps, a read-modify-write's parts
 	if op.Kind == Transaction {
 		r.buildTransaction(op, st)
 		return
@@ -105,7 +106,6 @@ func (r *Request) buildTransaction(op *Op, st *generate.State) {
 		r.Steps[i].Op = s
 		r.Steps[i].build(s, st)
 	}
-	r.StepRuns = r.StepRuns[:0]
 	clear(r.Retries)
 }
 

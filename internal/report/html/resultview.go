@@ -110,7 +110,7 @@ func timeSections(v *view, res *results.Result, prefix string, offset float64) {
 	for k, name := range names {
 		label := name
 		if steps[name] {
-			label = strings.TrimSpace(report.StepLabel(name)) + " (a step: part of its transaction)"
+			label = strings.TrimSpace(report.StepLabel(name)) + " (a part of another operation, not in the totals)"
 		}
 		s := series{Label: label, Color: color(k), Values: make([]*float64, len(x))}
 		for i, iv := range res.Intervals {
