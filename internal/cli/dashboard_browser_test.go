@@ -50,7 +50,8 @@ func freePort(t *testing.T) int {
 // TestDashboardInBrowser runs a workload against the real server with
 // --dashboard and follows it in headless Chromium: the page loads, its
 // charts receive data while the run goes on, and at the end it shows the
-// final report and offers the HTML report for download.
+// final report and offers the HTML report for download. The run's last
+// interval, 0.3 s of 1 s, is marked partial and left out of the charts.
 func TestDashboardInBrowser(t *testing.T) {
 	bin := browser(t)
 	uri := testserver.URI(t)
@@ -60,7 +61,7 @@ func TestDashboardInBrowser(t *testing.T) {
 	defer cancel()
 	done := make(chan runOutcome, 1)
 	go func() {
-		code, stdout, stderr := run(t, ctx, nil, "run", uniqueDB(t, unindexed), "--uri", uri, "--duration", "12s", "--seed", "3000",
+		code, stdout, stderr := run(t, ctx, nil, "run", uniqueDB(t, unindexed), "--uri", uri, "--duration", "11.3s", "--seed", "3000",
 			"--concurrency", "3", "--slow", "2ms", "--explain", "3", "--drop", "--quiet",
 			"--dashboard", strconv.Itoa(port), "--dashboard-linger", "60s") // the test ends the linger
 		done <- runOutcome{code, stdout, stderr}
@@ -99,6 +100,13 @@ func TestDashboardInBrowser(t *testing.T) {
 	}
 	if err := chromedp.Do(tctx, poll(`document.body.dataset.state === "finished" && document.querySelector('#links a') !== null`)); err != nil {
 		t.Fatalf("the page did not show the end of the run: %v", err)
+	}
+	// The last interval (0.3 s of 1 s) is marked partial and not drawn:
+	// the throughput chart has a point per whole interval.
+	partial, whole, drawn := eval(`mongoloadDashboard.intervals.filter((s) => s.partial).length`),
+		eval(`mongoloadDashboard.intervals.filter((s) => !s.partial).length`), eval(`mongoloadDashboard.chartPoints("c-throughput")`)
+	if partial != 1 || whole < 10 || drawn != whole {
+		t.Errorf("%d partial and %d whole intervals, %d drawn; want 1 partial, every whole one drawn and only them", partial, whole, drawn)
 	}
 	finalShown, _ := chromedp.Run(tctx, chromedp.Evaluate[bool](`!document.getElementById("final").hidden`))
 	link, _ := chromedp.Run(tctx, chromedp.AttributeValue(chromedp.CSS(`#links a`), "href"))

@@ -173,9 +173,9 @@ func startTelemetry(ctx context.Context, o IO, cfg *config.Config, client *mongo
 	}
 	opt := telemetry.Options{Interval: cfg.Run.Interval.D()}
 	opt.OnSample = func(s results.ServerSample) {
-		// As the live line does, skip a last sample only a moment
-		// after the previous one: its rates would be noise.
-		if cfg.Run.ServerStats && s.Dt >= 0.2 {
+		// As the live line does, skip a last sample cut short: its
+		// rates would be noise.
+		if cfg.Run.ServerStats && !results.Partial(s.Dt, opt.Interval.Seconds()) {
 			_, _ = io.WriteString(o.Stderr, telemetry.Line(s))
 		}
 		for _, f := range onSample {

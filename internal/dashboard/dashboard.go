@@ -158,9 +158,12 @@ func (s *Server) Server(sample results.ServerSample) {
 		return
 	}
 	s.mu.Lock()
-	step := s.info.Step
+	step, nominal := s.info.Step, 0.0
+	if s.info.Run != nil {
+		nominal = s.info.Run.Interval // the telemetry samples at the phase's interval
+	}
 	s.mu.Unlock()
-	s.hub.publish("server", ServerEvent{Step: step, At: sample.At.UnixMilli(), ServerSample: sample})
+	s.hub.publish("server", ServerEvent{Step: step, At: sample.At.UnixMilli(), Partial: results.Partial(sample.Dt, nominal), ServerSample: sample})
 }
 
 // Progress reports a load's progress.

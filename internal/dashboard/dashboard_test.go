@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -259,5 +260,42 @@ func TestHistoryIsBounded(t *testing.T) {
 	h.mu.Unlock()
 	if n > maxEvents || trimmed == 0 || first != "run" {
 		t.Errorf("%d events kept, %d trimmed, first %q", n, trimmed, first)
+	}
+}
+
+// TestPartialMarked: the phase's last interval and telemetry sample, cut
+// short by its end, reach the page marked partial (results.Partial against
+// the phase's interval), and only they: the page's charts leave them out
+// rather than end in a false dip or spike.
+func TestPartialMarked(t *testing.T) {
+	s := start(t, nil)
+	sink := s.Sink(Phase{Ops: []OpView{{Name: "get"}, {Name: "step", Parent: "txn"}}, Interval: time.Second})
+	t0 := time.Now()
+	for i := range 2 {
+		sink.Interval(interval(t0.Add(time.Duration(i)*time.Second)), time.Duration(i+1)*time.Second)
+	}
+	cut := interval(t0.Add(2 * time.Second))
+	cut.End = cut.Start.Add(50 * time.Millisecond)
+	sink.Interval(cut, 2050*time.Millisecond)
+	for _, dt := range []float64{1, 1, 0.05} {
+		s.Server(results.ServerSample{T: 1, Dt: dt, At: time.Now()})
+	}
+	var snaps []Snapshot
+	var samples []ServerEvent
+	for url, into := range map[string]any{"api/snapshots": &snaps, "api/server": &samples} {
+		if _, body := get(t, s.URL()+url); json.Unmarshal([]byte(body), into) != nil {
+			t.Fatalf("%s: %.300s", url, body)
+		}
+	}
+	var gotIv, gotSrv []bool
+	for _, sn := range snaps {
+		gotIv = append(gotIv, sn.Partial)
+	}
+	for _, e := range samples {
+		gotSrv = append(gotSrv, e.Partial)
+	}
+	want := []bool{false, false, true}
+	if !slices.Equal(gotIv, want) || !slices.Equal(gotSrv, want) {
+		t.Errorf("partial: intervals %v, samples %v; want %v for each", gotIv, gotSrv, want)
 	}
 }

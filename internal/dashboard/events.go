@@ -65,6 +65,9 @@ type Snapshot struct {
 	At   int64   `json:"at"` // the interval's end
 	T    float64 `json:"t"`  // seconds since the phase began
 	Dt   float64 `json:"dt"`
+	// Partial marks the phase's last interval cut short (results.Partial):
+	// the charts leave it out, its rates would be noise.
+	Partial bool `json:"partial,omitempty"`
 	// Total is every operation but transaction steps, their histograms
 	// added for the percentiles.
 	Total  TotalView               `json:"total"`
@@ -88,6 +91,9 @@ type TotalView struct {
 type ServerEvent struct {
 	Step int   `json:"step"`
 	At   int64 `json:"at"`
+	// Partial marks a sample cut short (the final one, usually), as
+	// Snapshot.Partial.
+	Partial bool `json:"partial,omitempty"`
 	results.ServerSample
 }
 
@@ -129,9 +135,11 @@ type DoneEvent struct {
 	Error string            `json:"error,omitempty"`
 }
 
-// snapshot reduces an interval for the page; sum is its results.Summarize.
-func snapshot(step int, iv *metrics.Interval, sum results.IntervalSummary) Snapshot {
-	s := Snapshot{Step: step, At: iv.End.UnixMilli(), T: sum.T, Dt: sum.Dt, Ops: sum.Ops, Load: sum.Load, Client: sum.Client}
+// snapshot reduces an interval of a phase whose intervals are nominal
+// seconds long for the page; sum is its results.Summarize.
+func snapshot(step int, iv *metrics.Interval, sum results.IntervalSummary, nominal float64) Snapshot {
+	s := Snapshot{Step: step, At: iv.End.UnixMilli(), T: sum.T, Dt: sum.Dt, Ops: sum.Ops, Load: sum.Load, Client: sum.Client,
+		Partial: results.Partial(sum.Dt, nominal)}
 	all, errs := iv.MixTotal() // a transaction once, its steps left out
 	s.Total.Errors = errs
 	s.Total.Count = all.TotalCount()

@@ -34,14 +34,15 @@ func (s *Server) Sink(p Phase) sink.Sink {
 	step := s.info.Step
 	s.mu.Unlock()
 	s.hub.publish("run", rv)
-	return &phaseSink{s: s, step: step, series: []results.IntervalSummary{}}
+	return &phaseSink{s: s, step: step, series: []results.IntervalSummary{}, nominal: p.Interval.Seconds()}
 }
 
 // phaseSink is one phase's sink.Sink; the Fanout calls it from one goroutine.
 type phaseSink struct {
-	s      *Server
-	step   int
-	series []results.IntervalSummary
+	s       *Server
+	step    int
+	series  []results.IntervalSummary
+	nominal float64 // the phase's interval, in seconds
 }
 
 func (k *phaseSink) Name() string { return "dashboard" }
@@ -49,7 +50,7 @@ func (k *phaseSink) Name() string { return "dashboard" }
 func (k *phaseSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
 	sum := results.Summarize(iv, elapsed)
 	k.series = append(k.series, sum)
-	k.s.hub.publish("interval", snapshot(k.step, iv, sum))
+	k.s.hub.publish("interval", snapshot(k.step, iv, sum, k.nominal))
 }
 
 // Close publishes the phase's result and keeps it, with the interval

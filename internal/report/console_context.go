@@ -265,8 +265,8 @@ func writeCPU(w *errWriter, res *results.Result) {
 func CPUSummary(res *results.Result) (string, []string) {
 	var cAvg, cPeak float64
 	var cN, cHot int
-	for _, iv := range res.Intervals {
-		if iv.Client == nil || iv.Dt < 0.2 {
+	for _, iv := range results.Charted(res.Intervals) {
+		if iv.Client == nil {
 			continue
 		}
 		u := iv.Client.Utilization
@@ -285,9 +285,9 @@ func CPUSummary(res *results.Result) (string, []string) {
 	}
 	reported := false
 	if res.Server != nil {
-		for _, x := range res.Server.Samples {
+		for _, x := range res.Server.ChartSamples() {
 			busy, ok := x.CPU.Seconds()
-			if !ok || x.Dt < 0.2 {
+			if !ok {
 				continue
 			}
 			reported = true

@@ -30,19 +30,20 @@ const liveOpsPerLine = 3
 func NewLiveSink(w io.Writer) sink.Sink { return &liveSink{w: w} }
 
 type liveSink struct {
-	w   io.Writer
-	err error
+	w       io.Writer
+	err     error
+	nominal float64 // the longest interval so far, in seconds
 }
 
 func (s *liveSink) Name() string { return "live progress" }
 
-// liveMinInterval hides the run's last, partial interval when it is only a
-// moment long: its rates would be noise. The totals and the results file
-// still count it.
-const liveMinInterval = 200 * time.Millisecond
-
+// Interval writes the interval's line, but not for the run's last,
+// partial interval (results.Partial): its rates would be noise. The totals
+// and the results file still count it.
 func (s *liveSink) Interval(iv *metrics.Interval, elapsed time.Duration) {
-	if s.err != nil || iv.End.Sub(iv.Start) < liveMinInterval {
+	dt := iv.End.Sub(iv.Start).Seconds()
+	s.nominal = max(s.nominal, dt)
+	if s.err != nil || results.Partial(dt, s.nominal) {
 		return
 	}
 	_, s.err = io.WriteString(s.w, LiveLine(results.Summarize(iv, elapsed)))

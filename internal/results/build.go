@@ -201,10 +201,11 @@ func (res *Result) encode(name string, h *hdrhistogram.Histogram) string {
 }
 
 // schedulerFigures are the busiest interval's scheduler share and the
-// largest scheduler lag of a series (measured intervals of 200ms or more).
+// largest scheduler lag of a series (its Charted intervals: not a last one
+// cut short).
 func schedulerFigures(series []IntervalSummary) (busy, lagMs float64) {
-	for _, iv := range series {
-		if l := iv.Load; l != nil && iv.Dt >= 0.2 {
+	for _, iv := range Charted(series) {
+		if l := iv.Load; l != nil {
 			busy, lagMs = max(busy, l.SchedulerBusy), max(lagMs, l.SchedulerLagMs)
 		}
 	}

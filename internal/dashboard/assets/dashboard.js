@@ -31,6 +31,7 @@
 
   // ---- charts -------------------------------------------------------------
   const charts = {};
+  st.chartPoints = (id) => (charts[id] ? charts[id].data[0].length : 0); // for tests: the points a chart draws
   function width(id) { return Math.max(300, $(id).clientWidth - 20); }
   function makeChart(id, series, axes, scales) {
     const host = $(id);
@@ -120,19 +121,19 @@
     for (const a of c.data) a.length = 0;
     let step = 0;
     for (const s of st.intervals) {
-      if (partial(s.dt)) continue;
+      if (s.partial) continue;
       if (s.step !== step) { push(c, [s.at / 1000 - 0.001]); step = s.step; }
       push(c, latencyRow(s));
     }
     redraw();
   }
 
-  // A run's last interval may be only a moment long: its rates would be
-  // noise (the console's live line skips it too).
-  const partial = (dt) => !(dt >= 0.2);
+  // A phase's last interval (or telemetry sample) cut short is marked
+  // partial by the server (results.Partial): its rates would be noise, a
+  // false dip or spike at the end of the charts.
   let lastStep = 0, lastServerStep = 0;
   function addInterval(s, replay) {
-    if (!charts["c-throughput"] || partial(s.dt)) return;
+    if (!charts["c-throughput"] || s.partial) return;
     if (s.step !== lastStep) { if (lastStep) gap(s.at - 1); lastStep = s.step; }
     const x = s.at / 1000, dt = s.dt || 1;
     const tops = st.ops.filter((o) => !o.parent);
@@ -151,7 +152,7 @@
     return 100 * (s.cpu.userSeconds + (s.cpu.systemSeconds || 0)) / s.dt / cores;
   }
   function addServer(s, replay) {
-    if (!charts["c-server"] || partial(s.dt)) return;
+    if (!charts["c-server"] || s.partial) return;
     if (s.step !== lastServerStep) { lastServerStep = s.step; }
     const x = s.at / 1000;
     let ops = null;
@@ -193,10 +194,9 @@
       f.append(fact("interval", st.run.intervalSeconds + " s"));
     }
     const last = st.intervals[st.intervals.length - 1];
-    if (last) {
-      f.append(fact("now", num(last.total.rate) + " ops/s, p99 " + ms(last.total.p99) + " ms, " + num(last.total.errors) + " errors"));
-      f.append(fact("elapsed", num(last.t, 0) + " s"));
-    }
+    const full = st.intervals.findLast((s) => !s.partial); // not a false dip at the end
+    if (full) f.append(fact("now", num(full.total.rate) + " ops/s, p99 " + ms(full.total.p99) + " ms, " + num(full.total.errors) + " errors"));
+    if (last) f.append(fact("elapsed", num(last.t, 0) + " s"));
   }
   function renderContext() {
     const c = st.context, box = $("context");

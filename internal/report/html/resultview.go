@@ -97,8 +97,9 @@ func timeSections(v *view, res *results.Result, prefix string, offset float64) {
 		v.Notes = append(v.Notes, "this results file has no interval series: no charts over time")
 		return
 	}
-	x := make([]float64, len(res.Intervals))
-	for i, iv := range res.Intervals {
+	ivs := results.Charted(res.Intervals)
+	x := make([]float64, len(ivs))
+	for i, iv := range ivs {
 		x[i] = iv.T + offset
 	}
 	names := opNames(res)
@@ -113,7 +114,7 @@ func timeSections(v *view, res *results.Result, prefix string, offset float64) {
 			label = strings.TrimSpace(report.StepLabel(name)) + " (a part of another operation, not in the totals)"
 		}
 		s := series{Label: label, Color: color(k), Values: make([]*float64, len(x))}
-		for i, iv := range res.Intervals {
+		for i, iv := range ivs {
 			if op := opIn(iv, name); op != nil {
 				s.Values[i] = f64(op.Rate)
 			}
@@ -126,7 +127,7 @@ func timeSections(v *view, res *results.Result, prefix string, offset float64) {
 		c := chart{ID: fmt.Sprintf("%slat%d", prefix, k), Title: name + ": latency (ms)", Kind: "time", XLabel: "seconds", YLabel: "ms", X: x}
 		for j, p := range []string{"p50", "p95", "p99"} {
 			s := series{Label: p, Color: color(j), Values: make([]*float64, len(x))}
-			for i, iv := range res.Intervals {
+			for i, iv := range ivs {
 				if op := opIn(iv, name); op != nil && op.Count > 0 {
 					s.Values[i] = f64(map[string]float64{"p50": op.P50, "p95": op.P95, "p99": op.P99}[p])
 				}
@@ -172,12 +173,15 @@ func opIn(iv results.IntervalSummary, name string) *results.OpSummary {
 // serverCharts are the server's series: operations per second beside the
 // client's, cache use, connections and CPU, those the server reported.
 func serverCharts(res *results.Result, prefix string, offset float64) []chart {
-	s := res.Server
-	if s == nil || len(s.Samples) == 0 {
+	if res.Server == nil {
 		return nil
 	}
-	x := make([]float64, len(s.Samples))
-	for i, sm := range s.Samples {
+	samples := res.Server.ChartSamples()
+	if len(samples) == 0 {
+		return nil
+	}
+	x := make([]float64, len(samples))
+	for i, sm := range samples {
 		x[i] = sm.T + offset
 	}
 	ops := chart{ID: prefix + "srvops", Title: "Server operations (ops/s)", Kind: "time", XLabel: "seconds", YLabel: "ops/s", X: x}
@@ -186,7 +190,7 @@ func serverCharts(res *results.Result, prefix string, offset float64) []chart {
 	cpu := chart{ID: prefix + "srvcpu", Title: "Server CPU (cores busy)", Kind: "time", XLabel: "seconds", YLabel: "cores", X: x}
 	so, used, dirty, cur, cores := newSeries("server", 0, len(x)), newSeries("used", 0, len(x)), newSeries("dirty", 1, len(x)), newSeries("current", 0, len(x)), newSeries("user+system", 0, len(x))
 	any := map[string]bool{}
-	for i, sm := range s.Samples {
+	for i, sm := range samples {
 		if o := sm.Opcounters; o != nil && sm.Dt > 0 {
 			var n int64
 			for _, p := range []*int64{o.Insert, o.Query, o.Update, o.Delete, o.Getmore, o.Command} {
@@ -217,7 +221,7 @@ func serverCharts(res *results.Result, prefix string, offset float64) []chart {
 		// The client's throughput at the sample times, for comparison.
 		cl := newSeries("mongoload (client)", 1, len(x))
 		cl.Dash = true
-		for i, sm := range s.Samples {
+		for i, sm := range samples {
 			cl.Values[i] = clientRateAt(res, sm.T)
 		}
 		ops.Series = append(ops.Series, cl)
@@ -245,7 +249,7 @@ func newSeries(label string, c, n int) series {
 // clientRateAt is the client's total throughput in the interval that
 // contains t.
 func clientRateAt(res *results.Result, t float64) *float64 {
-	for _, iv := range res.Intervals {
+	for _, iv := range results.Charted(res.Intervals) {
 		if t <= iv.T+1e-9 && t > iv.T-iv.Dt-1e-9 {
 			var sum float64
 			for _, op := range iv.Ops {

@@ -147,11 +147,7 @@ func timeline(v *view, sw *results.Sweep) {
 			tl.X = append(tl.X, math.Round(offset*1000)/1000)
 			tp.Values, p99.Values = append(tp.Values, nil), append(p99.Values, nil)
 		}
-		nominal := r.Intervals[0].Dt
-		for _, iv := range r.Intervals {
-			if iv.Dt < nominal/2 {
-				continue // the step's last, partial interval: its rates would be noise
-			}
+		for _, iv := range results.Charted(r.Intervals) {
 			var sum, worst float64
 			for _, op := range iv.Ops {
 				if !op.InMix() {
@@ -206,12 +202,12 @@ func serverTimeline(sw *results.Sweep, marks []timeMark) []chart {
 			continue
 		}
 		offset := r.StartedAt.Sub(sw.StartedAt).Seconds()
-		for _, sm := range r.Server.Samples {
+		for _, sm := range r.Server.ChartSamples() {
 			sm.T = math.Round((sm.T+offset)*1000) / 1000
 			joined.Server.Samples = append(joined.Server.Samples, sm)
 			offsets = append(offsets, offset)
 		}
-		for _, iv := range r.Intervals {
+		for _, iv := range results.Charted(r.Intervals) {
 			iv.T += offset
 			joined.Intervals = append(joined.Intervals, iv)
 		}
