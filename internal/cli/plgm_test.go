@@ -46,7 +46,7 @@ func TestRunPlgm(t *testing.T) {
 	if res.Config == nil || !strings.Contains(strings.ReplaceAll(string(res.Config), " ", ""), `"concurrency":3`) {
 		t.Errorf("PLGM_CONCURRENCY not honoured: %s", res.Config)
 	}
-	if d := res.DurationSeconds; d < 1.9 || d > 3 {
+	if d := res.DurationSeconds; d < 1.9 || d > 2+5 { // and up to the 5s grace period on a busy machine
 		t.Errorf("PLGM_DURATION=2s ran %.1fs", d)
 	}
 	for _, op := range res.Operations {

@@ -46,8 +46,11 @@ func TestRunDefaultWorkload(t *testing.T) {
 			t.Errorf("console report lacks %s", op.Name)
 		}
 	}
-	if d := res.DurationSeconds; d < 2.9 || d > 4 {
-		t.Errorf("measured %.2fs of a 3s run", d)
+	// The phase lasts its duration and at most the grace period (5s by
+	// default) more, which operations in flight at its end may take: on a
+	// busy machine they do (7.3s was seen under a load average of 33).
+	if d := res.DurationSeconds; d < 2.9 || d > 3+5 {
+		t.Errorf("measured %.2fs of a 3s run with a 5s grace period", d)
 	}
 	if len(res.Intervals) < 3 {
 		t.Errorf("%d intervals in a 3s run at 1s", len(res.Intervals))
