@@ -43,7 +43,12 @@ type keyGen struct {
 
 // Append implements Generator.
 func (g *keyGen) Append(dst []byte, st *State) (bson.Type, []byte) {
-	k := g.ks.physical(g.key(st)) + g.offset
+	return g.encode(dst, g.ks.physical(g.key(st)))
+}
+
+// encode appends physical key k as the field stores it.
+func (g *keyGen) encode(dst []byte, k int64) (bson.Type, []byte) {
+	k += g.offset
 	if g.hashed {
 		k = FNVHash64(k)
 	}

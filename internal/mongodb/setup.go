@@ -82,6 +82,7 @@ type colState struct {
 	exists bool // and stays: not dropped
 	meta   metaDoc
 	own    ownership
+	notice string // the key count differs from the record
 }
 
 // inspect reads (never writes) what the server holds of col and applies
@@ -114,6 +115,16 @@ func (cl *Client) inspect(ctx context.Context, col *workload.Collection, o Setup
 			return nil, fmt.Errorf("count %s: %w", col.Namespace(), err)
 		}
 		st.meta.Keys = n
+	}
+	if st.exists {
+		held, err := cl.keysHeld(ctx, col, st.meta.Keys)
+		if err != nil {
+			return nil, err
+		}
+		if held > st.meta.Keys {
+			st.notice = keysNotice(col, st.meta.Keys, held)
+			st.meta.Keys = held
+		}
 	}
 	var fill string
 	if o.Fill != nil && !col.OutputOnly {
@@ -152,9 +163,13 @@ func (cl *Client) apply(ctx context.Context, st *colState, o SetupOptions, shard
 	cl.setOwned(col.Namespace(), st.own.writable)
 	col.Keys.Reset(0, st.meta.Keys)
 	var notices []string
-	var err error
+	if st.notice != "" {
+		notices = append(notices, st.notice)
+	}
 	if st.own.index {
-		if notices, err = cl.createIndexes(ctx, col, sharded); err != nil {
+		n, err := cl.createIndexes(ctx, col, sharded)
+		notices = append(notices, n...)
+		if err != nil {
 			return notices, err
 		}
 	}
