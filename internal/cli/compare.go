@@ -41,9 +41,9 @@ func (f *compareFlags) compare(files []string) (*results.Comparison, []analysis.
 	}
 	inputs := make([]analysis.CompareInput, len(files))
 	for i, path := range files {
-		res, sw, err := results.ReadAny(path)
+		res, sw, err := results.ReadMeasured(path)
 		if err != nil {
-			return nil, nil, withCode(ExitUnreadable, err)
+			return nil, nil, withCode(readExit(err), err)
 		}
 		inputs[i] = analysis.CompareInput{File: path, Result: res, Sweep: sw}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // Exit codes. Each kind of failure has its own, so scripts can tell them
@@ -27,6 +28,7 @@ const (
 	ExitServerLost    = 21 // the server went away: results so far were reported and written
 	ExitServerFailure = 22 // the server failed a setup command (an index, a collection), seeding or loading
 	ExitInvariant     = 23 // verify: an invariant of the workload does not hold
+	ExitNothing       = 24 // compare, report, merge: an input that measured nothing
 	ExitSLA           = 30 // the run (or too many runs of the battery) missed its SLO
 	// ExitAbandoned: a second Ctrl-C while the results were being
 	// written; they may be missing (128 + SIGINT, as a shell reports it).
@@ -72,4 +74,13 @@ func exitCode(err error) int {
 		return configExit[kind]
 	}
 	return ExitInternal
+}
+
+// readExit is the code of a failure to read an input of compare, report
+// or merge: one that measured nothing has its own.
+func readExit(err error) int {
+	if errors.Is(err, results.ErrNothingMeasured) {
+		return ExitNothing
+	}
+	return ExitUnreadable
 }

@@ -34,7 +34,7 @@ func mergeCommand(_ context.Context, args []string, o IO) error {
 	for _, path := range fs.Args() {
 		s, err := merge.Read(path)
 		if err != nil {
-			return withCode(ExitUnreadable, err)
+			return withCode(readExit(err), err)
 		}
 		srcs = append(srcs, s)
 	}

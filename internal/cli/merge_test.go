@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -101,5 +102,47 @@ func TestMergeCommand(t *testing.T) {
 				t.Errorf("exit %d (want %d), stderr %q (want %q)", code, tt.code, stderr, tt.want)
 			}
 		})
+	}
+}
+
+// TestNothingMeasuredIsRefused is issue 25 #3: compare against a results
+// file holding only its schema line, or of a run that measured 0
+// operations, printed "18,262 -> 0 (-100.0%)" and, with an objective,
+// "meets every objective". compare, report and merge now refuse such an
+// input: exit 24, one line naming the file.
+func TestNothingMeasuredIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	a, _ := writeProcess(t, dir, 0, "flights")
+	schemaOnly := filepath.Join(dir, "schema.json")
+	if err := os.WriteFile(schemaOnly, []byte(`{"schema": "`+results.Schema+`"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := results.ReadJSON(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range res.Operations { // a run interrupted in its warm-up
+		res.Operations[i] = results.Operation{Name: res.Operations[i].Name, Type: res.Operations[i].Type}
+	}
+	res.Totals, res.Intervals = results.Totals{}, nil
+	zero := filepath.Join(dir, "zero.json")
+	if err := results.WriteJSON(zero, res); err != nil {
+		t.Fatal(err)
+	}
+	for _, empty := range []string{schemaOnly, zero} {
+		for _, args := range [][]string{
+			{"compare", a, empty, "--objective", "p99<=+5%"},
+			{"report", empty},
+			{"report", "compare", a, empty},
+			{"merge", a, empty},
+		} {
+			code, stdout, stderr := run(t, context.Background(), nil, args...)
+			if code != ExitNothing || !strings.Contains(stderr, "nothing measured") || !strings.Contains(stderr, filepath.Base(empty)) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+				t.Errorf("%v: exit %d, stderr %q; want %d and one line naming the file", args, code, stderr, ExitNothing)
+			}
+			if strings.Contains(stdout, "meets every objective") {
+				t.Errorf("%v: %s", args, stdout)
+			}
+		}
 	}
 }

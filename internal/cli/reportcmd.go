@@ -37,9 +37,9 @@ func reportCommand(_ context.Context, args []string, o IO) error {
 	case fs.NArg() > 1:
 		return withCode(ExitUsage, fmt.Errorf("one file at a time (or: mongoload report compare %s ...)", fs.Arg(0)))
 	default:
-		res, sw, err := results.ReadAny(fs.Arg(0))
+		res, sw, err := results.ReadMeasured(fs.Arg(0))
 		if err != nil {
-			return withCode(ExitUnreadable, err)
+			return withCode(readExit(err), err)
 		}
 		if sw != nil {
 			if err := ensureAnalysis(sw); err != nil {

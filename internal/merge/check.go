@@ -46,16 +46,21 @@ func check(srcs []*Source) error {
 	return checkResults(srcs)
 }
 
+// hlogResolution is how far an interval log's times may lie from its
+// results file's: the log writes each interval's start and length in
+// milliseconds, so its end may be off by both roundings.
+const hlogResolution = 3 * time.Millisecond
+
 // sameProcess rejects a process's results file given together with its own
-// interval log: the same time range to the millisecond and the same counts
-// would be counted twice.
+// interval log: the same time range (to the log's resolution) and the same
+// counts would be counted twice.
 func sameProcess(srcs []*Source) error {
 	for _, a := range srcs {
 		for _, b := range srcs {
 			if a.Kind != KindResults || b.Kind != KindHlog {
 				continue
 			}
-			if a.start.Sub(b.start).Abs() > time.Millisecond || a.end.Sub(b.end).Abs() > time.Millisecond {
+			if a.start.Sub(b.start).Abs() > hlogResolution || a.end.Sub(b.end).Abs() > hlogResolution {
 				continue
 			}
 			same := true
@@ -106,6 +111,12 @@ func checkResults(srcs []*Source) error {
 		if r.Load.Type != f.Load.Type {
 			return fmt.Errorf("%s is a %s run and %s a %s run: their latencies are measured differently and cannot be added", first.File, describeType(f.Load.Type), s.File, describeType(r.Load.Type))
 		}
+		if err := sameLoad(first, s); err != nil {
+			return err
+		}
+		if err := ranTogether(first, s); err != nil {
+			return err
+		}
 		if p := r.Load.Partition; p != "" {
 			if prev, ok := parts[p]; ok {
 				return fmt.Errorf("%s and %s both ran partition %s: the same process's results twice?", prev, s.File, p)
@@ -134,4 +145,39 @@ func describeType(t string) string {
 		return "sessions"
 	}
 	return fmt.Sprintf("%q", t)
+}
+
+// sameLoad requires the load every process of one run applies: they run
+// one command line, which only --partition (and the output files) vary.
+func sameLoad(a, b *Source) error {
+	la, lb := a.Result.Load, b.Result.Load
+	for _, d := range []struct {
+		what   string
+		va, vb any
+	}{
+		{"concurrency", la.Concurrency, lb.Concurrency}, {"rate", la.Rate, lb.Rate}, {"arrival", la.Arrival, lb.Arrival},
+		{"sessions", la.Sessions, lb.Sessions}, {"think time", la.ThinkTime, lb.ThinkTime}, {"stages", la.Stages, lb.Stages},
+	} {
+		if d.va != d.vb {
+			return fmt.Errorf("%s ran with %s %v and %s with %v: not processes of one run (each process of a run runs the same command, but for --partition)", a.File, d.what, d.va, b.File, d.vb)
+		}
+	}
+	return nil
+}
+
+// ranTogether requires two results files of processes that split no key
+// space (no --partition) to have measured at the same time: runs that did
+// not overlap at all are separate runs, to compare, not to add.
+func ranTogether(a, b *Source) error {
+	if a.Result.Load.Partition != "" || b.Result.Load.Partition != "" || a.measuredNothing() || b.measuredNothing() {
+		return nil
+	}
+	first, second := a, b
+	if b.start.Before(a.start) {
+		first, second = b, a
+	}
+	if apart := second.start.Sub(first.end); apart > 0 {
+		return fmt.Errorf("%s ended %s before %s started: runs that did not overlap are not processes of one run (compare them with mongoload compare)", first.File, apart.Round(time.Millisecond), second.File)
+	}
+	return nil
 }

@@ -328,6 +328,19 @@ func TestMergeRejectsIncompatibleInputs(t *testing.T) {
 	samePart := edited("part.json", func(r *results.Result) { r.Load.Partition = "0/3" })
 	otherN := edited("n.json", func(r *results.Result) { r.Load.Partition = "1/2" })
 	damaged := edited("damaged.json", func(r *results.Result) { r.Operations[0].Count++ })
+	// The results file keeps nanoseconds, its log milliseconds (issue 25 #4:
+	// 1.3 ms apart, it was merged with its own log and counted twice).
+	subMilli := edited("submilli.json", func(r *results.Result) {
+		r.StartedAt = r.StartedAt.Add(430 * time.Microsecond)
+		r.EndedAt = r.EndedAt.Add(1345 * time.Microsecond)
+	})
+	otherConcurrency := edited("c.json", func(r *results.Result) { r.Load.Partition = ""; r.Load.Concurrency = 100_000 })
+	solo := edited("solo.json", func(r *results.Result) { r.Load.Partition = "" })
+	later := edited("later.json", func(r *results.Result) {
+		r.Load.Partition = ""
+		r.StartedAt = r.EndedAt.Add(16 * time.Second)
+		r.EndedAt = r.StartedAt.Add(2 * time.Second)
+	})
 	// A histogram in nanoseconds from another tool, which mongoload cannot add exactly.
 	ns := hdrhistogram.New(1, int64(time.Minute), 3)
 	_ = ns.RecordValue(int64(2 * time.Millisecond))
@@ -355,6 +368,9 @@ func TestMergeRejectsIncompatibleInputs(t *testing.T) {
 		{"foreign log", []string{closed.hlog[0], foreign}, []string{"not mongoload's"}},                   // other units
 		{"empty log", []string{empty}, []string{"no interval histograms"}},                                // nothing in it
 		{"results and own log", []string{closed.json[1], closed.hlog[1]}, []string{"count it twice"}},     // one process twice
+		{"results and own log, to the log's ms", []string{subMilli, closed.hlog[1]}, []string{"count it twice"}},
+		{"another concurrency", []string{solo, otherConcurrency}, []string{"concurrency", "not processes of one run"}},
+		{"runs that did not overlap", []string{solo, later}, []string{"16s before", "not processes of one run"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

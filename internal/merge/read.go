@@ -104,6 +104,9 @@ func readResults(path string) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := res.CheckMeasured(path); err != nil {
+		return nil, err
+	}
 	s := &Source{File: path, Kind: KindResults, Result: res, ops: map[string]*opData{}, start: res.StartedAt, end: res.EndedAt}
 	for i := range res.Operations {
 		o := &res.Operations[i]
@@ -195,7 +198,7 @@ func readHlog(path string) (*Source, error) {
 		s.ivs[i].ops[tag] = &ivOp{hist: h}
 	}
 	if lines == 0 {
-		return nil, fmt.Errorf("read interval log %q: no interval histograms in it", path)
+		return nil, fmt.Errorf("read interval log %q: %w: no interval histograms in it (a run that ended before its measured phase)", path, results.ErrNothingMeasured)
 	}
 	s.foldServiceTags(tags)
 	s.summarizeIntervals()
