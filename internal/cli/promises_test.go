@@ -119,3 +119,41 @@ func TestUnreachableServer(t *testing.T) {
 		t.Fatalf("silent server: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestOutputsCheckedBeforeTheServerIsTouched is issue 25 #5: --hdr-log
+// into a place that cannot hold it and --prometheus on a port in use
+// failed only after --drop and seeding had replaced the collection. They
+// now fail first (exit 18, one line), and the collection is as it was:
+// the server's count is the oracle.
+func TestOutputsCheckedBeforeTheServerIsTouched(t *testing.T) {
+	uri := testserver.URI(t)
+	d := openDB(t, uri)
+	name := uniqueName(t)
+	w := writeFile(t, "w.yaml", "collections:\n  - {database: "+name+", name: c, template: {_id: {$gen: key}}}\noperations:\n  - {name: get, type: findOne, weight: 1, filter: {_id: {$gen: key}}}\n")
+	if code, _, stderr := run(t, context.Background(), nil, "run", w, "--uri", uri, "--seed", "50", "--operations", "1", "--duration", "0", "--quiet"); code != 0 {
+		t.Fatalf("first run: exit %d: %s", code, stderr)
+	}
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	file := writeFile(t, "file", "")
+	for _, cmd := range []string{"run", "sweep"} {
+		for _, bad := range [][]string{{"--hdr-log", file + "/x.hlog"}, {"--prometheus", busy.Addr().String()}} {
+			args := append([]string{cmd, w, "--uri", uri, "--drop", "--seed", "300", "--quiet"}, bad...)
+			if cmd == "sweep" {
+				args = append(args, "--concurrency", "1,2", "--step-duration", "1s")
+			} else {
+				args = append(args, "--duration", "1s")
+			}
+			code, _, stderr := run(t, context.Background(), nil, args...)
+			if code != ExitOutput || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+				t.Errorf("%s %v: exit %d, stderr %q; want %d, one line", cmd, bad, code, stderr, ExitOutput)
+			}
+			if n := d.count(name, "c"); n != 50 {
+				t.Fatalf("%s %v: the collection went from 50 to %d documents before the refusal", cmd, bad, n)
+			}
+		}
+	}
+}

@@ -40,10 +40,8 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 		return err
 	}
 	defer func() { out.view.end(ctx, o, cfg, nil, err) }() // the final report stays up for --dashboard-linger
-	if cfg.Run.Out != "" {
-		if err := results.CheckWritable(cfg.Run.Out, rf.inputs(fs.Arg(0), fs)...); err != nil {
-			return withCode(ExitOutput, err)
-		}
+	if err := checkOutputs(cfg, rf.inputs(fs.Arg(0), fs)); err != nil {
+		return err
 	}
 	startPprof(o)
 	client, err := connectPrepared(ctx, o, cfg, plan, engine.TracksSends(model(cfg), plan))

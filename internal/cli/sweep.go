@@ -190,7 +190,7 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	if param == "concurrency" {
 		cfg.Run.Concurrency = int(levels[len(levels)-1]) // seeding's parallelism follows it
 	}
-	if err := checkSweepOutputs(cfg.Run.Out, *sf.html, *sf.csv, rf.inputs(fs.Arg(0), fs)); err != nil {
+	if err := checkSweepOutputs(cfg, *sf.html, *sf.csv, rf.inputs(fs.Arg(0), fs)); err != nil {
 		return err
 	}
 	if err := checkOperatorFlags(cfg); err != nil {
@@ -236,13 +236,14 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// checkSweepOutputs fails before the sweep if an output cannot be written.
-func checkSweepOutputs(out, html, csvDir string, inputs []string) error {
-	for _, p := range []string{out, html} {
-		if p == "" {
-			continue
-		}
-		if err := results.CheckWritable(p, inputs...); err != nil {
+// checkSweepOutputs fails before the sweep if an output cannot be written
+// (the steps' interval logs go beside --hdr-log) or listened on.
+func checkSweepOutputs(cfg *config.Config, html, csvDir string, inputs []string) error {
+	if err := checkOutputs(cfg, inputs); err != nil {
+		return err
+	}
+	if html != "" {
+		if err := results.CheckWritable(html, inputs...); err != nil {
 			return withCode(ExitOutput, err)
 		}
 	}

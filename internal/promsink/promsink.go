@@ -72,6 +72,21 @@ func ListenAddr(addr string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
+// CheckListen binds addr (see ListenAddr) and lets it go: a run checks its
+// endpoint before it changes anything on the server, so a port in use
+// fails at once, not after setup and seeding.
+func CheckListen(addr string) error {
+	a, err := ListenAddr(addr)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", a)
+	if err != nil {
+		return fmt.Errorf("prometheus endpoint: %w", err)
+	}
+	return ln.Close()
+}
+
 // Listen starts serving /metrics on o.Addr (see ListenAddr).
 func Listen(o Options) (*Exporter, error) {
 	addr, err := ListenAddr(o.Addr)

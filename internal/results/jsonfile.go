@@ -108,9 +108,15 @@ func ReadJSON(path string) (*Result, error) {
 // leaves nothing behind. inputs are the files the command reads (its
 // workload, the files it merges): writing path must not overwrite one.
 func CheckWritable(path string, inputs ...string) error {
+	return CheckWritableAs("results file", path, inputs...)
+}
+
+// CheckWritableAs is CheckWritable for any output file, named what in the
+// messages ("interval log").
+func CheckWritableAs(what, path string, inputs ...string) error {
 	fi, statErr := os.Stat(path)
 	if statErr == nil && fi.IsDir() {
-		return fmt.Errorf("results file %q is a directory", path)
+		return fmt.Errorf("%s %q is a directory", what, path)
 	}
 	if statErr == nil {
 		for _, in := range inputs {
@@ -129,14 +135,14 @@ func CheckWritable(path string, inputs ...string) error {
 		}
 		if di, derr := os.Stat(dir); derr == nil && di.IsDir() {
 			// The directory is there: say so, whatever errno the file system chose.
-			return fmt.Errorf("results file %q cannot be written: mongoload writes it through a new file in directory %q, which does not accept one (%v)", path, dir, err)
+			return fmt.Errorf("%s %q cannot be written: mongoload writes it through a new file in directory %q, which does not accept one (%v)", what, path, dir, err)
 		}
-		return fmt.Errorf("results file %q cannot be written: directory %q: %w", path, dir, err)
+		return fmt.Errorf("%s %q cannot be written: directory %q: %w", what, path, dir, err)
 	}
 	name := f.Name()
 	f.Close()
 	if err := os.Remove(name); err != nil {
-		return fmt.Errorf("results file %q: removing the test file %q: %w", path, name, err)
+		return fmt.Errorf("%s %q: removing the test file %q: %w", what, path, name, err)
 	}
 	return nil
 }
