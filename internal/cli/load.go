@@ -23,15 +23,16 @@ import (
 var loadFlags = []struct {
 	name, def, usage string
 	boolean          bool
+	join             string // repeatable: values joined by it (settingValue)
 }{
-	{"documents", "", "documents each collection holds after the load (keys 0 to N-1; default: the workload's seed counts); 0 only sets up collections and indexes", false},
-	{"size", "", "load each collection to this much BSON instead, such as 50GB or 2TiB (from the documents' average size)", false},
-	{"batch-size", strconv.Itoa(loader.DefaultBatchSize), "documents per insertMany", false},
-	{"workers", "2 per core, 4 to 32", "parallel inserters", false},
-	{"indexes", "before", "build the workload's indexes before the load, or after it (faster for big loads)", false},
-	{"load-write-concern", "", "write concern of the load's inserts: 1, majority, a number of members (default: the connection's)", false},
-	{"resume", "", "continue an interrupted load where it stopped", true},
-	{"collection", "", "load only these collections (name or database.name, comma separated)", false},
+	{"documents", "", "documents each collection holds after the load (keys 0 to N-1; default: the workload's seed counts); 0 only sets up collections and indexes", false, ""},
+	{"size", "", "load each collection to this much BSON instead, such as 50GB or 2TiB (from the documents' average size)", false, ""},
+	{"batch-size", strconv.Itoa(loader.DefaultBatchSize), "documents per insertMany", false, ""},
+	{"workers", "2 per core, 4 to 32", "parallel inserters", false, ""},
+	{"indexes", "before", "build the workload's indexes before the load, or after it (faster for big loads)", false, ""},
+	{"load-write-concern", "", "write concern of the load's inserts: 1, majority, a number of members (default: the connection's)", false, ""},
+	{"resume", "", "continue an interrupted load where it stopped", true, ""},
+	{"collection", "", "load only these collections (name or database.name, comma separated; repeatable)", false, ","},
 }
 
 // loadSettings are the common settings load reads: the connection, the
@@ -68,7 +69,7 @@ func addLoadFlags(fs *pflag.FlagSet) {
 		if f.def != "" {
 			usage += " (default " + f.def + ")"
 		}
-		fl := fs.VarPF(&settingValue{}, f.name, "", usage)
+		fl := fs.VarPF(&settingValue{join: f.join}, f.name, "", usage)
 		if f.boolean {
 			fl.NoOptDefVal = "true"
 		}

@@ -26,7 +26,7 @@ func addSettingsOf(fs *pflag.FlagSet, only []string) {
 		if s.NoFlag || only != nil && !slices.Contains(only, s.Flag) {
 			continue
 		}
-		f := fs.VarPF(&settingValue{}, s.Flag, "", s.Usage+" ["+s.Env()+"]")
+		f := fs.VarPF(&settingValue{join: s.Join}, s.Flag, "", s.Usage+s.Repeatable()+" ["+s.Env()+"]")
 		if s.Bool {
 			f.NoOptDefVal = "true"
 		}
@@ -34,11 +34,24 @@ func addSettingsOf(fs *pflag.FlagSet, only []string) {
 }
 
 // settingValue only remembers the text; it is applied after the file and the
-// environment, so that flags win whatever the order of loading.
-type settingValue struct{ v string }
+// environment, so that flags win whatever the order of loading. A
+// repeatable flag (join set) keeps every value, joined; any other, the last.
+type settingValue struct {
+	vs   []string
+	join string
+}
 
-func (s *settingValue) String() string     { return s.v }
-func (s *settingValue) Set(v string) error { s.v = v; return nil }
+func (s *settingValue) String() string {
+	if s.join == "" {
+		if len(s.vs) == 0 {
+			return ""
+		}
+		return s.vs[len(s.vs)-1]
+	}
+	return strings.Join(s.vs, s.join)
+}
+
+func (s *settingValue) Set(v string) error { s.vs = append(s.vs, v); return nil }
 func (s *settingValue) Type() string       { return "value" }
 
 // loadWorkload reads a workload file, or a built-in workload by name.

@@ -38,7 +38,7 @@ const defaultCooldown = 15 * time.Second
 
 // sweepFlags are the sweep's own flags.
 type sweepFlags struct {
-	lists            map[string]*string
+	lists            map[string]*settingValue // repeatable: --concurrency 4,8 --concurrency 16 is 4,8,16
 	stepDur          *string
 	html, csv        *string
 	markdown         *bool
@@ -50,10 +50,15 @@ type sweepFlags struct {
 
 func addSweepFlags(fs *pflag.FlagSet) *sweepFlags {
 	d := analysis.DefaultSweepOptions()
-	f := &sweepFlags{lists: map[string]*string{}}
-	f.lists["concurrency"] = fs.String("concurrency", "", "closed loop: the workers of each step, such as 4,8,16,32,64 [MONGOLOAD_CONCURRENCY]")
-	f.lists["rate"] = fs.String("rate", "", "open loop: the target rate of each step, such as 1000,2000,4000 [MONGOLOAD_RATE]")
-	f.lists["sessions"] = fs.String("sessions", "", "think-time sessions: the sessions of each step, such as 1000,2000,5000 [MONGOLOAD_SESSIONS]")
+	f := &sweepFlags{lists: map[string]*settingValue{}}
+	for _, l := range []struct{ name, usage string }{
+		{"concurrency", "closed loop: the workers of each step, such as 4,8,16,32,64 (repeatable) [MONGOLOAD_CONCURRENCY]"},
+		{"rate", "open loop: the target rate of each step, such as 1000,2000,4000 (repeatable) [MONGOLOAD_RATE]"},
+		{"sessions", "think-time sessions: the sessions of each step, such as 1000,2000,5000 (repeatable) [MONGOLOAD_SESSIONS]"},
+	} {
+		f.lists[l.name] = &settingValue{join: ","}
+		fs.Var(f.lists[l.name], l.name, l.usage)
+	}
 	f.stepDur = fs.String("step-duration", "60s", "measured length of each step (after its --warmup)")
 	f.linear = fs.Float64("linear-gain", d.Rules.LinearGain, "verdict rule: a step gaining at least this share of the proportional throughput gain scales linearly")
 	f.knee = fs.Float64("knee-gain", d.Rules.KneeGain, "verdict rule: extra load is worth it while it buys at least this share of the proportional gain (sets the sweet spot)")
@@ -84,7 +89,7 @@ func (f *sweepFlags) options() (analysis.SweepOptions, error) {
 func (f *sweepFlags) levels(fs *pflag.FlagSet, env func(string) (string, bool)) (string, []float64, error) {
 	var param, text string
 	for _, p := range sweepParams {
-		v, given := *f.lists[p], fs.Changed(p)
+		v, given := f.lists[p].String(), fs.Changed(p)
 		if !given {
 			v, given = env("MONGOLOAD_" + strings.ToUpper(p))
 		}

@@ -23,7 +23,20 @@ type Setting struct {
 	// GOMEMLIMIT), read when the MONGOLOAD_* one is not set: a user who
 	// tuned Go's collector for the process keeps that tuning.
 	GoEnv string
-	Set   func(c *Config, v string) error
+	// Join, when set, makes the flag repeatable: its values accumulate,
+	// joined by Join into the one text Set reads, as the environment
+	// variable writes several ("at 1s: stepdown;at 2s: stepdown").
+	// Without it the last value given wins.
+	Join string
+	Set  func(c *Config, v string) error
+}
+
+// Repeatable says so in a setting's help.
+func (s Setting) Repeatable() string {
+	if s.Join == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (repeatable; in %s separate them with %q)", s.Env(), s.Join)
 }
 
 // Env is the environment variable for s: MONGOLOAD_ and the flag in upper snake case.
@@ -43,7 +56,7 @@ var Settings = []Setting{
 	{Flag: "write-concern", Usage: "w: a number or a tag such as majority", Set: setWriteConcern},
 	{Flag: "max-pool-size", Usage: "connection pool size", Set: uintSetter(func(c *Config) *uint64 { return &c.Connection.MaxPoolSize })},
 	{Flag: "min-pool-size", Usage: "connections kept open", Set: uintSetter(func(c *Config) *uint64 { return &c.Connection.MinPoolSize })},
-	{Flag: "compressors", Usage: "wire compressors, comma separated (zstd,snappy,zlib)", Set: func(c *Config, v string) error { c.Connection.Compressors = splitList(v); return nil }},
+	{Flag: "compressors", Join: ",", Usage: "wire compressors, comma separated (zstd,snappy,zlib)", Set: func(c *Config, v string) error { c.Connection.Compressors = splitList(v); return nil }},
 	{Flag: "connect-timeout", Usage: "how long connecting may take", Set: durationSetter(func(c *Config) *Duration { return &c.Connection.Timeouts.Connect })},
 	{Flag: "server-selection-timeout", Usage: "how long to wait for a usable server", Set: durationSetter(func(c *Config) *Duration { return &c.Connection.Timeouts.ServerSelection })},
 	{Flag: "op-timeout", Usage: "client-side timeout of one operation (0: none)", Set: durationSetter(func(c *Config) *Duration { return &c.Connection.Timeouts.Operation })},
@@ -53,7 +66,7 @@ var Settings = []Setting{
 	{Flag: "warmup", Usage: "warm-up before measuring (excluded from results)", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Warmup })},
 	{Flag: "grace", Usage: "after the duration, how long operations in flight may finish before they are abandoned and counted (default 5s)", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Grace })},
 	{Flag: "interval", Usage: "reporting interval", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Interval })},
-	{Flag: "seed", Usage: "documents each collection holds before the run (missing ones are inserted): N for every collection, overriding the workload's own counts, or NAME=N,... for some", Set: setSeed},
+	{Flag: "seed", Join: ",", Usage: "documents each collection holds before the run (missing ones are inserted): N for every collection, overriding the workload's own counts, or NAME=N,... for some", Set: setSeed},
 	{Flag: "seed-scale", Usage: "multiply every seed count (collections' own included), e.g. 0.01 for a quick try", Set: func(c *Config, v string) error {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || f <= 0 {
@@ -93,13 +106,7 @@ var Settings = []Setting{
 	{Flag: "max-in-flight", Usage: "operations in flight at once (open loop: beyond it they are dropped; default 1000)", Set: intSetter(func(c *Config) *int { return &c.Run.MaxInFlight })},
 	{Flag: "sessions", Usage: "think-time sessions (simulated users)", Set: intSetter(func(c *Config) *int { return &c.Run.Sessions })},
 	{Flag: "think-time", Usage: "sessions: time between a session's operations", Set: durationSetter(func(c *Config) *Duration { return &c.Run.ThinkTime })},
-	{Flag: "fault", Usage: "fault schedule entry, repeatable: \"at 30s: stepdown\" asks the replica set primary to step down 30s into the measured phase", Set: func(c *Config, v string) error {
-		if _, err := ParseFault(v); err != nil {
-			return err
-		}
-		c.Run.Faults = append(c.Run.Faults, v)
-		return nil
-	}},
+	{Flag: "fault", Join: ";", Usage: "fault schedule entry: \"at 30s: stepdown\" asks the replica set primary to step down 30s into the measured phase", Set: setFaults},
 	{Flag: "think-distribution", Usage: "sessions: fixed or exponential think time", Set: func(c *Config, v string) error { c.Run.ThinkDist = v; return nil }},
 	{Flag: "stages", Usage: "ramp: DURATION:TARGET,... (rate in open loop, workers in closed loop)", Set: func(c *Config, v string) error {
 		st, err := ParseStages(v)
@@ -118,7 +125,7 @@ var Settings = []Setting{
 		c.Run.StartAt = v
 		return nil
 	}},
-	{Flag: "slo", Usage: "service-level objectives, e.g. p99<=20ms,throughput>=5000,errors<=0.1%; a miss exits 30", Set: func(c *Config, v string) error { c.Run.SLO = v; return nil }},
+	{Flag: "slo", Join: ",", Usage: "service-level objectives, e.g. p99<=20ms,throughput>=5000,errors<=0.1%; a miss exits 30", Set: func(c *Config, v string) error { c.Run.SLO = v; return nil }},
 	{Flag: "repeat", Usage: "run the measured phase this many times (an SLA battery)", Set: intSetter(func(c *Config) *int { return &c.Run.Repeat })},
 	{Flag: "cooldown", Usage: "pause between the runs of a battery or the steps of a sweep", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Cooldown })},
 	{Flag: "pass-quorum", Usage: "runs of a battery that must meet the SLO (default: all)", Set: intSetter(func(c *Config) *int { return &c.Run.PassQuorum })},
@@ -194,6 +201,21 @@ func ApplyEnv(c *Config, env func(string) (string, bool)) error {
 		}
 	}
 	return es.Err()
+}
+
+// setFaults adds fault schedule entries, separated by ";", after the
+// workload's own.
+func setFaults(c *Config, v string) error {
+	for _, f := range strings.Split(v, ";") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		if _, err := ParseFault(f); err != nil {
+			return err
+		}
+		c.Run.Faults = append(c.Run.Faults, f)
+	}
+	return nil
 }
 
 // setSeed sets seed counts from the environment or a flag. Set there, a
