@@ -24,7 +24,7 @@ func TestObjectivesCountTransactionsOnce(t *testing.T) {
 		{"p50<=1s", rt.PayMs},
 		{"errors<=100", rt.PayErrors * rt.TxnSeconds},
 		{"transaction:throughput>=1", rt.PayN},
-		{"updateOne:throughput>=0", 0},       // no operation of the mix is an updateOne: a step's type is not the mix's
+		{"updateOne:throughput>=1", 0},       // no operation of the mix is an updateOne: a step's type is not the mix's
 		{"pay/debit:throughput>=1", rt.PayN}, // a step named explicitly
 		{"pay/debit:p50<=1s", rt.DebitMs},
 	}

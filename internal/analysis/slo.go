@@ -86,7 +86,52 @@ func parseObjective(s string) (Objective, error) {
 	if err != nil {
 		return o, fmt.Errorf("objective %q: %q is not a valid value: %v", s, value, err)
 	}
-	return o, nil
+	return o, o.checkRange()
+}
+
+// checkRange refuses a bound outside its term's range, or one no run can
+// miss (or meet): latencies, throughput and error counts are 0 or more,
+// an error rate is 0 to 100%. "throughput>=-5" and "errors<=150%" passed
+// every run, which an SLO must never do silently.
+func (o Objective) checkRange() error {
+	unit, hi := "", math.Inf(1)
+	switch {
+	case o.Metric == "errors" && o.Percent:
+		unit, hi = "%", 100
+	case o.Metric == "throughput":
+		unit = " operations/s"
+	case o.Metric == "errors":
+		unit = " errors"
+	default:
+		unit = " ms"
+	}
+	v := o.Value
+	lo := 0.0
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return fmt.Errorf("objective %q: the bound must be a finite number", o.Text)
+	case v < lo || v > hi:
+		return fmt.Errorf("objective %q: %s is %s, so a bound of %g%s is out of its range and the objective could never fail (or never pass); give a bound from %g%s%s", o.Text, o.Metric, rangeWords(hi, unit), v, unit, lo, unit, upTo(hi, unit))
+	case (o.Op == ">=" && v == lo) || (o.Op == "<=" && v == hi):
+		return fmt.Errorf("objective %q: every run meets it (%s is %s), so it checks nothing; give a bound that a run can miss", o.Text, o.Metric, rangeWords(hi, unit))
+	case (o.Op == "<" && v == lo) || (o.Op == ">" && v == hi):
+		return fmt.Errorf("objective %q: no run can meet it (%s is %s)", o.Text, o.Metric, rangeWords(hi, unit))
+	}
+	return nil
+}
+
+func rangeWords(hi float64, unit string) string {
+	if math.IsInf(hi, 1) {
+		return "never below 0"
+	}
+	return fmt.Sprintf("from 0 to %g%s", hi, unit)
+}
+
+func upTo(hi float64, unit string) string {
+	if math.IsInf(hi, 1) {
+		return " up"
+	}
+	return fmt.Sprintf(" to %g%s", hi, unit)
 }
 
 // parseLatency reads "20ms", "1.5s", "500us" (a bare number is milliseconds).

@@ -81,6 +81,16 @@ func TestParseObjectivesErrors(t *testing.T) {
 		{"throughput>=lots", "not a valid"}, // not a number
 		{"", "no objective"},                // empty
 		{"errors<=x%", "not a valid value"}, // bad percent
+		// Bounds outside a term's range (issue 25 #7): each passed every run.
+		{"throughput>=-5", "out of its range"},
+		{"errors<=150%", "out of its range"},
+		{"p99<=-2ms", "out of its range"},
+		{"errors<=-1", "out of its range"},
+		{"throughput>=NaN", "finite"},
+		{"p99<=Inf", "finite"},
+		{"throughput>=0", "every run meets it"},
+		{"errors<=100%", "every run meets it"},
+		{"p99<0", "no run can meet it"},
 	}
 	for _, tt := range tests {
 		_, err := ParseObjectives(tt.in)
