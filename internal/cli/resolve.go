@@ -119,7 +119,7 @@ func applyFlags(cfg *config.Config, fs *pflag.FlagSet) error {
 		if f == nil || !f.Changed {
 			continue
 		}
-		if err := s.Set(cfg, f.Value.String()); err != nil {
+		if err := s.Apply(cfg, f.Value.String(), "--"+s.Flag); err != nil {
 			es = append(es, &config.Error{Kind: config.Invalid, Field: "--" + s.Flag, Msg: err.Error()})
 		}
 	}

@@ -19,6 +19,9 @@ type Config struct {
 	Collections []Collection `yaml:"collections,omitempty" json:"collections"`
 	Operations  []Operation  `yaml:"operations,omitempty" json:"operations"`
 	Run         Run          `yaml:"run,omitempty" json:"run"`
+
+	// setBy: which flag or environment variable set a field (provenance.go).
+	setBy map[string]string
 }
 
 // Connection says how to reach and talk to the server.

@@ -68,7 +68,7 @@ func Parse(data []byte, name string) (*Config, error) {
 var (
 	yamlLine    = regexp.MustCompile(`line (\d+)`)
 	wholeDigits = regexp.MustCompile("^`[-+]?[0-9_]+(\\.\\.\\.)?`$") // too big: YAML reads it as a float, and clips it
-	yamlTypeErr = regexp.MustCompile("cannot unmarshal !!(\\w+) (`.*`) into (.+)")
+	yamlTypeErr = regexp.MustCompile("cannot unmarshal !!(\\w+) ?(`.*`)? into (.+)")
 	yamlTags    = map[string]string{"str": "string", "int": "number", "float": "number", "bool": "boolean",
 		"seq": "list", "map": "mapping", "null": "null", "timestamp": "timestamp"}
 )
@@ -127,6 +127,9 @@ func decodeError(err error) error {
 		}
 		if m := yamlTypeErr.FindStringSubmatch(e.Msg); m != nil {
 			e.Msg = fmt.Sprintf("wrong type: %s is a %s, where %s is expected", m[2], yamlTags[m[1]], goTypeName(m[3]))
+			if m[2] == "" {
+				e.Msg = fmt.Sprintf("wrong type: a %s, where %s is expected", yamlTags[m[1]], goTypeName(m[3]))
+			}
 			if (m[1] == "int" || m[1] == "float") && strings.Contains(m[3], "int") && wholeDigits.MatchString(m[2]) {
 				// A whole number where one is expected: too big for it, not the wrong type.
 				e.Msg = fmt.Sprintf("%s is out of range for %s", m[2], intRange(m[3]))
@@ -148,7 +151,11 @@ func checkKeys(n *yaml.Node, t reflect.Type, path string, out *Errors) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if t == valueType || t == limitType {
+	if t == valueType || t == limitType || reflect.PointerTo(t).Implements(unmarshalerType) {
+		return
+	}
+	if err := shapeError(n, t, path); err != nil {
+		*out = append(*out, err)
 		return
 	}
 	switch t.Kind() {
@@ -179,6 +186,44 @@ func checkKeys(n *yaml.Node, t reflect.Type, path string, out *Errors) {
 			checkKeys(c, t.Elem(), fmt.Sprintf("%s[%d]", path, i), out)
 		}
 	}
+}
+
+var unmarshalerType = reflect.TypeOf((*yaml.Unmarshaler)(nil)).Elem()
+
+// shapeError reports a mapping where a list belongs, or the reverse, in a
+// workload author's words and with the fix; the decoder's own text
+// ("cannot unmarshal !!map into []config.Collection") names Go types.
+func shapeError(n *yaml.Node, t reflect.Type, path string) *Error {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil
+	}
+	var want, fix string
+	switch {
+	case t.Kind() == reflect.Slice && n.Kind != yaml.SequenceNode:
+		want, fix = "a list", `write each entry on its own line starting with "- "`
+	case t.Kind() == reflect.Struct && n.Kind != yaml.MappingNode:
+		want, fix = "a mapping", "write it as key: value lines, indented under " + lastKey(path) + ":"
+	case t.Kind() <= reflect.Float64 || t.Kind() == reflect.String:
+		if n.Kind == yaml.ScalarNode {
+			return nil // the decoder says which value, and why
+		}
+		want, fix = goTypeName(t.String()), "give one value"
+	default:
+		return nil
+	}
+	got := map[yaml.Kind]string{yaml.MappingNode: "a mapping", yaml.SequenceNode: "a list", yaml.ScalarNode: "a single value"}[n.Kind]
+	if n.Kind == yaml.ScalarNode {
+		got = fmt.Sprintf("the value %q", n.Value)
+	}
+	return &Error{Kind: Invalid, Line: n.Line, Field: path, Msg: fmt.Sprintf("wrong type: %s, where %s is expected: %s", got, want, fix)}
+}
+
+func lastKey(path string) string {
+	k := path[strings.LastIndex(path, ".")+1:]
+	if i := strings.IndexByte(k, '['); i > 0 {
+		k = k[:i]
+	}
+	return k
 }
 
 func yamlFields(t reflect.Type) map[string]reflect.StructField {

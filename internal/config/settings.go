@@ -195,7 +195,7 @@ func ApplyEnv(c *Config, env func(string) (string, bool)) error {
 			v, ok = env(name)
 		}
 		if ok {
-			if err := s.Set(c, v); err != nil {
+			if err := s.Apply(c, v, name); err != nil {
 				es = append(es, &Error{Kind: Invalid, Field: name, Msg: err.Error()})
 			}
 		}

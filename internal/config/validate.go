@@ -52,7 +52,11 @@ var (
 func (c *Config) Validate() Errors {
 	var es Errors
 	add := func(kind Kind, line int, field, format string, args ...any) {
-		es = append(es, &Error{Kind: kind, File: c.Source, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)})
+		file := c.Source
+		if where, ok := c.blame(field); ok {
+			file, line, field = "", 0, where
+		}
+		es = append(es, &Error{Kind: kind, File: file, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)})
 	}
 	c.validateConnection(add)
 	c.validateCollections(add)
