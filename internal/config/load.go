@@ -202,7 +202,7 @@ func shapeError(n *yaml.Node, t reflect.Type, path string) *Error {
 	case t.Kind() == reflect.Slice && n.Kind != yaml.SequenceNode:
 		want, fix = "a list", `write each entry on its own line starting with "- "`
 	case t.Kind() == reflect.Struct && n.Kind != yaml.MappingNode:
-		want, fix = "a mapping", "write it as key: value lines, indented under " + lastKey(path) + ":"
+		want, fix = "a mapping", "write it as key: value lines, indented under "+lastKey(path)+":"
 	case t.Kind() <= reflect.Float64 || t.Kind() == reflect.String:
 		if n.Kind == yaml.ScalarNode {
 			return nil // the decoder says which value, and why
