@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/mongodb"
 )
 
 // AppName is the appName capture connects with; its own commands, which a
@@ -50,6 +52,10 @@ func (p *Profiled) Add(d bson.Raw) {
 		return
 	}
 	e := profilerEntry(d)
+	if c, _ := e.cmd.Lookup("comment").StringValueOK(); c == mongodb.SetupComment {
+		p.Tally.skip("mongoload's own setup reads")
+		return
+	}
 	if why := p.outside(e.ns); why != "" {
 		p.Tally.skip(why)
 		return

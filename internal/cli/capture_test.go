@@ -118,6 +118,9 @@ func classify(e bson.Raw) string {
 	}
 	op, _ := e.Lookup("op").StringValueOK()
 	cmd, _ := e.Lookup("command").DocumentOK()
+	if c, _ := cmd.Lookup("comment").StringValueOK(); c == mongodb.SetupComment {
+		return "" // mongoload's setup (where the keys end), not the workload
+	}
 	keys := func(d bson.Raw) string {
 		els, _ := d.Elements()
 		var k []string

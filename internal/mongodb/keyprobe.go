@@ -13,6 +13,11 @@ import (
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
+// SetupComment marks the reads setup makes of the workload's collections
+// (the key probe), so that a profiler's reader (capture) can tell them
+// from the application's.
+const SetupComment = "mongoload: setup"
+
 // probeWindow is how many consecutive keys one probe asks for: a gap this
 // long (documents deleted, inserts that failed) reads as the end of the keys.
 const probeWindow = 64
@@ -37,7 +42,7 @@ func (cl *Client) keysHeld(ctx context.Context, col *workload.Collection, record
 			keys = append(keys, f.Value(k))
 		}
 		filter := bson.D{{Key: f.Name, Value: bson.D{{Key: "$in", Value: keys}}}}
-		err := coll.FindOne(ctx, filter, options.FindOne().SetProjection(bson.D{{Key: "_id", Value: 1}})).Err()
+		err := coll.FindOne(ctx, filter, options.FindOne().SetProjection(bson.D{{Key: "_id", Value: 1}}).SetComment(SetupComment)).Err()
 		if errors.Is(err, mongo.ErrNoDocuments) {
 			return false, nil
 		}
