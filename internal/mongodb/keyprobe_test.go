@@ -9,7 +9,6 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/generate"
 	"github.com/mongoload/mongoload/internal/workload"
 )
@@ -92,17 +91,5 @@ func keyPlan(t *testing.T, db, template, indexes string) *workload.Plan {
 	if indexes == "" {
 		indexes = "[]"
 	}
-	src := fmt.Sprintf("collections:\n  - {database: %s, name: c, template: %s, indexes: %s}\noperations:\n  - {name: put, type: insertOne, weight: 1}\n", db, template, indexes)
-	cfg, err := config.Parse([]byte(src), "t.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if es := cfg.Validate(); len(es) > 0 {
-		t.Fatal(es)
-	}
-	p, err := workload.Compile(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return compile(t, fmt.Sprintf("collections:\n  - {database: %s, name: c, template: %s, indexes: %s}\noperations:\n  - {name: put, type: insertOne, weight: 1}\n", db, template, indexes))
 }

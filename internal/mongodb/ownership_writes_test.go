@@ -11,7 +11,6 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -96,17 +95,5 @@ func TestEveryWriteIsRefusedOnAForeignCollection(t *testing.T) {
 // writingPlan compiles a workload of collection c in db with one operation.
 func writingPlan(t *testing.T, db, op string) *workload.Plan {
 	t.Helper()
-	src := fmt.Sprintf("collections:\n  - {database: %s, name: c, template: {k: {$gen: key}, v: 1}}\noperations:\n  - %s\n", db, strings.Replace(op, "{type:", "{name: w, weight: 1, type:", 1))
-	cfg, err := config.Parse([]byte(src), "t.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if es := cfg.Validate(); len(es) > 0 {
-		t.Fatal(es)
-	}
-	p, err := workload.Compile(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return compile(t, fmt.Sprintf("collections:\n  - {database: %s, name: c, template: {k: {$gen: key}, v: 1}}\noperations:\n  - %s\n", db, strings.Replace(op, "{type:", "{name: w, weight: 1, type:", 1)))
 }
