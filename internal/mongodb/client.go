@@ -81,6 +81,7 @@ const firstTry = 2 * time.Second
 // timeout; any other silence may end (an election, a slow network), so
 // Connect says what it waits for and goes on waiting.
 func (cl *Client) firstPing(ctx context.Context, wait time.Duration, co ...ConnectOptions) error {
+	start := time.Now()
 	try := min(wait, firstTry)
 	tryCtx, cancel := context.WithTimeout(ctx, try)
 	err := cl.c.Ping(tryCtx, readpref.PrimaryPreferred())
@@ -94,10 +95,16 @@ func (cl *Client) firstPing(ctx context.Context, wait time.Duration, co ...Conne
 	if allRefused(err) {
 		return fmt.Errorf("%w: nothing listens at %s (connection refused): is the server running, and is that its address?", ErrUnreachable, cl.Hosts)
 	}
+	// The rest of the timeout, from the start: what the line promises is
+	// when Connect gives up (the driver's own selection timeout would
+	// start again from here).
+	left := wait - time.Since(start)
 	if len(co) > 0 && co[0].OnWait != nil {
-		co[0].OnWait(fmt.Sprintf("no answer yet from %s: waiting up to %s more (the server-selection timeout, --server-selection-timeout)", cl.Hosts, (wait - try).Round(time.Second)))
+		co[0].OnWait(fmt.Sprintf("no answer yet from %s: waiting up to %s more (the server-selection timeout, --server-selection-timeout)", cl.Hosts, left.Round(100*time.Millisecond)))
 	}
-	if err := cl.c.Ping(ctx, readpref.PrimaryPreferred()); err != nil {
+	restCtx, cancel := context.WithTimeout(ctx, left)
+	defer cancel()
+	if err := cl.c.Ping(restCtx, readpref.PrimaryPreferred()); err != nil {
 		return cl.connectError(err, wait)
 	}
 	return nil
