@@ -98,7 +98,7 @@ func runObserved(t *testing.T, o IO, during func(), args ...string) *results.Res
 	if err != nil {
 		t.Fatal(err)
 	}
-	info := runInfo(cfg, plan)
+	info := runInfo(context.Background(), cfg, plan, nil)
 	sinks := append([]sink.Sink{report.NewJSONSink(cfg.Run.Out, info)}, extra...)
 	fan := sink.NewFanout(sinks...)
 	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{})

@@ -122,7 +122,7 @@ func missWarnings(res *plgm.Result) []plgm.Warning {
 			if col.Name != op.Collection && col.Namespace() != op.Collection {
 				continue
 			}
-			if c := workload.MissCause(op.Filter, col.Template, seedTarget(cfg, i)); c != "" {
+			if c := workload.MissCause(op.Filter, col.Template, seedTarget(cfg, i), nil); c != "" {
 				out = append(out, plgm.Warning{Field: op.Name, Msg: "its filter can find nothing, as in plgm: " + c})
 			}
 		}

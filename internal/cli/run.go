@@ -187,7 +187,7 @@ func measureStep(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 		runners[i] = e
 	}
 	opts, load := engineOptions(cfg)
-	r := &runState{ctx: ctx, o: o, cfg: cfg, plan: plan, client: client, out: out, opts: opts, info: runInfo(cfg, plan)}
+	r := &runState{ctx: ctx, o: o, cfg: cfg, plan: plan, client: client, out: out, opts: opts, info: runInfo(ctx, cfg, plan, client)}
 	r.info.Load = load
 	var restore func()
 	r.info.Memory, restore = applyMemoryPolicy(cfg, plan, opts)

@@ -2,17 +2,20 @@ package cli
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
 // runInfo is what the result says about the run before it is measured: the
 // tool, the workload, the configuration (password redacted) and its line.
-func runInfo(cfg *config.Config, plan *workload.Plan) results.RunInfo {
+func runInfo(ctx context.Context, cfg *config.Config, plan *workload.Plan, client *mongodb.Client) results.RunInfo {
 	red := cfg.Redact()
 	raw, _ := json.Marshal(red)
 	parents := map[string]string{}
@@ -32,38 +35,51 @@ func runInfo(cfg *config.Config, plan *workload.Plan) results.RunInfo {
 		Warmup:     cfg.Run.Warmup.D(),
 
 		EmptyThreshold: cfg.Run.EmptyThreshold,
-		MissCauses:     missCauses(cfg, plan),
+		MissCauses:     missCauses(cfg, plan, serverHolds(ctx, client)),
 	}
 }
 
 // missCauses says, for each operation whose filter cannot reach its
 // collection's documents, why (workload.MissCause): the report flags the
-// operation only if its results were mostly empty.
-func missCauses(cfg *config.Config, plan *workload.Plan) map[string]string {
-	filters := map[string]config.Value{}
-	var walk func(ops []config.Operation)
-	walk = func(ops []config.Operation) {
-		for _, o := range ops {
-			filters[o.Name] = o.Filter
-			walk(o.Steps)
-		}
-	}
-	walk(cfg.Operations)
+// operation only if its results were mostly empty. Each operation is read
+// with its own filter (a step and a mix operation may share a name), and a
+// field its template lacks is looked for in the collection, whose
+// documents mongoload may not have made from this template (holds: nil
+// without a server).
+func missCauses(cfg *config.Config, plan *workload.Plan, holds func(col *workload.Collection, field string) bool) map[string]string {
 	out := map[string]string{}
 	for _, op := range plan.AllOps() {
-		if op.Collection == nil {
+		if op.Collection == nil || op.Config == nil {
 			continue
+		}
+		var has func(string) bool
+		if holds != nil {
+			has = func(field string) bool { return holds(op.Collection, field) }
 		}
 		for i := range cfg.Collections {
 			if cfg.Collections[i].Namespace() != op.Collection.Namespace() {
 				continue
 			}
-			if c := workload.MissCause(filters[op.Name], cfg.Collections[i].Template, seedTarget(cfg, i)); c != "" {
+			if c := workload.MissCause(op.Config.Filter, cfg.Collections[i].Template, seedTarget(cfg, i), has); c != "" {
 				out[op.Name] = c
 			}
 		}
 	}
 	return out
+}
+
+// serverHolds asks the server whether a collection's documents have a
+// field, within a second; when it cannot tell, the template's word stands.
+func serverHolds(ctx context.Context, client *mongodb.Client) func(*workload.Collection, string) bool {
+	if client == nil {
+		return nil
+	}
+	return func(col *workload.Collection, field string) bool {
+		ctx, cancel := context.WithTimeout(ctx, time.Second)
+		defer cancel()
+		ok, err := client.HasField(ctx, col.Database, col.Name, field)
+		return ok && err == nil
+	}
 }
 
 func configLine(c *config.Config) string {

@@ -58,6 +58,17 @@ func (cl *Client) CountDocuments(ctx context.Context, database, collection strin
 	return cl.c.Database(database).Collection(collection).CountDocuments(ctx, filter)
 }
 
+// HasField reports whether some document of database.collection has
+// field (a dotted path), as setup's own read (SetupComment).
+func (cl *Client) HasField(ctx context.Context, database, collection, field string) (bool, error) {
+	filter := bson.D{{Key: field, Value: bson.D{{Key: "$exists", Value: true}}}}
+	err := cl.c.Database(database).Collection(collection).FindOne(ctx, filter, options.FindOne().SetProjection(bson.D{{Key: "_id", Value: 1}}).SetComment(SetupComment)).Err()
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // eachDocument calls each with the cursor's documents, then closes it.
 func eachDocument(ctx context.Context, cur *mongo.Cursor, each func(bson.Raw) error) error {
 	defer cur.Close(ctx)

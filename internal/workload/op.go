@@ -53,6 +53,9 @@ type Op struct {
 	Index      int // position in Plan.Ops and in the metrics
 	Name       string
 	Type       string // as written in the workload, e.g. "upsert"
+	// Config is the operation as the workload wrote it (its templates
+	// before compilation), for checks that read them (MissCause).
+	Config *config.Operation
 	Kind       Kind
 	Weight     float64
 	Collection *Collection
@@ -125,7 +128,7 @@ func compileOpIn(cfg *config.Config, oc *config.Operation, field string, p *Plan
 		col.Writes = true
 	}
 	op := &Op{
-		Name: oc.Name, Type: oc.Type, Kind: kind, Weight: oc.Weight, Collection: col,
+		Name: oc.Name, Type: oc.Type, Config: oc, Kind: kind, Weight: oc.Weight, Collection: col,
 		Limit: oc.Limit.N, BatchSize: oc.BatchSize, Upsert: oc.Upsert || oc.Type == "upsert",
 		ReadPreference: oc.ReadPreference, WriteConcern: oc.WriteConcern,
 		StaticOptions: staticOptions(oc),

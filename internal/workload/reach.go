@@ -15,7 +15,10 @@ import (
 // a range of values that misses the values seeded (flight_id 0-999 against
 // ids drawn from 0 to 2^31-1). It returns "" when the workload shows no
 // such cause. Only equality on a field (a value, or {$eq: value}) is read.
-func MissCause(filter, template config.Value, seeded int64) string {
+// holds, when not nil, says whether the collection's documents have a
+// field the template lacks: documents mongoload did not make from this
+// template (another workload's, someone else's) may well have it.
+func MissCause(filter, template config.Value, seeded int64, holds func(field string) bool) string {
 	if filter.Kind != config.KindDoc {
 		return ""
 	}
@@ -30,6 +33,9 @@ func MissCause(filter, template config.Value, seeded int64) string {
 		tv, ok := fieldAt(template, f.Key)
 		if !ok {
 			if f.Key != "_id" {
+				if holds != nil && holds(f.Key) {
+					continue // the template's documents are not the collection's
+				}
 				return fmt.Sprintf("the documents have no field %s", f.Key)
 			}
 			tv = config.Value{Kind: config.KindGen, Gen: "objectId"} // the ids the driver adds
