@@ -50,12 +50,12 @@ func (k Kind) Writes() bool {
 
 // Op is one compiled operation of the mix.
 type Op struct {
-	Index      int // position in Plan.Ops and in the metrics
-	Name       string
-	Type       string // as written in the workload, e.g. "upsert"
+	Index int // position in Plan.Ops and in the metrics
+	Name  string
+	Type  string // as written in the workload, e.g. "upsert"
 	// Config is the operation as the workload wrote it (its templates
 	// before compilation), for checks that read them (MissCause).
-	Config *config.Operation
+	Config     *config.Operation
 	Kind       Kind
 	Weight     float64
 	Collection *Collection
