@@ -45,6 +45,8 @@ func TestDropsFailLatencyObjectives(t *testing.T) {
 		{"avg<=1s", inf, false},      // and so is the mean
 		{"min<=2ms", 1, true},        // the fastest answer stands
 		{"throughput>=90", 98, true}, // not a latency: drops do not count
+		{"under(1s)>=98%", 98, true}, // a share: 98 answered of 100 scheduled
+		{"under(1s)>98%", 98, false}, // the drops are never under any bound
 	}
 	for _, tt := range tests {
 		v := verdictOf(t, res, tt.slo)

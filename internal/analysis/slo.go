@@ -18,15 +18,18 @@ import (
 type Objective struct {
 	Text   string  // as written
 	Scope  string  // an operation name or type; "" for all operations
-	Metric string  // p50 ... p99.99, max, min, avg, throughput, errors
+	Metric string  // p50 ... p99.99, max, min, avg, throughput, errors, under
 	Pct    float64 // the percentile, for pNN metrics
-	Op     string  // <=, <, >=, >
-	Value  float64 // latency in ms, throughput in ops/s, errors in % (Percent) or a count
+	// Under is the latency bound in ms of a share objective,
+	// "under(10ms)>=99.5%": Value is then the share in percent.
+	Under float64
+	Op    string  // <=, <, >=, >
+	Value float64 // latency in ms, throughput in ops/s, errors in % (Percent) or a count
 	// Percent: an errors objective written in percent of operations.
 	Percent bool
 }
 
-var metricsHelp = "p50, p90, p95, p99, p99.9 (any pNN), avg, min, max, throughput, errors"
+var metricsHelp = "p50, p90, p95, p99, p99.9 (any pNN), avg, min, max, throughput, errors, under(10ms)"
 
 // ParseObjectives reads a comma-separated list of objectives.
 func ParseObjectives(s string) ([]Objective, error) {
@@ -68,6 +71,13 @@ func parseObjective(s string) (Objective, error) {
 	}
 	var err error
 	switch {
+	case strings.HasPrefix(o.Metric, "under(") && strings.HasSuffix(o.Metric, ")"):
+		bound := strings.TrimSuffix(strings.TrimPrefix(o.Metric, "under("), ")")
+		if o.Under, err = parseLatency(strings.TrimSpace(bound)); err != nil || o.Under <= 0 {
+			return o, fmt.Errorf("objective %q: %q is not a positive latency bound; write under(10ms)>=99.5%%", s, bound)
+		}
+		o.Metric, o.Percent = "under", true
+		o.Value, err = strconv.ParseFloat(strings.TrimSuffix(value, "%"), 64)
 	case strings.HasPrefix(o.Metric, "p"):
 		if o.Pct, err = strconv.ParseFloat(o.Metric[1:], 64); err != nil || o.Pct <= 0 || o.Pct > 100 {
 			return o, fmt.Errorf("objective %q: %q is not a percentile such as p99 or p99.9", s, o.Metric)
@@ -96,7 +106,7 @@ func parseObjective(s string) (Objective, error) {
 func (o Objective) checkRange() error {
 	unit, hi := "", math.Inf(1)
 	switch {
-	case o.Metric == "errors" && o.Percent:
+	case o.Percent: // an error rate, a share under a bound
 		unit, hi = "%", 100
 	case o.Metric == "throughput":
 		unit = " operations/s"
@@ -180,7 +190,7 @@ func (o Objective) format(x float64) string {
 		return "∞ (not every operation was answered)"
 	case o.Metric == "throughput":
 		return strconv.FormatFloat(x, 'f', 1, 64) + " ops/s"
-	case o.Metric == "errors" && o.Percent:
+	case (o.Metric == "errors" || o.Metric == "under") && o.Percent:
 		return strconv.FormatFloat(x, 'f', 3, 64) + "%"
 	case o.Metric == "errors":
 		return strconv.FormatFloat(x, 'f', 0, 64)
@@ -242,7 +252,11 @@ func check(res *results.Result, o Objective) (Verdict, error) {
 			return v, err
 		}
 		v.Dropped = dropped(res, ops, o.Scope)
-		v.Measured = latencyOf(h, o, v.Dropped)
+		if o.Metric == "under" {
+			v.Measured = shareUnder(h, o.Under, v.Dropped)
+		} else {
+			v.Measured = latencyOf(h, o, v.Dropped)
+		}
 	}
 	v.Pass = compare(v.Measured, o.Op, o.Value)
 	return v, nil
@@ -353,4 +367,26 @@ func compare(x float64, op string, want float64) bool {
 	default:
 		return x > want
 	}
+}
+
+// shareUnder is the share in percent of the operations in h (µs) answered
+// within bound ms, drops counted as never answered. It is counted from
+// the histogram's buckets, not read off a percentile: a bucket counts as
+// under the bound when its lowest value is at most the bound, so the bound
+// itself and the values the histogram cannot tell from it (3 significant
+// digits) are under it. Nothing answered and nothing dropped is 0%.
+func shareUnder(h *hdrhistogram.Histogram, boundMs float64, drops int64) float64 {
+	all := h.TotalCount() + drops
+	if all == 0 {
+		return 0
+	}
+	bound := int64(math.Round(boundMs * 1000))
+	var in int64
+	for _, b := range h.Distribution() {
+		if b.From > bound {
+			break
+		}
+		in += b.Count
+	}
+	return 100 * float64(in) / float64(all)
 }

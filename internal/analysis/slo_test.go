@@ -58,6 +58,13 @@ func TestCheck(t *testing.T) {
 		{"read:p99<=1s", true, 990.5},        // seconds
 		{"write:p90>2ms", false, 2},          // equal is not greater
 		{"nosuch:p99<=1ms", false, 0},        // a scope that matches nothing fails
+		// shares: reads are 1..1000ms, one each, so under(Nms) counts N of 1000
+		{"read:under(100ms)>=10%", true, 10},           // 1..100ms: 100 of 1000
+		{"read:under(100ms)>10%", false, 10},           // exactly 10% is not more
+		{"read:under(999ms)>=99.9%", true, 99.9},       // all but the 1000ms one
+		{"read:under(1s)>=100%", true, 100},            // every read
+		{"write:under(1ms)>=1%", false, 0},             // 2ms writes: none within 1ms
+		{"under(2ms)>=49.8%", true, 100 * 992 / 1990.}, // overall: 990 writes and reads 1, 2ms, of 1990
 	}
 	for _, tt := range tests {
 		v := verdictOf(t, res, tt.slo)
@@ -91,6 +98,10 @@ func TestParseObjectivesErrors(t *testing.T) {
 		{"throughput>=0", "every run meets it"},
 		{"errors<=100%", "every run meets it"},
 		{"p99<0", "no run can meet it"},
+		{"under(fast)>=99%", "latency bound"}, // the bound must be a latency
+		{"under(0ms)>=99%", "latency bound"},  // and positive
+		{"under(10ms)>=101%", "out of its range"},
+		{"under(10ms)>=0%", "every run meets it"}, // a share is at most 100%
 	}
 	for _, tt := range tests {
 		_, err := ParseObjectives(tt.in)

@@ -128,19 +128,43 @@ func limitOf(sw *results.Sweep, a *results.SweepAnalysis, o SweepOptions) result
 	if complete < 2 {
 		return results.Limit{Kind: "unknown", Text: "too few complete steps to say what limited the run"}
 	}
-	desc := sw.Load.Describe
 	from := lastComplete(a.Steps) // without saturation, the highest step
 	if a.Saturation != nil {
 		from = *a.Saturation
 	}
-	// The load generator first: its own CPU at or past saturation.
+	if l, ok := clientLimit(sw, a, from, o); ok {
+		return l
+	}
+	if a.Saturation == nil {
+		top := a.Steps[from]
+		return results.Limit{Kind: "none", Text: fmt.Sprintf("nothing yet: throughput still grew at the highest step (%s); sweep higher to find the limit", sw.Load.Describe(top.Level))}
+	}
+	return limitFrom(sw, a, from)
+}
+
+// LimitAbove says what limited a run from step from on, whatever the
+// verdicts say: the load generator (its CPU, its scheduler), else its
+// connection pool, else the server resource under pressure. A rate search
+// asks it of its first failing rate above the maximum.
+func LimitAbove(sw *results.Sweep, a *results.SweepAnalysis, from int, o SweepOptions) results.Limit {
+	if l, ok := clientLimit(sw, a, from, o); ok {
+		return l
+	}
+	return limitFrom(sw, a, from)
+}
+
+// clientLimit names the load generator as the limit when, at step from or
+// above, its own CPU reached the limit or its scheduler was saturated, so
+// a saturated client is never taken for a saturated server.
+func clientLimit(sw *results.Sweep, a *results.SweepAnalysis, from int, o SweepOptions) (results.Limit, bool) {
+	desc := sw.Load.Describe
 	for i := from; i < len(a.Steps); i++ {
 		f := a.Steps[i]
 		if f.Complete && f.ClientCPU != nil && *f.ClientCPU >= o.ClientCPU {
 			c := results.ClientUsage{Utilization: *f.ClientCPU, Cores: f.ClientCores, AvailableCPU: f.ClientCPUAvailable}
 			text := fmt.Sprintf("the load generator itself: mongoload used %s at %s, so the server's own limit was not reached; give mongoload more CPU (GOMAXPROCS, its cgroup's quota, a bigger machine) or split the load over several with --partition",
 				c.CPUText(), desc(f.Level))
-			return results.Limit{Kind: "client", Text: text}
+			return results.Limit{Kind: "client", Text: text}, true
 		}
 		if f.Complete && f.SchedulerBusy >= results.Saturated {
 			what := "operations"
@@ -149,23 +173,25 @@ func limitOf(sw *results.Sweep, a *results.SweepAnalysis, o SweepOptions) result
 			}
 			text := fmt.Sprintf("the load generator's scheduler: the one goroutine that schedules the %s was busy %.0f%% of its busiest interval at %s, so it, not the server, set the pace; split the load over several processes with --partition",
 				what, 100*f.SchedulerBusy, desc(f.Level))
-			return results.Limit{Kind: "client-scheduler", Text: text}
+			return results.Limit{Kind: "client-scheduler", Text: text}, true
 		}
 	}
-	// Then the client's in-flight limit: past it, more workers only queue
-	// inside mongoload, and the server's load stops growing.
-	if a.Saturation != nil && a.Steps[*a.Saturation].AboveInFlightLimit {
-		f := a.Steps[*a.Saturation]
-		n := f.InFlightLimit
+	return results.Limit{}, false
+}
+
+// limitFrom names the client's in-flight limit when step from ran above
+// it (past it, more workers only queue inside mongoload and the server's
+// load stops growing), else the server resource under pressure from step
+// from on, saying so when the server shares this machine with the client.
+func limitFrom(sw *results.Sweep, a *results.SweepAnalysis, from int) results.Limit {
+	desc := sw.Load.Describe
+	sat := a.Steps[from]
+	if sat.AboveInFlightLimit {
+		n := sat.InFlightLimit
 		text := fmt.Sprintf("the client's connection pool: it allows %d operations in flight, so above %s the extra workers only waited inside mongoload and the server never had more than %d operations at once; raise --max-pool-size (or --max-in-flight) to at least the highest level, or sweep no higher than %s",
 			n, desc(float64(n)), n, desc(float64(n)))
 		return results.Limit{Kind: "client-pool", Text: text}
 	}
-	if a.Saturation == nil {
-		top := a.Steps[from]
-		return results.Limit{Kind: "none", Text: fmt.Sprintf("nothing yet: throughput still grew at the highest step (%s); sweep higher to find the limit", desc(top.Level))}
-	}
-	sat := a.Steps[*a.Saturation]
 	lim := serverLimit(sw, a, from)
 	if host, ok := localServer(sw); ok {
 		share := ""
@@ -203,7 +229,7 @@ func serverLimit(sw *results.Sweep, a *results.SweepAnalysis, from int) results.
 			return results.Limit{Kind: "server-connections", Text: fmt.Sprintf("the server's connections: %.0f%% of those available were in use at %s", 100**s.Connections, desc(f.Level))}
 		}
 	}
-	sat := a.Steps[*a.Saturation]
+	sat := a.Steps[from]
 	if s := sat.Server; s != nil && s.CPUCores != nil {
 		text := fmt.Sprintf("the server, most likely its CPU: it used %.2f cores at %s", *s.CPUCores, desc(sat.Level))
 		if a.SweetSpot != nil {

@@ -39,6 +39,12 @@ type Sweep struct {
 	Steps   []SweepStep `json:"steps"`
 	// Analysis is the verdict table; nil until analysed.
 	Analysis *SweepAnalysis `json:"analysis,omitempty"`
+	// Calibration is set by --target-server-cpu: the level at which the
+	// server's CPU sat at the target.
+	Calibration *Calibration `json:"calibration,omitempty"`
+	// FindMax is the rate search this sweep shows (FindMax.Sweep), nil for
+	// a sweep; never written.
+	FindMax *FindMax `json:"-"`
 }
 
 // Failed is a sweep's outcome when a step could not run at all.
@@ -245,7 +251,8 @@ func ReadSweep(path string) (*Sweep, error) {
 	return &sw, nil
 }
 
-// ReadAny reads a results file or a sweep file, whichever path holds:
+// ReadAny reads a results file, a sweep file or a findmax file (as the
+// sweep of its probes, FindMax.Sweep), whichever path holds:
 // exactly one of the returned pointers is non-nil when err is nil.
 func ReadAny(path string) (*Result, *Sweep, error) {
 	b, err := os.ReadFile(path)
@@ -259,6 +266,13 @@ func ReadAny(path string) (*Result, *Sweep, error) {
 	if strings.HasPrefix(schema, "mongoload.sweep/") {
 		sw, err := ReadSweep(path)
 		return nil, sw, err
+	}
+	if isFindMax(schema) { // a rate search reads as the sweep of its probes
+		f, err := readFindMax(path, b, schema)
+		if err != nil {
+			return nil, nil, err
+		}
+		return nil, f.Sweep(), nil
 	}
 	res, err := ReadJSON(path)
 	return res, nil, err

@@ -1,0 +1,210 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+)
+
+// FindMaxSchema identifies this version of the findmax file format
+// (docs/capacity.md). The rules of Schema apply.
+const FindMaxSchema = "mongoload.findmax/v1"
+
+// FindMax is one rate search's file: every probe's full result in the
+// order they ran, and the highest rate that met the service level.
+type FindMax struct {
+	Schema   string   `json:"schema"`
+	Tool     Tool     `json:"tool"`
+	Label    string   `json:"label,omitempty"`
+	Cost     *Cost    `json:"cost,omitempty"`
+	Workload Workload `json:"workload"`
+	// SLO is the service level every probe was judged by, as written;
+	// besides it a probe fails on any dropped operation or error, or when
+	// it achieved less than AchievedShare of its rate.
+	SLO           []string `json:"slo"`
+	AchievedShare float64  `json:"achievedShare"`
+	// Start is the first probe's rate and StartFrom where it came from:
+	// "--start" or "estimate" (a closed-loop run's throughput, Estimate).
+	Start     float64 `json:"start"`
+	StartFrom string  `json:"startFrom"`
+	Estimate  *Result `json:"estimate,omitempty"`
+	Factor    float64 `json:"factor"`
+	Precision float64 `json:"precision"`
+	// StepSeconds is each probe's measured length after WarmupSeconds.
+	StepSeconds     float64   `json:"stepSeconds"`
+	WarmupSeconds   float64   `json:"warmupSeconds"`
+	CooldownSeconds float64   `json:"cooldownSeconds"`
+	StartedAt       time.Time `json:"startedAt"`
+	EndedAt         time.Time `json:"endedAt"`
+	Outcome         Outcome   `json:"outcome"`
+	Reason          string    `json:"reason,omitempty"`
+	Notes           []string  `json:"notes,omitempty"`
+	Probes          []Probe   `json:"probes"`
+	// MaxRate is the highest rate in ops/s at which every probe met the
+	// service level (its repeat included); 0 when none did. Found says
+	// whether one did, Bracketed whether a failing rate within Precision
+	// above it was measured (without it MaxRate is only a lower bound).
+	MaxRate   float64 `json:"maxRate"`
+	Found     bool    `json:"found"`
+	Bracketed bool    `json:"bracketed"`
+	// FailedAbove is the lowest failing rate above MaxRate and the terms
+	// it failed, as "p99<=10ms (measured 14.2ms)".
+	FailedAbove *FailedProbe `json:"failedAbove,omitempty"`
+	// Limit is what limited the rate (the sweep's kinds, docs/sweep.md).
+	Limit Limit `json:"limit"`
+	// Summary is the search's conclusion in one sentence.
+	Summary string `json:"summary"`
+	// Calibration is set by --target-server-cpu.
+	Calibration *Calibration `json:"calibration,omitempty"`
+}
+
+// Probe is one measured rate.
+type Probe struct {
+	Rate  float64 `json:"rate"`
+	Stage string  `json:"stage"` // climb, descend, bisect or confirm
+	Pass  bool    `json:"pass"`
+	// Terms are every term of the service level with its measured value.
+	Terms  []Term  `json:"terms"`
+	Result *Result `json:"result"`
+}
+
+// Term is one term of a probe's service level.
+type Term struct {
+	Text     string  `json:"text"`
+	Measured float64 `json:"measured"` // in the term's unit; +Inf is written as null
+	Shown    string  `json:"shown"`    // the measured value for people
+	Pass     bool    `json:"pass"`
+}
+
+// MarshalJSON writes an infinite measurement as null: JSON has no infinity.
+func (t Term) MarshalJSON() ([]byte, error) {
+	type plain Term
+	var m *float64
+	if t.Measured <= 1e300 && t.Measured >= -1e300 {
+		m = &t.Measured
+	}
+	return json.Marshal(struct {
+		plain
+		Measured *float64 `json:"measured"`
+	}{plain(t), m})
+}
+
+// FailedProbe names the failing rate above the maximum and what failed.
+type FailedProbe struct {
+	Rate   float64  `json:"rate"`
+	Failed []string `json:"failed"`
+}
+
+// Calibration is the load at which the server's CPU sat at a target.
+type Calibration struct {
+	// Target is the server's CPU as a share of its cores (0..1), Cores the
+	// cores it has; Source says where its CPU was read: "serverStatus" or
+	// "/proc/<pid>/stat".
+	Target float64 `json:"target"`
+	Cores  int     `json:"cores"`
+	Source string  `json:"source"`
+	// Parameter is the load parameter and Level its value at the target;
+	// Measured the server's CPU share there, Throughput the throughput.
+	Parameter  string  `json:"parameter"`
+	Level      float64 `json:"level"`
+	Measured   float64 `json:"measured"`
+	Throughput float64 `json:"throughput"`
+	// Within says whether a measured level's CPU lies within the tolerance
+	// of the target; else Level is the nearest found, Note says why.
+	Within bool   `json:"within"`
+	Note   string `json:"note,omitempty"`
+	// Points are the levels measured for it, in order.
+	Points []CalibrationPoint `json:"points"`
+}
+
+// CalibrationPoint is one calibration measurement.
+type CalibrationPoint struct {
+	Level      float64 `json:"level"`
+	CPU        float64 `json:"cpu"` // share of the server's cores
+	Throughput float64 `json:"throughput"`
+}
+
+// MaxProbe is the probe at MaxRate that ran last (its repeat), nil when no
+// rate met the service level.
+func (f *FindMax) MaxProbe() *Probe {
+	if !f.Found {
+		return nil
+	}
+	for i := len(f.Probes) - 1; i >= 0; i-- {
+		if p := &f.Probes[i]; p.Rate == f.MaxRate && p.Pass {
+			return p
+		}
+	}
+	return nil
+}
+
+// Sweep is the search as a rate sweep, for the comparison and the report:
+// one step per rate probed, in rising order, the last probe at a rate
+// standing for it. FindMax points back at f.
+func (f *FindMax) Sweep() *Sweep {
+	byRate := map[float64]*Probe{}
+	for i := range f.Probes {
+		byRate[f.Probes[i].Rate] = &f.Probes[i]
+	}
+	var rates []float64
+	for r := range byRate {
+		rates = append(rates, r)
+	}
+	slices.Sort(rates)
+	sw := &Sweep{Schema: SweepSchema, Tool: f.Tool, Label: f.Label, Cost: f.Cost, Workload: f.Workload,
+		Load:        SweepLoad{Type: Open, Parameter: "rate", Levels: rates},
+		StepSeconds: f.StepSeconds, WarmupSeconds: f.WarmupSeconds, CooldownSeconds: f.CooldownSeconds,
+		StartedAt: f.StartedAt, EndedAt: f.EndedAt, Outcome: f.Outcome, Reason: f.Reason, Notes: f.Notes,
+		Steps: []SweepStep{}, FindMax: f}
+	for _, r := range rates {
+		p := byRate[r]
+		sw.Steps = append(sw.Steps, SweepStep{Level: r, Complete: p.Result != nil && p.Result.Outcome != Interrupted, Result: p.Result})
+	}
+	return sw
+}
+
+// WriteFindMax writes f to path as indented JSON with FindMaxSchema,
+// atomically like WriteJSON.
+func WriteFindMax(path string, f *FindMax) error {
+	out := *f
+	out.Schema = FindMaxSchema
+	b, err := json.MarshalIndent(&out, "", "  ")
+	if err != nil {
+		return fmt.Errorf("write findmax %q: %w", path, err)
+	}
+	if err := writeAtomic(path, append(b, '\n')); err != nil {
+		return fmt.Errorf("write findmax %q: %w", path, err)
+	}
+	return nil
+}
+
+// readFindMax reads a findmax file whose schema was read already.
+func readFindMax(path string, b []byte, schema string) (*FindMax, error) {
+	if schema != FindMaxSchema {
+		return nil, fmt.Errorf("read findmax %q: schema %q is not supported: this mongoload reads %q", path, schema, FindMaxSchema)
+	}
+	var f FindMax
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, fmt.Errorf("read findmax %q: %w", path, err)
+	}
+	return &f, nil
+}
+
+// isFindMax says whether a schema is a findmax file's.
+func isFindMax(schema string) bool { return strings.HasPrefix(schema, "mongoload.findmax/") }
+
+// ReadFindMax reads a findmax file.
+func ReadFindMax(path string) (*FindMax, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read findmax: %w", err)
+	}
+	schema, err := schemaOf(path, b)
+	if err != nil {
+		return nil, err
+	}
+	return readFindMax(path, b, schema)
+}
