@@ -184,6 +184,28 @@ func (v Verdict) String() string {
 	return s
 }
 
+// Unit is the unit of the objective's value: "ms", "%", "ops/s", or
+// "operations" for a count of errors.
+func (o Objective) Unit() string {
+	switch {
+	case o.Percent:
+		return "%"
+	case o.Metric == "throughput":
+		return "ops/s"
+	case o.Metric == "errors":
+		return "operations"
+	}
+	return "ms"
+}
+
+// Shown is the measured value in the objective's unit, for people.
+func (v Verdict) Shown() string {
+	if v.Missing {
+		return "n/a"
+	}
+	return v.Objective.format(v.Measured)
+}
+
 func (o Objective) format(x float64) string {
 	switch {
 	case math.IsInf(x, 1):

@@ -39,6 +39,7 @@ func init() {
 		"workloads": {"list the built-in workloads", workloadsCommand},
 		"merge":     {"combine several processes' results (.json) and interval logs (.hlog) into one report", mergeCommand},
 		"sweep":     {"step the load up (--concurrency 4,8,16,... | --rate | --sessions) on one prepared dataset and judge where it stops scaling", sweepCommand},
+		"findmax":   {"find the highest open-loop rate that meets an SLO (--slo \"p99<=20ms\"): probes climb, bisect and confirm on one prepared dataset", findMaxCommand},
 		"compare":   {"set results or sweep files side by side against a baseline, with objectives and throughput per cost", compareCommand},
 		"report":    {"render a results, sweep or comparison as HTML (--html), CSV (--csv) or Markdown (--markdown)", reportCommand},
 		"verify":    {"check a workload's invariants after a run (verify payments: balances, ledger and counters agree)", verifyCommand},

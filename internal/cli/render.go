@@ -32,6 +32,10 @@ func printDocument(o IO, doc *document, markdown bool) error {
 		return report.WriteComparisonMarkdown(o.Stdout, doc.Comparison)
 	case doc.Comparison != nil:
 		return report.WriteComparisonConsole(o.Stdout, doc.Comparison)
+	case doc.Sweep != nil && doc.Sweep.FindMax != nil && markdown:
+		return report.WriteFindMaxMarkdown(o.Stdout, doc.Sweep.FindMax)
+	case doc.Sweep != nil && doc.Sweep.FindMax != nil:
+		return report.WriteFindMaxConsole(o.Stdout, doc.Sweep.FindMax)
 	case doc.Sweep != nil && markdown:
 		return report.WriteSweepMarkdown(o.Stdout, doc.Sweep)
 	case doc.Sweep != nil:
@@ -62,6 +66,8 @@ func writeExtras(o IO, doc *document, html, csvDir string) error {
 	switch {
 	case doc.Comparison != nil:
 		files, err = report.WriteComparisonCSV(csvDir, doc.Comparison)
+	case doc.Sweep != nil && doc.Sweep.FindMax != nil:
+		files, err = report.WriteFindMaxCSV(csvDir, doc.Sweep.FindMax)
 	case doc.Sweep != nil:
 		files, err = report.WriteSweepCSV(csvDir, doc.Sweep)
 	default:

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -125,12 +124,13 @@ func (f *sweepFlags) levels(fs *pflag.FlagSet, env func(string) (string, bool)) 
 	return param, out, nil
 }
 
-// hideSwept hides the swept parameters' variables from the configuration
-// layers: the sweep reads them as lists itself.
-func hideSwept(env func(string) (string, bool)) func(string) (string, bool) {
+// hideSettings hides the named settings' variables from the
+// configuration layers: the command sets them itself (a sweep reads the
+// swept ones as lists).
+func hideSettings(env func(string) (string, bool), flags []string) func(string) (string, bool) {
 	return func(k string) (string, bool) {
-		for _, p := range sweepParams {
-			if k == "MONGOLOAD_"+strings.ToUpper(p) {
+		for _, p := range flags {
+			if k == "MONGOLOAD_"+strings.ToUpper(strings.ReplaceAll(p, "-", "_")) {
 				return "", false
 			}
 		}
@@ -138,21 +138,16 @@ func hideSwept(env func(string) (string, bool)) func(string) (string, bool) {
 	}
 }
 
+// settingGiven says whether the user set a setting by its flag or its
+// variable (a command's own default applies otherwise).
+func settingGiven(fs *pflag.FlagSet, o IO, flag string) bool {
+	_, inEnv := o.Getenv("MONGOLOAD_" + strings.ToUpper(strings.ReplaceAll(flag, "-", "_")))
+	return fs.Changed(flag) || inEnv
+}
+
 func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	fs := newFlags("sweep", "[WORKLOAD] --concurrency 4,8,16,... | --rate R1,R2,... | --sessions S1,S2,... [flags]", o)
-	for _, s := range config.Settings {
-		if s.NoFlag || contains(notInSweep, s.Flag) || contains(sweepParams, s.Flag) {
-			continue
-		}
-		usage := s.Usage
-		if s.Flag == "out" {
-			usage = "write the sweep (every step's results and the analysis) as JSON to this file"
-		}
-		fl := fs.VarPF(&settingValue{}, s.Flag, "", usage+" ["+s.Env()+"]")
-		if s.Bool {
-			fl.NoOptDefVal = "true"
-		}
-	}
+	addStepSettings(fs, append(notInSweep, sweepParams...), "write the sweep (every step's results and the analysis) as JSON to this file")
 	sf := addSweepFlags(fs)
 	rf := addRunFlags(fs)
 	addPlgmFlags(fs)
@@ -175,7 +170,7 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 		return withCode(ExitUsage, fmt.Errorf("--step-duration %q must be a positive duration, such as 60s", *sf.stepDur))
 	}
 	inner := o
-	inner.Getenv = hideSwept(o.Getenv)
+	inner.Getenv = hideSettings(o.Getenv, sweepParams)
 	cfg, plan, out, err := rf.resolve(fs.Arg(0), fs, inner)
 	if err != nil {
 		return err
@@ -184,7 +179,7 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 		return withCode(ExitUsage, errors.New("a sweep sets the load of each step itself: remove the workload's run.stages"))
 	}
 	cfg.Run.Duration = stepDur
-	if _, inEnv := o.Getenv("MONGOLOAD_COOLDOWN"); cfg.Run.Cooldown == 0 && !fs.Changed("cooldown") && !inEnv {
+	if cfg.Run.Cooldown == 0 && !settingGiven(fs, o, "cooldown") {
 		cfg.Run.Cooldown = config.Duration(defaultCooldown)
 	}
 	for _, lv := range levels { // every step's configuration must be valid before anything runs
@@ -215,6 +210,25 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	defer client.Close()
 	sw, runErr := runSweep(ctx, o, cfg, plan, client, out, param, levels, cfg.Run.Cooldown.D())
 	return finishSweep(o, cfg, sw, opts, sf, runErr)
+}
+
+// addStepSettings registers the run settings as flags for a command that
+// measures several steps, but those in skip (which it sets itself), with
+// its own usage for --out.
+func addStepSettings(fs *pflag.FlagSet, skip []string, outUsage string) {
+	for _, s := range config.Settings {
+		if s.NoFlag || contains(skip, s.Flag) {
+			continue
+		}
+		usage := s.Usage
+		if s.Flag == "out" {
+			usage = outUsage
+		}
+		fl := fs.VarPF(&settingValue{}, s.Flag, "", usage+" ["+s.Env()+"]")
+		if s.Bool {
+			fl.NoOptDefVal = "true"
+		}
+	}
 }
 
 // stepConfig is the configuration of the step at level: the swept
@@ -275,40 +289,22 @@ func runSweep(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan
 		StepSeconds: cfg.Run.Duration.D().Seconds(), WarmupSeconds: cfg.Run.Warmup.D().Seconds(), CooldownSeconds: cool.Seconds(),
 		StartedAt: time.Now(), Outcome: results.Completed, Steps: []results.SweepStep{},
 	}
-	tmp, err := os.MkdirTemp("", "mongoload-sweep-")
+	st, err := newStepper(o, cfg, plan, client, out, cool)
 	if err != nil {
-		return sw, withCode(ExitOutput, fmt.Errorf("sweep: a temporary directory for the steps' results: %w", err))
+		return sw, err
 	}
-	defer os.RemoveAll(tmp)
-	quietIO := o
-	quietIO.Stdout = io.Discard // each step's own report: the sweep prints its table instead
+	defer st.close()
 	for i, lv := range levels {
-		if i > 0 && cool > 0 {
-			fmt.Fprintf(o.Stderr, "cooldown %s\n", config.Duration(cool))
-			select {
-			case <-time.After(cool):
-			case <-ctx.Done():
-				return stopSweep(sw, results.Interrupted, fmt.Sprintf("interrupted during the cooldown before step %d (%s)", i+1, sw.Load.Describe(lv)))
-			}
+		step, res, err := st.measure(ctx, param, lv, fmt.Sprintf("step %d/%d: %s for %s", i+1, len(levels), sw.Load.Describe(lv), cfg.Run.Duration))
+		if errors.Is(err, errCooldownInterrupted) {
+			return stopSweep(sw, results.Interrupted, fmt.Sprintf("interrupted during the cooldown before step %d (%s)", i+1, sw.Load.Describe(lv)))
 		}
-		sc := stepConfig(cfg, param, lv)
-		sc.Run.OperationSeed = config.StepSeed(cfg.Run.OperationSeed, i) // a level must not replay the last one's writes
-		sc.Run.Out = filepath.Join(tmp, fmt.Sprintf("step-%d.json", i+1))
-		if cfg.Run.HdrLog != "" {
-			sc.Run.HdrLog = stepPath(cfg.Run.HdrLog, param, lv)
-		}
-		if i > 0 {
-			sc.Run.StartAt = "" // the first step waited for it
-		}
-		fmt.Fprintf(o.Stderr, "step %d/%d: %s for %s\n", i+1, len(levels), sw.Load.Describe(lv), cfg.Run.Duration)
-		step, err := measureStep(ctx, quietIO, sc, plan, client, out)
 		if err != nil { // the step could not run at all
 			sw.Notes = append(sw.Notes, fmt.Sprintf("the sweep stopped: step %d (%s) could not run: %v", i+1, sw.Load.Describe(lv), err))
 			sw.Outcome, sw.Reason = results.Failed, err.Error()
 			sw.EndedAt = time.Now()
 			return sw, err
 		}
-		res := stepResultOf(step, sc.Run.Out, cfg.Run.Out, sw)
 		complete := step.Outcome == engine.Completed
 		sw.Steps = append(sw.Steps, results.SweepStep{Level: lv, Complete: complete, Result: res})
 		fmt.Fprintln(o.Stderr, stepLine(i+1, len(levels), sw.Load, lv, res))
@@ -357,7 +353,7 @@ func stopSweep(sw *results.Sweep, outcome results.Outcome, why string) (*results
 // stepResultOf is the step's full result: the one its results file holds
 // (with the interval series), else the one measureStep returned. The
 // recorded configuration names the sweep's file, not the temporary one.
-func stepResultOf(step *stepResult, tmpPath, sweepOut string, sw *results.Sweep) *results.Result {
+func stepResultOf(step *stepResult, tmpPath, sweepOut string, cost *results.Cost) *results.Result {
 	res := step.Result
 	if r, err := results.ReadJSON(tmpPath); err == nil {
 		res = r
@@ -368,7 +364,7 @@ func stepResultOf(step *stepResult, tmpPath, sweepOut string, sw *results.Sweep)
 	newQ, _ := json.Marshal(sweepOut)
 	res.Config = bytes.ReplaceAll(res.Config, oldQ, newQ) // the path is unique: a fresh temporary directory
 	if res.Cost == nil {
-		res.Cost = sw.Cost
+		res.Cost = cost
 	}
 	return res
 }

@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -77,6 +78,28 @@ type Term struct {
 	Measured float64 `json:"measured"` // in the term's unit; +Inf is written as null
 	Shown    string  `json:"shown"`    // the measured value for people
 	Pass     bool    `json:"pass"`
+	// Bound is the term's threshold in Unit ("ms", "%", "ops/s" or "" for
+	// a count), for the chart's SLO line.
+	Bound float64 `json:"bound"`
+	Unit  string  `json:"unit"`
+}
+
+// UnmarshalJSON reads a null measurement as +Inf (MarshalJSON).
+func (t *Term) UnmarshalJSON(b []byte) error {
+	type plain Term
+	var v struct {
+		plain
+		Measured *float64 `json:"measured"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*t = Term(v.plain)
+	t.Measured = math.Inf(1)
+	if v.Measured != nil {
+		t.Measured = *v.Measured
+	}
+	return nil
 }
 
 // MarshalJSON writes an infinite measurement as null: JSON has no infinity.

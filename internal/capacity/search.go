@@ -1,0 +1,157 @@
+package capacity
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mongoload/mongoload/internal/analysis"
+	"github.com/mongoload/mongoload/internal/results"
+)
+
+// RunFunc measures one open-loop run at rate ops/s on the prepared data,
+// its warm-up included, and returns its full result. An error means the
+// run could not go on (interrupted, the server lost, it could not start):
+// the search stops there, keeping a result returned beside the error.
+type RunFunc func(ctx context.Context, rate float64, stage Stage) (*results.Result, error)
+
+// Search finds the highest rate meeting the objectives by Policy, judging
+// each probe with Judge.
+type Search struct {
+	Policy        Policy
+	Objectives    []analysis.Objective
+	AchievedShare float64
+	Run           RunFunc
+	// OnProbe is told of every probe once judged (the file is rewritten,
+	// a progress line printed); nil for none.
+	OnProbe func(f *results.FindMax)
+}
+
+// Do runs the search into f (its probes, MaxRate, Found, Bracketed,
+// FailedAbove). The error is a run's that stopped the search.
+func (s Search) Do(ctx context.Context, f *results.FindMax) error {
+	var history []Outcome
+	for {
+		d := s.Policy.Next(history)
+		if d.Done {
+			f.MaxRate, f.Found, f.Bracketed = d.Max, d.Found, d.Bracketed
+			f.FailedAbove = failedAbove(f)
+			return nil
+		}
+		res, err := s.Run(ctx, d.Rate, d.Stage)
+		if res != nil {
+			p := results.Probe{Rate: d.Rate, Stage: string(d.Stage), Result: res}
+			if err == nil {
+				terms, pass, jerr := Judge(res, d.Rate, s.Objectives, s.AchievedShare)
+				if jerr != nil {
+					return fmt.Errorf("judge the probe at %s ops/s: %w", results.Target(d.Rate), jerr)
+				}
+				p.Terms, p.Pass = terms, pass
+			}
+			f.Probes = append(f.Probes, p)
+			if s.OnProbe != nil {
+				s.OnProbe(f)
+			}
+		}
+		if err != nil {
+			// What was found so far stands, unconfirmed.
+			lo, _, _ := bracket(history)
+			f.MaxRate, f.Found = lo, lo > 0
+			f.FailedAbove = failedAbove(f)
+			return err
+		}
+		history = append(history, Outcome{Rate: d.Rate, Pass: f.Probes[len(f.Probes)-1].Pass})
+	}
+}
+
+// failedAbove is the lowest failing rate above the maximum and its failed
+// terms (the lowest failing rate when none met the service level).
+func failedAbove(f *results.FindMax) *results.FailedProbe {
+	var best *results.Probe
+	for i := range f.Probes {
+		p := &f.Probes[i]
+		if !p.Pass && p.Terms != nil && p.Rate > f.MaxRate && (best == nil || p.Rate < best.Rate) {
+			best = p
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return &results.FailedProbe{Rate: best.Rate, Failed: Failed(best.Terms)}
+}
+
+// Conclude names what limited the rate (analysis.LimitAbove at the lowest
+// failing rate above the maximum, the sweep's own diagnosis) and writes the
+// summary sentence.
+func Conclude(f *results.FindMax, o analysis.SweepOptions) error {
+	sw := f.Sweep()
+	a, err := analysis.AnalyseSweep(sw, o)
+	if err != nil {
+		return err
+	}
+	f.Limit = results.Limit{Kind: "none", Text: "nothing: no probe failed"}
+	if f.FailedAbove != nil {
+		for i, st := range sw.Steps {
+			if st.Level == f.FailedAbove.Rate {
+				f.Limit = analysis.LimitAbove(sw, a, i, o)
+			}
+		}
+	}
+	f.Summary = summary(f)
+	return nil
+}
+
+// summary is the search's conclusion in one sentence: the highest rate
+// meeting the service level, the term that failed above it, the limit.
+func summary(f *results.FindMax) string {
+	slo := strings.Join(f.SLO, ",")
+	if !f.Found {
+		low := lowest(f)
+		if low == nil {
+			return fmt.Sprintf("No rate was measured against %s.", slo)
+		}
+		t := low.Result.Totals
+		return fmt.Sprintf("No rate meets %s: even the lowest probe, %s ops/s, failed %s (p99 %.3f ms, %.1f ops/s achieved, %d dropped, %d errors); limited by %s.",
+			slo, results.Target(low.Rate), strings.Join(Failed(low.Terms), ", "), t.Latency.P99, t.Throughput, dropped(low.Result), t.Errors, f.Limit.Text)
+	}
+	s := fmt.Sprintf("The highest rate meeting %s is %s ops/s", slo, results.Target(f.MaxRate))
+	if p := f.MaxProbe(); p != nil {
+		s += fmt.Sprintf(" (p99 %.3f ms, %.1f ops/s achieved", p.Result.Totals.Latency.P99, p.Result.Totals.Throughput)
+		if repeats(f, f.MaxRate) > 1 {
+			s += ", held on a repeat"
+		}
+		s += ")"
+	}
+	if f.FailedAbove == nil {
+		return s + fmt.Sprintf("; no probe above it failed, so it is a lower bound only: raise --max-probes or --start.")
+	}
+	return s + fmt.Sprintf("; at %s ops/s %s failed; limited by %s.", results.Target(f.FailedAbove.Rate), strings.Join(f.FailedAbove.Failed, ", "), f.Limit.Text)
+}
+
+// lowest is the lowest-rate probe that was judged.
+func lowest(f *results.FindMax) *results.Probe {
+	var low *results.Probe
+	for i := range f.Probes {
+		if p := &f.Probes[i]; p.Terms != nil && (low == nil || p.Rate < low.Rate) {
+			low = p
+		}
+	}
+	return low
+}
+
+func repeats(f *results.FindMax, rate float64) int {
+	n := 0
+	for _, p := range f.Probes {
+		if p.Rate == rate && p.Pass {
+			n++
+		}
+	}
+	return n
+}
+
+func dropped(res *results.Result) int64 {
+	if res.Schedule == nil {
+		return 0
+	}
+	return res.Schedule.Dropped
+}

@@ -1,0 +1,285 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mongoload/mongoload/internal/analysis"
+	"github.com/mongoload/mongoload/internal/capacity"
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/engine"
+	"github.com/mongoload/mongoload/internal/results"
+)
+
+// notInFindMax are the run settings findmax does not take: it sets each
+// probe's rate and length itself.
+var notInFindMax = []string{"duration", "stages", "repeat", "pass-quorum", "rate", "sessions"}
+
+// Defaults of findmax's probes: long enough for a p99 of a few thousand
+// operations, short enough for a dozen probes.
+const (
+	findMaxStep   = 30 * time.Second
+	findMaxWarmup = 5 * time.Second
+)
+
+// findMaxFlags are findmax's own flags.
+type findMaxFlags struct {
+	start, factor    *float64
+	precision        *string
+	achieved         *string
+	maxProbes        *int
+	stepDur          *string
+	cpu              *float64
+	html, csv        *string
+	markdown         *bool
+	targetServerCPU  *string
+	calibrationRange *string
+}
+
+func addFindMaxFlags(fs *pflag.FlagSet) *findMaxFlags {
+	d := capacity.DefaultPolicy(0)
+	return &findMaxFlags{
+		start:     fs.Float64("start", 0, "the first probe's rate in ops/s (default: half the throughput of a closed-loop run at --concurrency)"),
+		factor:    fs.Float64("factor", d.Factor, "the climb's multiplier from one passing rate to the next"),
+		precision: fs.String("precision", "5%", "stop bisecting when the bracket between the highest passing and the lowest failing rate is this narrow"),
+		achieved:  fs.String("achieved", "95%", "a probe fails unless it achieved this share of its rate"),
+		maxProbes: fs.Int("max-probes", d.MaxProbes, "the most probes the search runs"),
+		stepDur:   fs.String("step-duration", config.Duration(findMaxStep).String(), "measured length of each probe (after its own --warmup, default 5s)"),
+		cpu:       fs.Float64("client-cpu-limit", analysis.DefaultSweepOptions().ClientCPU, "share of the CPU mongoload may use above which it is named the limit"),
+		html:      fs.String("html", "", "also write the search as a self-contained HTML report (the probes against the SLO line) to this file"),
+		csv:       fs.String("csv", "", "also write the probes and their series as CSV files into this directory"),
+		markdown:  fs.Bool("markdown", false, "print the tables as Markdown instead of aligned text"),
+	}
+}
+
+// parseShare reads "5%" or "0.05" as a share, naming the flag when it is
+// not one between 0 and 1 (exclusive of 0).
+func parseShare(flag, s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	pct := strings.HasSuffix(t, "%")
+	v, err := strconv.ParseFloat(strings.TrimSuffix(t, "%"), 64)
+	if pct {
+		v /= 100
+	}
+	if err != nil || v <= 0 || v > 1 {
+		return 0, fmt.Errorf("--%s %q: write a share such as 5%% or 0.05, above 0 and at most 100%%", flag, s)
+	}
+	return v, nil
+}
+
+func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
+	fs := newFlags("findmax", `[WORKLOAD] --slo "p99<=20ms" [flags]`, o)
+	addStepSettings(fs, notInFindMax, "write the search (every probe's results, maxRate) as JSON to this file")
+	ff := addFindMaxFlags(fs)
+	rf := addRunFlags(fs)
+	addPlgmFlags(fs)
+	if err := parse(fs, args, 1); err != nil {
+		return err
+	}
+	precision, err := parseShare("precision", *ff.precision)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	share, err := parseShare("achieved", *ff.achieved)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	stepDur, err := config.ParseDuration(*ff.stepDur)
+	if err != nil || stepDur <= 0 {
+		return withCode(ExitUsage, fmt.Errorf("--step-duration %q must be a positive duration, such as 30s", *ff.stepDur))
+	}
+	opts := analysis.DefaultSweepOptions()
+	opts.ClientCPU = *ff.cpu
+	if err := opts.Validate(); err != nil {
+		return withCode(ExitUsage, err)
+	}
+	inner := o
+	inner.Getenv = hideSettings(o.Getenv, notInFindMax)
+	cfg, plan, out, err := rf.resolve(fs.Arg(0), fs, inner)
+	if err != nil {
+		return err
+	}
+	if cfg.Run.SLO == "" {
+		return withCode(ExitUsage, errors.New(`findmax needs the service level to search against: --slo "p99<=20ms" (or MONGOLOAD_SLO)`))
+	}
+	objectives, err := analysis.ParseObjectives(cfg.Run.SLO)
+	if err != nil {
+		return &config.Error{Kind: config.Invalid, Field: "--slo", Msg: err.Error()}
+	}
+	if len(cfg.Run.Stages) > 0 {
+		return withCode(ExitUsage, errors.New("findmax sets the rate of each probe itself: remove the workload's run.stages"))
+	}
+	pol := capacity.DefaultPolicy(*ff.start)
+	pol.Factor, pol.Precision, pol.MaxProbes = *ff.factor, precision, *ff.maxProbes
+	if *ff.start == 0 {
+		pol.Start = 1 // validated below against the estimate's
+	}
+	if err := pol.Validate(); err != nil {
+		return withCode(ExitUsage, err)
+	}
+	cfg.Run.Duration = stepDur
+	cfg.Run.Quiet = true // each probe's live lines would bury the probe table: one line per probe instead
+	if !settingGiven(fs, o, "warmup") {
+		cfg.Run.Warmup = config.Duration(findMaxWarmup)
+	}
+	if es := stepConfig(cfg, "rate", 1).Validate(); len(es) > 0 {
+		return es
+	}
+	if err := checkSweepOutputs(cfg.Run.Out, *ff.html, *ff.csv, rf.inputs(fs.Arg(0), fs)); err != nil {
+		return err
+	}
+	client, err := connectPrepared(ctx, o, cfg, plan, engine.TracksSends(model(stepConfig(cfg, "rate", 1)), plan))
+	if err != nil {
+		return err
+	}
+	defer client.Close()
+	st, err := newStepper(o, cfg, plan, client, out, cfg.Run.Cooldown.D())
+	if err != nil {
+		return err
+	}
+	defer st.close()
+	f := &results.FindMax{
+		Tool: results.Tool{Name: "mongoload", Version: Version}, Label: cfg.Run.Label, Cost: costOf(cfg),
+		Workload: results.Workload{Name: cfg.Name, Source: cfg.Source}, SLO: objectiveTexts(objectives), AchievedShare: share,
+		Start: *ff.start, StartFrom: "--start", Factor: pol.Factor, Precision: pol.Precision,
+		StepSeconds: stepDur.D().Seconds(), WarmupSeconds: cfg.Run.Warmup.D().Seconds(), CooldownSeconds: cfg.Run.Cooldown.D().Seconds(),
+		StartedAt: time.Now(), Outcome: results.Completed, Probes: []results.Probe{},
+	}
+	runErr := searchMax(ctx, o, cfg, st, f, pol, objectives)
+	return finishFindMax(o, cfg, f, opts, ff, runErr)
+}
+
+// searchMax estimates the start if none was given, then searches.
+func searchMax(ctx context.Context, o IO, cfg *config.Config, st *stepper, f *results.FindMax, pol capacity.Policy, objectives []analysis.Objective) error {
+	if f.Start == 0 {
+		c := cfg.Run.Concurrency
+		step, res, err := st.measure(ctx, "concurrency", float64(c), fmt.Sprintf("estimate: a closed loop of %d workers for %s", c, cfg.Run.Duration))
+		if err != nil {
+			return stopFindMax(f, err)
+		}
+		if step.Outcome != engine.Completed {
+			return stopFindMax(f, step.exitError())
+		}
+		f.Estimate, f.StartFrom = res, "estimate"
+		x := res.Totals.Throughput
+		if x <= 0 {
+			return stopFindMax(f, withCode(ExitServerFailure, fmt.Errorf("estimate: the closed loop of %d workers completed no operation (%d errors); give --start", c, res.Totals.Errors)))
+		}
+		// Half the closed loop's throughput: open-loop latency only holds
+		// below the most the server completes, so the climb starts there.
+		pol.Start = max(pol.Floor, float64(int(x/2)))
+		f.Start = pol.Start
+		fmt.Fprintf(o.Stderr, "estimate: %.1f ops/s closed-loop; the search starts at %s ops/s\n", x, results.Target(pol.Start))
+	}
+	n := 0
+	s := capacity.Search{Policy: pol, Objectives: objectives, AchievedShare: f.AchievedShare,
+		Run: func(ctx context.Context, rate float64, stage capacity.Stage) (*results.Result, error) {
+			n++
+			step, res, err := st.measure(ctx, "rate", rate, fmt.Sprintf("probe %d (%s): %s ops/s for %s", n, stage, results.Target(rate), cfg.Run.Duration))
+			switch {
+			case errors.Is(err, errCooldownInterrupted):
+				return nil, withCode(ExitInterrupted, fmt.Errorf("interrupted during the cooldown before probe %d", n))
+			case err != nil:
+				return nil, err
+			case step.Outcome != engine.Completed:
+				return res, step.exitError()
+			}
+			return res, nil
+		},
+		OnProbe: func(f *results.FindMax) {
+			p := f.Probes[len(f.Probes)-1]
+			fmt.Fprintln(o.Stderr, probeLine(p))
+			if cfg.Run.Out != "" {
+				f.EndedAt = time.Now()
+				if err := results.WriteFindMax(cfg.Run.Out, f); err != nil {
+					fmt.Fprintln(o.Stderr, "warning: "+err.Error())
+				}
+			}
+		},
+	}
+	if err := s.Do(ctx, f); err != nil {
+		return stopFindMax(f, err)
+	}
+	return nil
+}
+
+// stopFindMax records why the search stopped early.
+func stopFindMax(f *results.FindMax, err error) error {
+	f.Outcome, f.Reason = results.Failed, err.Error()
+	switch exitCode(err) {
+	case ExitInterrupted:
+		f.Outcome = results.Interrupted
+	case ExitServerLost:
+		f.Outcome = results.ServerLost
+	}
+	f.Notes = append(f.Notes, fmt.Sprintf("the search stopped early after %d probes: %s; what it found so far is unconfirmed", len(f.Probes), err))
+	return err
+}
+
+// probeLine is the one line printed after each probe.
+func probeLine(p results.Probe) string {
+	t := p.Result.Totals
+	verdict := "PASS"
+	if !p.Pass {
+		verdict = "FAIL " + strings.Join(capacity.Failed(p.Terms), ", ")
+	}
+	return fmt.Sprintf("  %s ops/s: %.1f achieved, p99 %.3f ms, %d dropped: %s", results.Target(p.Rate), t.Throughput, t.Latency.P99, dropsOf(p.Result), verdict)
+}
+
+func dropsOf(res *results.Result) int64 {
+	if res.Schedule == nil {
+		return 0
+	}
+	return res.Schedule.Dropped
+}
+
+func objectiveTexts(objs []analysis.Objective) []string {
+	out := make([]string, len(objs))
+	for i, o := range objs {
+		out[i] = o.Text
+	}
+	return out
+}
+
+// finishFindMax concludes, writes the files and prints the probe table,
+// whatever way the search ended; the search's own error wins, then no rate
+// meeting the service level (ExitNoRate).
+func finishFindMax(o IO, cfg *config.Config, f *results.FindMax, opts analysis.SweepOptions, ff *findMaxFlags, runErr error) error {
+	f.EndedAt = time.Now()
+	if err := capacity.Conclude(f, opts); err != nil {
+		return errors.Join(runErr, withCode(ExitInternal, fmt.Errorf("findmax analysis: %w", err)))
+	}
+	var outErr error
+	if cfg.Run.Out != "" {
+		if err := results.WriteFindMax(cfg.Run.Out, f); err != nil {
+			outErr = withCode(ExitOutput, err)
+		} else {
+			fmt.Fprintf(o.Stderr, "findmax written to %s\n", cfg.Run.Out)
+		}
+	}
+	doc := &document{Sweep: f.Sweep()}
+	if err := ensureAnalysis(doc.Sweep); err != nil {
+		return errors.Join(runErr, err)
+	}
+	if err := writeExtras(o, doc, *ff.html, *ff.csv); err != nil && outErr == nil {
+		outErr = err
+	}
+	perr := printDocument(o, doc, *ff.markdown)
+	switch {
+	case runErr != nil:
+		return runErr
+	case outErr != nil:
+		return outErr
+	case perr != nil:
+		return perr
+	case !f.Found:
+		return withCode(ExitNoRate, errors.New(f.Summary))
+	}
+	return nil
+}

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/workload"
+)
+
+// stepper measures the steps of a command that runs several on one
+// prepared dataset and connection (a sweep's levels, a rate search's
+// probes, a calibration's points): each step its own load, operation seed,
+// temporary results file and HDR log, the cooldown before all but the
+// first. It is the one loop body such commands share.
+type stepper struct {
+	o      IO // stderr for progress; each step's own report is discarded
+	cfg    *config.Config
+	plan   *workload.Plan
+	client *mongodb.Client
+	out    output
+	cool   time.Duration
+	cost   *results.Cost // stamped on a step result that has none
+	tmp    string
+	n      int // steps measured so far
+}
+
+// newStepper makes a stepper with its temporary directory; close removes it.
+func newStepper(o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, out output, cool time.Duration) (*stepper, error) {
+	tmp, err := os.MkdirTemp("", "mongoload-steps-")
+	if err != nil {
+		return nil, withCode(ExitOutput, fmt.Errorf("a temporary directory for the steps' results: %w", err))
+	}
+	quiet := o
+	quiet.Stdout = io.Discard
+	return &stepper{o: quiet, cfg: cfg, plan: plan, client: client, out: out, cool: cool, cost: costOf(cfg), tmp: tmp}, nil
+}
+
+func (s *stepper) close() { os.RemoveAll(s.tmp) }
+
+// errCooldownInterrupted: the cooldown before a step was interrupted.
+var errCooldownInterrupted = fmt.Errorf("interrupted during the cooldown")
+
+// measure runs the next step with param at level, after the cooldown and
+// the line announcing it on stderr. The
+// error is errCooldownInterrupted, or the step's when it could not run at
+// all; otherwise the step's result is its full one (with the interval
+// series), its recorded configuration naming the command's --out file.
+func (s *stepper) measure(ctx context.Context, param string, level float64, announce string) (*stepResult, *results.Result, error) {
+	i := s.n
+	if i > 0 && s.cool > 0 {
+		fmt.Fprintf(s.o.Stderr, "cooldown %s\n", config.Duration(s.cool))
+		select {
+		case <-time.After(s.cool):
+		case <-ctx.Done():
+			return nil, nil, errCooldownInterrupted
+		}
+	}
+	s.n++
+	fmt.Fprintln(s.o.Stderr, announce)
+	sc := stepConfig(s.cfg, param, level)
+	sc.Run.OperationSeed = config.StepSeed(s.cfg.Run.OperationSeed, i) // a step must not replay the last one's writes
+	sc.Run.Out = filepath.Join(s.tmp, fmt.Sprintf("step-%d.json", i+1))
+	if s.cfg.Run.HdrLog != "" {
+		sc.Run.HdrLog = stepPath(s.cfg.Run.HdrLog, param, level)
+	}
+	if i > 0 {
+		sc.Run.StartAt = "" // the first step waited for it
+	}
+	step, err := measureStep(ctx, s.o, sc, s.plan, s.client, s.out)
+	if err != nil {
+		return nil, nil, err
+	}
+	return step, stepResultOf(step, sc.Run.Out, s.cfg.Run.Out, s.cost), nil
+}

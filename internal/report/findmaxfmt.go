@@ -1,0 +1,139 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/mongoload/mongoload/internal/results"
+)
+
+// CSVProbes is a rate search's probe table, one row per probe in the
+// order they ran.
+const CSVProbes = "probes.csv"
+
+// WriteFindMaxConsole writes a rate search for people: a header, the probe
+// table (rate, achieved, percentiles, dropped, verdict), the conclusion in
+// one sentence, the calibration if any, and notes.
+func WriteFindMaxConsole(w io.Writer, f *results.FindMax) error {
+	ew := &errWriter{w: w}
+	for _, l := range findMaxHeader(f) {
+		ew.printf("%-9s %s\n", l[0]+":", l[1])
+	}
+	ew.printf("\nprobes:\n")
+	probeTable(f).write(ew, "")
+	ew.printf("\n%s\n", f.Summary)
+	if c := f.Calibration; c != nil {
+		ew.printf("\n%s\n", CalibrationLine(c))
+	}
+	if len(f.Notes) > 0 {
+		ew.printf("\nnotes:\n")
+		for _, n := range f.Notes {
+			ew.printf("  - %s\n", n)
+		}
+	}
+	return ew.err
+}
+
+// WriteFindMaxMarkdown writes the same as WriteFindMaxConsole as Markdown.
+func WriteFindMaxMarkdown(w io.Writer, f *results.FindMax) error {
+	ew := &errWriter{w: w}
+	title := "Highest rate meeting the SLO: " + f.Workload.Name
+	if f.Label != "" {
+		title += " (" + f.Label + ")"
+	}
+	ew.printf("## %s\n\n", title)
+	for _, l := range findMaxHeader(f) {
+		ew.printf("- **%s**: %s\n", l[0], mdEscape(l[1]))
+	}
+	ew.printf("\n### Probes\n\n")
+	probeTable(f).markdown(ew)
+	ew.printf("\n%s\n", mdEscape(f.Summary))
+	if c := f.Calibration; c != nil {
+		ew.printf("\n%s\n", mdEscape(CalibrationLine(c)))
+	}
+	if len(f.Notes) > 0 {
+		ew.printf("\nNotes:\n\n")
+		for _, n := range f.Notes {
+			ew.printf("- %s\n", mdEscape(n))
+		}
+	}
+	return ew.err
+}
+
+// WriteFindMaxCSV writes the probe table and the search's steps as a rate
+// sweep's CSV files (WriteSweepCSV) into dir.
+func WriteFindMaxCSV(dir string, f *results.FindMax) ([]string, error) {
+	files, err := WriteSweepCSV(dir, f.Sweep())
+	if err != nil {
+		return files, err
+	}
+	t := probeTable(f)
+	path := dir + "/" + CSVProbes
+	return append(files, path), writeCSV(path, t.rows)
+}
+
+// CalibrationLine is a calibration's finding in one sentence.
+func CalibrationLine(c *results.Calibration) string {
+	s := fmt.Sprintf("calibration: the server's CPU sits at %.0f%% of its %d cores (target %.0f%%, read from %s) at %s, %.1f ops/s",
+		100*c.Measured, c.Cores, 100*c.Target, c.Source, (results.SweepLoad{Parameter: c.Parameter}).Describe(c.Level), c.Throughput)
+	if c.Note != "" {
+		s += "; " + c.Note
+	}
+	return s
+}
+
+func findMaxHeader(f *results.FindMax) [][2]string {
+	wl := f.Workload.Name
+	if f.Workload.Source != "" {
+		wl += " (" + f.Workload.Source + ")"
+	}
+	start := results.Target(f.Start) + " ops/s (--start)"
+	if f.StartFrom == "estimate" && f.Estimate != nil {
+		start = fmt.Sprintf("%s ops/s, half of a closed-loop run's %.1f ops/s", results.Target(f.Start), f.Estimate.Totals.Throughput)
+	}
+	h := [][2]string{
+		{"findmax", fmt.Sprintf("%s %s, %s", f.Tool.Name, f.Tool.Version, results.FindMaxSchema)},
+		{"workload", wl},
+		{"slo", fmt.Sprintf("%s, and no drop, no error, at least %g%% of the rate achieved", strings.Join(f.SLO, ", "), 100*f.AchievedShare)},
+		{"search", fmt.Sprintf("from %s, x%g up, bisecting to %g%%, the highest passing rate repeated", start, f.Factor, 100*f.Precision)},
+		{"probes", fmt.Sprintf("%gs measured after a %gs warm-up each, %gs cooldown", f.StepSeconds, f.WarmupSeconds, f.CooldownSeconds)},
+	}
+	if f.Outcome != results.Completed {
+		h = append(h, [2]string{"outcome", string(f.Outcome) + ": " + f.Reason})
+	}
+	return h
+}
+
+// probeTable is one row per probe in the order they ran.
+func probeTable(f *results.FindMax) *table {
+	t := &table{left: 2, textLast: true}
+	t.add("#", "stage", "rate", "achieved", "p50 ms", "p95 ms", "p99 ms", "p99.9 ms", "dropped", "errors", "verdict")
+	for i, p := range f.Probes {
+		r := p.Result.Totals
+		verdict := "PASS"
+		switch {
+		case p.Terms == nil:
+			verdict = "not judged (cut short)"
+		case !p.Pass:
+			var failed []string
+			for _, tm := range p.Terms {
+				if !tm.Pass {
+					failed = append(failed, tm.Text+" ("+tm.Shown+")")
+				}
+			}
+			verdict = "FAIL " + strings.Join(failed, ", ")
+		}
+		var drops int64
+		if p.Result.Schedule != nil {
+			drops = p.Result.Schedule.Dropped
+		}
+		t.add(strconv.Itoa(i+1), p.Stage, results.Target(p.Rate), fmt.Sprintf("%.1f", r.Throughput),
+			ms3(r.Latency.P50), ms3(r.Latency.P95), ms3(r.Latency.P99), ms3(r.Latency.P999),
+			strconv.FormatInt(drops, 10), strconv.FormatInt(r.Errors, 10), verdict)
+	}
+	return t
+}
+
+func ms3(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
