@@ -236,6 +236,12 @@ func maxThroughput(in CompareInput) *float64 {
 	if in.Sweep == nil {
 		return ptr(in.Result.Totals.Throughput)
 	}
+	if f := in.Sweep.FindMax; f != nil { // the most it carried meeting its SLO, not a failing probe's
+		if p := f.MaxProbe(); p != nil {
+			return ptr(p.Result.Totals.Throughput)
+		}
+		return nil
+	}
 	if b := in.Sweep.Analysis.Best; b != nil {
 		return ptr(in.Sweep.Analysis.Steps[*b].Throughput)
 	}

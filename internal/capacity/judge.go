@@ -13,6 +13,9 @@ import (
 // whatever its latencies say.
 const DefaultAchievedShare = 0.95
 
+// DroppedTerm is the term no probe may break: an operation dropped.
+const DroppedTerm = "dropped=0"
+
 // Judge checks one probe at rate against the objectives and the terms
 // every probe must meet besides: no dropped operation, no error, and at
 // least share of the rate achieved. It returns every term with its
@@ -33,7 +36,7 @@ func Judge(res *results.Result, rate float64, objectives []analysis.Objective, s
 	}
 	t := res.Totals
 	terms = append(terms,
-		results.Term{Text: "dropped=0", Measured: float64(dropped), Shown: fmt.Sprintf("%d dropped", dropped), Pass: dropped == 0, Unit: "operations"},
+		results.Term{Text: DroppedTerm, Measured: float64(dropped), Shown: fmt.Sprintf("%d dropped", dropped), Pass: dropped == 0, Unit: "operations"},
 		results.Term{Text: "errors=0", Measured: float64(t.Errors), Shown: fmt.Sprintf("%d errors", t.Errors), Pass: t.Errors == 0, Unit: "operations"},
 		results.Term{Text: fmt.Sprintf("achieved>=%g%%", math.Round(share*1000)/10), Measured: t.Throughput,
 			Shown: fmt.Sprintf("%.1f ops/s of %s", t.Throughput, results.Target(rate)), Pass: t.Throughput >= share*rate, Bound: share * rate, Unit: "ops/s"},

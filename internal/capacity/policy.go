@@ -13,22 +13,32 @@ const (
 	Climb   Stage = "climb"   // no rate has failed yet: the last passing rate times Factor
 	Descend Stage = "descend" // no rate has passed yet: the lowest failing rate over Factor
 	Bisect  Stage = "bisect"  // the middle of the bracket
+	Recheck Stage = "recheck" // a rate failed on latency alone once: measured again before it counts
 	Confirm Stage = "confirm" // the bracket is narrow: the highest passing rate once more
 )
 
-// Outcome is what one probe showed: the rate asked for and whether the
-// service level held there.
+// Outcome is what one probe showed: the rate asked for, whether the
+// service level held there and, when it did not, whether the rate was
+// clearly not carried (operations dropped, or less than the rate
+// achieved) rather than failed on latency or errors, which a noisy moment
+// can cause.
 type Outcome struct {
-	Rate float64
-	Pass bool
+	Rate  float64
+	Pass  bool
+	Clear bool
 }
 
 // Policy is the rate search's rule: climb by Factor from Start until the
 // service level fails, bisect the bracket between the highest passing rate
 // and the lowest failing one until it is within Precision, then repeat the
-// highest passing rate; a repeat that fails makes that rate a failing one
-// and the search goes on below it. A rate counts as passing only if every
-// probe at it passed.
+// highest passing rate.
+//
+// One noisy moment must not decide a rate, either way. A rate fails when
+// it was clearly not carried once, or failed twice; a single failure on
+// latency or errors is measured again at once (Recheck), and the rate then
+// passes when more of its probes passed than failed. The highest passing
+// rate is the answer only once it passed twice (Confirm); a repeat that
+// fails leaves it undecided, and a third probe decides.
 type Policy struct {
 	Start     float64 // the first rate, ops/s
 	Factor    float64 // climb and descent factor, above 1
@@ -39,7 +49,7 @@ type Policy struct {
 
 // DefaultPolicy is findmax's default rule from start.
 func DefaultPolicy(start float64) Policy {
-	return Policy{Start: start, Factor: 2, Precision: 0.05, Floor: 1, MaxProbes: 24}
+	return Policy{Start: start, Factor: 2, Precision: 0.05, Floor: 1, MaxProbes: 30}
 }
 
 // Decision is the policy's answer: the next probe, or the end of the search.
@@ -61,57 +71,76 @@ func (p Policy) Next(history []Outcome) Decision {
 	if len(history) == 0 {
 		return Decision{Rate: p.Start, Stage: Climb}
 	}
-	lo, hi, loPasses := bracket(history)
-	out := len(history) >= p.MaxProbes
+	rates := tally(history)
+	lo, hi := bracket(rates)
+	if len(history) >= p.MaxProbes {
+		return Decision{Done: true, Max: lo, Found: lo > 0, Bracketed: lo > 0 && hi > 0}
+	}
+	if last := history[len(history)-1].Rate; rates[last].undecided() {
+		stage := Recheck
+		if rates[last].passes > 0 {
+			stage = Confirm // the repeat of a passing rate failed: a third probe decides
+		}
+		return Decision{Rate: last, Stage: stage}
+	}
 	switch {
 	case hi == 0: // nothing failed yet
-		if out {
-			return Decision{Done: true, Max: lo, Found: true}
-		}
 		return Decision{Rate: p.round(lo * p.Factor), Stage: Climb}
 	case lo == 0: // nothing below the lowest failing rate passed
 		next := p.round(hi / p.Factor)
-		if out || next < p.Floor || next >= hi {
+		if next < p.Floor || next >= hi {
 			return Decision{Done: true}
 		}
 		return Decision{Rate: next, Stage: Descend}
 	}
-	if out {
-		return Decision{Done: true, Max: lo, Found: true, Bracketed: true}
-	}
 	if mid := p.round((lo + hi) / 2); hi > lo*(1+p.Precision) && mid > lo && mid < hi {
 		return Decision{Rate: mid, Stage: Bisect}
 	}
-	if loPasses < 2 {
+	if rates[lo].passes < 2 {
 		return Decision{Rate: lo, Stage: Confirm}
 	}
 	return Decision{Done: true, Max: lo, Found: true, Bracketed: true}
 }
 
-// bracket is the lowest failing rate hi (0 if none), the highest rate
-// below it at which every probe passed lo (0 if none), and how many probes
-// passed at lo.
-func bracket(history []Outcome) (lo, hi float64, loPasses int) {
-	failed := map[float64]bool{}
+// rateTally is what the probes at one rate showed.
+type rateTally struct{ passes, fails, clear int }
+
+func (t rateTally) failing() bool   { return t.clear > 0 || t.fails >= 2 }
+func (t rateTally) passing() bool   { return !t.failing() && t.passes > t.fails }
+func (t rateTally) undecided() bool { return !t.failing() && !t.passing() }
+
+func tally(history []Outcome) map[float64]rateTally {
+	out := map[float64]rateTally{}
 	for _, o := range history {
-		if !o.Pass {
-			failed[o.Rate] = true
-			if hi == 0 || o.Rate < hi {
-				hi = o.Rate
-			}
+		t := out[o.Rate]
+		switch {
+		case o.Pass:
+			t.passes++
+		case o.Clear:
+			t.clear++
+			t.fails++
+		default:
+			t.fails++
+		}
+		out[o.Rate] = t
+	}
+	return out
+}
+
+// bracket is the lowest failing rate hi (0 if none) and the highest
+// passing rate below it lo (0 if none).
+func bracket(rates map[float64]rateTally) (lo, hi float64) {
+	for r, t := range rates {
+		if t.failing() && (hi == 0 || r < hi) {
+			hi = r
 		}
 	}
-	for _, o := range history {
-		if o.Pass && !failed[o.Rate] && (hi == 0 || o.Rate < hi) && o.Rate > lo {
-			lo = o.Rate
+	for r, t := range rates {
+		if t.passing() && (hi == 0 || r < hi) && r > lo {
+			lo = r
 		}
 	}
-	for _, o := range history {
-		if o.Rate == lo && o.Pass {
-			loPasses++
-		}
-	}
-	return lo, hi, loPasses
+	return lo, hi
 }
 
 // round keeps rates readable: whole operations per second from 20 ops/s,

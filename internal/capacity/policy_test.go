@@ -3,7 +3,8 @@ package capacity
 import "testing"
 
 func pass(r float64) Outcome { return Outcome{Rate: r, Pass: true} }
-func fail(r float64) Outcome { return Outcome{Rate: r} }
+func fail(r float64) Outcome { return Outcome{Rate: r, Clear: true} } // not carried: drops
+func slow(r float64) Outcome { return Outcome{Rate: r} }              // failed on latency alone
 
 // TestPolicyNext protects the search's rule: climb by the factor until a
 // failure, bisect the bracket to the precision, repeat the highest passing
@@ -27,8 +28,24 @@ func TestPolicyNext(t *testing.T) {
 		{"confirm", []Outcome{pass(200), fail(210)}, Decision{Rate: 200, Stage: Confirm}},
 		// a repeat that held ends the search at that rate, bracketed
 		{"done", []Outcome{pass(200), fail(210), pass(200)}, Decision{Done: true, Max: 200, Found: true, Bracketed: true}},
-		// a repeat that failed makes the rate a failing one: bisect below it
-		{"confirm failed", []Outcome{pass(100), pass(200), fail(210), fail(200)}, Decision{Rate: 150, Stage: Bisect}},
+		// a repeat that failed leaves the rate undecided: a third probe decides
+		{"confirm failed", []Outcome{pass(100), pass(200), fail(210), slow(200)}, Decision{Rate: 200, Stage: Confirm}},
+		// two of three passed: the rate holds, and passed twice
+		{"majority pass", []Outcome{pass(100), pass(200), fail(210), slow(200), pass(200)}, Decision{Done: true, Max: 200, Found: true, Bracketed: true}},
+		// two of three failed: the rate fails, bisect below it
+		{"majority fail", []Outcome{pass(100), pass(200), fail(210), slow(200), slow(200)}, Decision{Rate: 150, Stage: Bisect}},
+		// a repeat that dropped operations fails the rate at once
+		{"confirm dropped", []Outcome{pass(100), pass(200), fail(210), fail(200)}, Decision{Rate: 150, Stage: Bisect}},
+		// one failure on latency alone is measured again before it counts
+		{"recheck", []Outcome{pass(100), slow(200)}, Decision{Rate: 200, Stage: Recheck}},
+		// failing twice on latency fails the rate
+		{"recheck failed", []Outcome{pass(100), slow(200), slow(200)}, Decision{Rate: 150, Stage: Bisect}},
+		// a recheck that passed makes it undecided (one each): a third probe
+		{"recheck passed", []Outcome{pass(100), slow(200), pass(200)}, Decision{Rate: 200, Stage: Confirm}},
+		// two passes of three: the climb goes on
+		{"recheck majority", []Outcome{pass(100), slow(200), pass(200), pass(200)}, Decision{Rate: 400, Stage: Climb}},
+		// a first probe failing on latency is rechecked, not descended from
+		{"first slow", []Outcome{slow(100)}, Decision{Rate: 100, Stage: Recheck}},
 		// a pass above the lowest failure (noise) does not raise the bracket
 		{"noise above", []Outcome{pass(100), fail(200), pass(300)}, Decision{Rate: 150, Stage: Bisect}},
 		// the first probe failed: descend by the factor
@@ -57,8 +74,8 @@ func TestPolicyNext(t *testing.T) {
 }
 
 // TestPolicyConverges runs the policy against a system whose service level
-// holds up to a true limit: it must end within the precision below it,
-// with the limit's own rate passing twice.
+// holds up to a true limit (failing on latency above it, dropping above
+// twice it): it must end within the precision below it, confirmed.
 func TestPolicyConverges(t *testing.T) {
 	for _, limit := range []float64{3, 97, 1000, 12345, 250000} {
 		for _, start := range []float64{1, 100, 5000} {
@@ -66,7 +83,7 @@ func TestPolicyConverges(t *testing.T) {
 			var h []Outcome
 			d := p.Next(h)
 			for !d.Done {
-				h = append(h, Outcome{Rate: d.Rate, Pass: d.Rate <= limit})
+				h = append(h, Outcome{Rate: d.Rate, Pass: d.Rate <= limit, Clear: d.Rate > 2*limit})
 				d = p.Next(h)
 			}
 			if !d.Found || !d.Bracketed || d.Max > limit || d.Max < limit/(1+p.Precision)-0.01 {

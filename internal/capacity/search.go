@@ -55,13 +55,25 @@ func (s Search) Do(ctx context.Context, f *results.FindMax) error {
 		}
 		if err != nil {
 			// What was found so far stands, unconfirmed.
-			lo, _, _ := bracket(history)
+			lo, _ := bracket(tally(history))
 			f.MaxRate, f.Found = lo, lo > 0
 			f.FailedAbove = failedAbove(f)
 			return err
 		}
-		history = append(history, Outcome{Rate: d.Rate, Pass: f.Probes[len(f.Probes)-1].Pass})
+		last := f.Probes[len(f.Probes)-1]
+		history = append(history, Outcome{Rate: d.Rate, Pass: last.Pass, Clear: notCarried(last.Terms)})
 	}
+}
+
+// notCarried says whether a probe's failure shows the rate was not
+// carried: operations dropped, or too little of the rate achieved.
+func notCarried(terms []results.Term) bool {
+	for _, t := range terms {
+		if !t.Pass && (t.Text == DroppedTerm || strings.HasPrefix(t.Text, "achieved")) {
+			return true
+		}
+	}
+	return false
 }
 
 // failedAbove is the lowest failing rate above the maximum and its failed

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -17,12 +19,18 @@ import (
 type compareFlags struct {
 	baseline   *string
 	objectives *[]string
+	users      *float64
+	growth     *string
+	headroom   *string
 }
 
 func addCompareFlags(fs *pflag.FlagSet) *compareFlags {
 	return &compareFlags{
 		baseline:   fs.String("baseline", "", "the input the others are compared with: its label or file (default the first)"),
 		objectives: fs.StringArray("objective", nil, `an objective against the baseline, such as "throughput>=2x" or "read.p95<=+5%" (repeatable)`),
+		users:      fs.Float64("users", 0, "the users the baseline serves: every input's capacity in users, and cost per 1,000 users"),
+		growth:     fs.String("growth", "", "with --users: growth stages in users, such as 50000,90000; each gets the cheapest input that carries it"),
+		headroom:   fs.String("headroom", "0%", "with --users: the spare capacity a stage needs, such as 20%"),
 	}
 }
 
@@ -56,7 +64,46 @@ func (f *compareFlags) compare(files []string) (*results.Comparison, []analysis.
 		return nil, nil, withCode(ExitInvalid, err)
 	}
 	c.Notes = append(c.Notes, compareContexts(inputs, c)...) // a 7.0 run beside an 8.0 one says so (operator.go)
+	if uo, ok, err := f.userOptions(); err != nil {
+		return nil, nil, withCode(ExitUsage, err)
+	} else if ok {
+		if err := analysis.PlanUsers(c, inputs, uo); err != nil {
+			return nil, nil, withCode(ExitUsage, err)
+		}
+	}
 	return c, inputs, nil
+}
+
+// userOptions reads --users, --growth and --headroom; false when --users
+// was not given (and neither were the others, which need it).
+func (f *compareFlags) userOptions() (analysis.UserOptions, bool, error) {
+	o := analysis.UserOptions{Users: *f.users}
+	if *f.users == 0 {
+		if *f.growth != "" {
+			return o, false, errors.New("--growth needs --users: the number of users the baseline serves, such as --users 25000")
+		}
+		return o, false, nil
+	}
+	for _, g := range strings.Split(*f.growth, ",") {
+		if g = strings.TrimSpace(g); g == "" {
+			continue
+		}
+		v, err := strconv.ParseFloat(strings.ReplaceAll(g, "_", ""), 64)
+		if err != nil {
+			return o, false, fmt.Errorf("--growth %q: %q is not a number of users", *f.growth, g)
+		}
+		o.Growth = append(o.Growth, v)
+	}
+	h := strings.TrimSpace(*f.headroom)
+	v, err := strconv.ParseFloat(strings.TrimSuffix(h, "%"), 64)
+	if err != nil {
+		return o, false, fmt.Errorf("--headroom %q: write a share such as 20%%", *f.headroom)
+	}
+	if strings.HasSuffix(h, "%") {
+		v /= 100
+	}
+	o.Headroom = v
+	return o, true, nil
 }
 
 // baselineIndex finds --baseline among the inputs, by label or file.

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/mongoload/mongoload/internal/results"
@@ -14,6 +15,7 @@ func WriteComparisonConsole(w io.Writer, c *results.Comparison) error {
 	ew.printf("comparison against %s (the baseline), %s\n\n", c.Inputs[c.Baseline].Label, c.At)
 	comparisonTable(c).write(ew, "")
 	writeObjectives(ew, c, false)
+	writeStages(ew, c, false)
 	writeComparisonNotes(ew, c, false)
 	return ew.err
 }
@@ -24,6 +26,7 @@ func WriteComparisonMarkdown(w io.Writer, c *results.Comparison) error {
 	ew.printf("## Comparison against %s (baseline)\n\nLatencies %s.\n\n", mdEscape(c.Inputs[c.Baseline].Label), mdEscape(c.At))
 	comparisonTable(c).markdown(ew)
 	writeObjectives(ew, c, true)
+	writeStages(ew, c, true)
 	writeComparisonNotes(ew, c, true)
 	return ew.err
 }
@@ -89,6 +92,43 @@ func writeObjectives(ew *errWriter, c *results.Comparison, md bool) {
 	ew.printf("%s\n", verdict)
 }
 
+// writeStages writes the growth-stage table of compare --users.
+func writeStages(ew *errWriter, c *results.Comparison, md bool) {
+	p := c.Users
+	if p == nil {
+		return
+	}
+	intro := fmt.Sprintf("%s users are served by the baseline %s's %s (%.1f ops/s); each stage gets the cheapest input carrying it with %.0f%% headroom",
+		results.Target(p.Users), c.Inputs[c.Baseline].Label, p.Basis, p.BaseThroughput, 100*p.Headroom)
+	if len(c.Objectives) > 0 {
+		intro += " that meets every objective"
+	}
+	t := stageTable(c)
+	if md {
+		ew.printf("\n### Growth stages\n\n%s.\n\n", mdEscape(intro))
+		t.markdown(ew)
+		return
+	}
+	ew.printf("\ngrowth stages: %s.\n", intro)
+	t.write(ew, "")
+}
+
+// stageTable is the growth stages as a table: users, the choice, its
+// capacity in users, its monthly cost and the cost per 1,000 users.
+func stageTable(c *results.Comparison) *table {
+	cur := c.Users.Currency
+	t := &table{left: 1, textLast: true}
+	t.add("users", "choice", "capacity (users)", strings.TrimSpace("monthly "+cur), strings.TrimSpace("per 1,000 users "+cur), "note")
+	for _, st := range c.Users.Stages {
+		if st.Input == nil {
+			t.add(results.Target(st.Users), "none", "-", "-", "-", st.Note)
+			continue
+		}
+		t.add(results.Target(st.Users), st.Choice, results.Target(math.Round(st.Capacity)), FormatValue(st.Monthly, cur), FormatValue(st.PerThousand, cur), st.Note)
+	}
+	return t
+}
+
 func writeComparisonNotes(ew *errWriter, c *results.Comparison, md bool) {
 	if len(c.Notes) == 0 {
 		return
@@ -130,6 +170,8 @@ func FormatValue(v *float64, unit string) string {
 		return fmt.Sprintf("%.2f%%", *v)
 	case "workers", "sessions", "rate":
 		return results.Target(*v)
+	case "users":
+		return results.Target(math.Round(*v))
 	}
 	if strings.HasPrefix(unit, "ops/s per 100 ") {
 		return fmt.Sprintf("%.1f", *v)

@@ -12,6 +12,8 @@ type Comparison struct {
 	Rows       []ComparisonRow   `json:"rows"`
 	Objectives []ObjectiveResult `json:"objectives,omitempty"`
 	Notes      []string          `json:"notes,omitempty"`
+	// Users is set by compare --users: capacities in users, growth stages.
+	Users *UserPlan `json:"users,omitempty"`
 }
 
 // ComparedInput is one compared file.

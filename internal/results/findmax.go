@@ -181,7 +181,7 @@ func (f *FindMax) Sweep() *Sweep {
 		Load:        SweepLoad{Type: Open, Parameter: "rate", Levels: rates},
 		StepSeconds: f.StepSeconds, WarmupSeconds: f.WarmupSeconds, CooldownSeconds: f.CooldownSeconds,
 		StartedAt: f.StartedAt, EndedAt: f.EndedAt, Outcome: f.Outcome, Reason: f.Reason, Notes: f.Notes,
-		Steps: []SweepStep{}, FindMax: f}
+		Steps: []SweepStep{}, Calibration: f.Calibration, FindMax: f}
 	for _, r := range rates {
 		p := byRate[r]
 		sw.Steps = append(sw.Steps, SweepStep{Level: r, Complete: p.Result != nil && p.Result.Outcome != Interrupted, Result: p.Result})
