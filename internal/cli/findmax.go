@@ -144,6 +144,7 @@ func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 		return err
 	}
 	defer st.close()
+	st.quiet() // one line per probe (probeLine) instead of each run's own
 	f := &results.FindMax{
 		Tool: results.Tool{Name: "mongoload", Version: Version}, Label: cfg.Run.Label, Cost: costOf(cfg),
 		Workload: results.Workload{Name: cfg.Name, Source: cfg.Source}, SLO: objectiveTexts(objectives), AchievedShare: share,

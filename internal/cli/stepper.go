@@ -20,7 +20,8 @@ import (
 // temporary results file and HDR log, the cooldown before all but the
 // first. It is the one loop body such commands share.
 type stepper struct {
-	o      IO // stderr for progress; each step's own report is discarded
+	o      IO        // each step's own report (stdout) is discarded
+	log    io.Writer // the announcements and cooldowns
 	cfg    *config.Config
 	plan   *workload.Plan
 	client *mongodb.Client
@@ -39,10 +40,14 @@ func newStepper(o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.C
 	}
 	quiet := o
 	quiet.Stdout = io.Discard
-	return &stepper{o: quiet, cfg: cfg, plan: plan, client: client, out: out, cool: cool, cost: costOf(cfg), tmp: tmp}, nil
+	return &stepper{o: quiet, log: o.Stderr, cfg: cfg, plan: plan, client: client, out: out, cool: cool, cost: costOf(cfg), tmp: tmp}, nil
 }
 
 func (s *stepper) close() { os.RemoveAll(s.tmp) }
+
+// quiet discards the steps' own progress lines on stderr too (connection,
+// warm-up, grace notices): a command printing one line per step of its own.
+func (s *stepper) quiet() { s.o.Stderr = io.Discard }
 
 // errCooldownInterrupted: the cooldown before a step was interrupted.
 var errCooldownInterrupted = fmt.Errorf("interrupted during the cooldown")
@@ -55,7 +60,7 @@ var errCooldownInterrupted = fmt.Errorf("interrupted during the cooldown")
 func (s *stepper) measure(ctx context.Context, param string, level float64, announce string) (*stepResult, *results.Result, error) {
 	i := s.n
 	if i > 0 && s.cool > 0 {
-		fmt.Fprintf(s.o.Stderr, "cooldown %s\n", config.Duration(s.cool))
+		fmt.Fprintf(s.log, "cooldown %s\n", config.Duration(s.cool))
 		select {
 		case <-time.After(s.cool):
 		case <-ctx.Done():
@@ -63,7 +68,7 @@ func (s *stepper) measure(ctx context.Context, param string, level float64, anno
 		}
 	}
 	s.n++
-	fmt.Fprintln(s.o.Stderr, announce)
+	fmt.Fprintln(s.log, announce)
 	sc := stepConfig(s.cfg, param, level)
 	sc.Run.OperationSeed = config.StepSeed(s.cfg.Run.OperationSeed, i) // a step must not replay the last one's writes
 	sc.Run.Out = filepath.Join(s.tmp, fmt.Sprintf("step-%d.json", i+1))

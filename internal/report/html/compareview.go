@@ -68,6 +68,9 @@ func comparisonView(c *results.Comparison, inputs []Input) *view {
 		}
 		v.Sections = append(v.Sections, section{Title: "Objectives", Intro: intro, Table: ot})
 	}
+	if c.Users != nil {
+		v.Sections = append(v.Sections, stagesSection(c))
+	}
 	var ids []string
 	add := func(ch chart) {
 		if len(ch.Series) > 0 {
@@ -235,4 +238,22 @@ func sweepOverlay(inputs []Input) []chart {
 		tp.Series, lat.Series = append(tp.Series, a), append(lat.Series, b)
 	}
 	return []chart{tp, lat}
+}
+
+// stagesSection is compare --users' growth-stage table.
+func stagesSection(c *results.Comparison) section {
+	p := c.Users
+	cur := p.Currency
+	t := &table{Head: []string{"users", "choice", "capacity (users)", strings.TrimSpace("monthly " + cur), strings.TrimSpace("per 1,000 users " + cur), "note"}}
+	for _, st := range p.Stages {
+		if st.Input == nil {
+			t.Rows = append(t.Rows, []cell{{Text: trim(st.Users)}, {Text: "none", Left: true, Color: "#fc9272"}, {Text: "-"}, {Text: "-"}, {Text: "-"}, {Text: st.Note, Left: true}})
+			continue
+		}
+		t.Rows = append(t.Rows, []cell{{Text: trim(st.Users)}, {Text: st.Choice, Left: true}, {Text: trim(math.Round(st.Capacity))},
+			{Text: report.FormatValue(st.Monthly, cur)}, {Text: report.FormatValue(st.PerThousand, cur)}, {Text: st.Note, Left: true}})
+	}
+	intro := fmt.Sprintf("%s users are served by the baseline %s's %s (%.1f ops/s), so each input's capacity is in users; each stage gets the cheapest input carrying it with %.0f%% headroom.",
+		trim(p.Users), c.Inputs[c.Baseline].Label, p.Basis, p.BaseThroughput, 100*p.Headroom)
+	return section{Title: "Growth stages", Intro: intro, Table: t}
 }
