@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"net/url"
 	"strings"
 
 	"github.com/mongoload/mongoload/internal/results"
@@ -280,22 +279,7 @@ func loopbackHost(cfg json.RawMessage) (string, bool) {
 	if len(cfg) == 0 || json.Unmarshal(cfg, &c) != nil || c.Connection.URI == "" {
 		return "", false
 	}
-	u, err := url.Parse(c.Connection.URI)
-	if err != nil || u.Host == "" {
-		return "", false
-	}
-	hosts := strings.Split(u.Host, ",")
-	for _, h := range hosts {
-		name := h
-		if i := strings.LastIndex(h, ":"); i > 0 && !strings.HasSuffix(h, "]") {
-			name = h[:i]
-		}
-		name = strings.Trim(name, "[]")
-		if name != "localhost" && !strings.HasPrefix(name, "127.") && name != "::1" {
-			return "", false
-		}
-	}
-	return hosts[0], true
+	return results.LoopbackHost(c.Connection.URI)
 }
 
 // summarize puts the analysis in a few sentences.

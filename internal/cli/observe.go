@@ -10,6 +10,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/procstat"
 	"github.com/mongoload/mongoload/internal/promsink"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/sink"
@@ -172,6 +173,9 @@ func startTelemetry(ctx context.Context, o IO, cfg *config.Config, client *mongo
 		return nil, nil
 	}
 	opt := telemetry.Options{Interval: cfg.Run.Interval.D()}
+	if _, local := results.LoopbackHost(cfg.Connection.URI); local {
+		opt.ProcessCPU = localServerCPU
+	}
 	opt.OnSample = func(s results.ServerSample) {
 		// As the live line does, skip a last sample cut short: its
 		// rates would be noise.
@@ -183,6 +187,12 @@ func startTelemetry(ctx context.Context, o IO, cfg *config.Config, client *mongo
 		}
 	}
 	return telemetry.NewSampler(monitor, opt), monitor
+}
+
+// localServerCPU reads the CPU of a server on this host from /proc.
+func localServerCPU(pid int64) (user, system time.Duration, source string, err error) {
+	user, system, err = procstat.ProcessCPU(pid)
+	return user, system, fmt.Sprintf("/proc/%d/stat", pid), err
 }
 
 // clientSide is what the cross-check compares the server's counters with:

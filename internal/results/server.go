@@ -1,6 +1,10 @@
 package results
 
-import "time"
+import (
+	"net/url"
+	"strings"
+	"time"
+)
 
 // Server is what the server itself reported during the measured phase:
 // serverStatus (and replSetGetStatus where the server has it) sampled every
@@ -27,6 +31,10 @@ type Server struct {
 	// Unavailable says why there are no samples, if there are none.
 	Unavailable string   `json:"unavailable,omitempty"`
 	Notes       []string `json:"notes,omitempty"`
+	// CPUSource says where the samples' CPU came from: "serverStatus"
+	// (extra_info), or "/proc/PID/stat" when the server reports none but
+	// runs on this host; "" when there is none.
+	CPUSource string `json:"cpuSource,omitempty"`
 	// Restarts counts the server restarts seen between samples (its
 	// uptime went back): each may have lost acknowledged writes, which the
 	// collections' counts before and after then show (notes).
@@ -195,4 +203,25 @@ type MergedSource struct {
 	EndedAt    time.Time `json:"endedAt"`
 	Operations int64     `json:"operations"`
 	Errors     int64     `json:"errors"`
+}
+
+// LoopbackHost reports whether every host of a connection URI is a
+// loopback address (the server runs on this machine), and the first host.
+func LoopbackHost(uri string) (string, bool) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Host == "" {
+		return "", false
+	}
+	hosts := strings.Split(u.Host, ",")
+	for _, h := range hosts {
+		name := h
+		if i := strings.LastIndex(h, ":"); i > 0 && !strings.HasSuffix(h, "]") {
+			name = h[:i]
+		}
+		name = strings.Trim(name, "[]")
+		if name != "localhost" && !strings.HasPrefix(name, "127.") && name != "::1" {
+			return "", false
+		}
+	}
+	return hosts[0], true
 }

@@ -29,6 +29,11 @@ type Options struct {
 	Timeout time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// ProcessCPU, if set, reads the CPU times of the server process pid
+	// from the operating system, for a server on this host whose
+	// serverStatus reports none (extra_info user and system time); source
+	// names where, such as "/proc/PID/stat".
+	ProcessCPU func(pid int64) (user, system time.Duration, source string, err error)
 }
 
 // Sampler polls a Source every interval during the measured phase and keeps
@@ -57,6 +62,8 @@ type Sampler struct {
 	finalErr    error
 	restarts    int
 	unavailable string
+	cpuSource   string // where the CPU came from, "" for nowhere
+	cpuErr      error  // why ProcessCPU could not read it
 }
 
 // NewSampler returns a sampler of src; nothing is sent before Start.
@@ -171,10 +178,31 @@ func (s *Sampler) status(ctx context.Context) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.processCPU(st)
 	for name := range st.values {
 		s.seen[name] = true
 	}
 	return st, nil
+}
+
+// processCPU fills st's CPU from the operating system when the server
+// reports none and Options.ProcessCPU can read it.
+func (s *Sampler) processCPU(st *Status) {
+	_, reported := st.values["cpu.userSeconds"]
+	if reported {
+		s.cpuSource = "serverStatus"
+		return
+	}
+	if s.o.ProcessCPU == nil || st.Pid <= 0 {
+		return
+	}
+	u, sys, src, err := s.o.ProcessCPU(st.Pid)
+	if err != nil {
+		s.cpuErr = err
+		return
+	}
+	st.values["cpu.userSeconds"], st.values["cpu.systemSeconds"] = u.Microseconds(), sys.Microseconds()
+	s.cpuSource = src
 }
 
 // lags asks replSetGetStatus for the secondaries' lag. The first failure
@@ -249,6 +277,9 @@ func (s *Sampler) Result(client *ClientSide) *results.Server {
 	srv.Absent = s.absent()
 	srv.Notes = s.notes()
 	srv.Restarts = s.restarts
+	if s.seen["cpu.userSeconds"] {
+		srv.CPUSource = s.cpuSource
+	}
 	total, restarted := Delta(s.first, s.last)
 	if restarted {
 		return srv
@@ -306,8 +337,13 @@ func (s *Sampler) absent() []string {
 
 func (s *Sampler) notes() []string {
 	var notes []string
-	if !s.seen["cpu.userSeconds"] {
+	switch {
+	case s.cpuErr != nil:
+		notes = append(notes, "server CPU is absent: serverStatus.extra_info reports no user_time_us/system_time_us on this server, and reading it from the operating system failed: "+s.cpuErr.Error())
+	case !s.seen["cpu.userSeconds"]:
 		notes = append(notes, "server CPU is absent: serverStatus.extra_info reports no user_time_us/system_time_us on this server")
+	case s.cpuSource != "serverStatus":
+		notes = append(notes, "server CPU read from "+s.cpuSource+": serverStatus.extra_info reports none, and the server runs on this host")
 	}
 	if !s.replSeen && s.replNote != "" {
 		notes = append(notes, s.replNote)

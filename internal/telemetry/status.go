@@ -90,6 +90,8 @@ type Status struct {
 	// Uptime is the server's uptime in milliseconds; it going back means
 	// the server restarted and its counters with it.
 	Uptime int64
+	// Pid is the server process's id where serverStatus reports it.
+	Pid    int64
 	values map[string]int64 // by field name; absent fields are missing
 }
 
@@ -111,6 +113,7 @@ func Parse(doc bson.Raw, at time.Time) (*Status, error) {
 	s.Version, _ = doc.Lookup("version").StringValueOK()
 	s.Process, _ = doc.Lookup("process").StringValueOK()
 	s.Uptime, _ = doc.Lookup("uptimeMillis").AsInt64OK()
+	s.Pid, _ = doc.Lookup("pid").AsInt64OK()
 	for _, f := range fields {
 		for _, path := range f.paths {
 			if v, ok := number(doc, path); ok {
