@@ -31,6 +31,7 @@ const (
 	ExitNothing       = 24 // compare, report, merge: an input that measured nothing
 	ExitSLA           = 30 // the run (or too many runs of the battery) missed its SLO
 	ExitNoRate        = 31 // findmax: no rate probed met the SLO, not even the lowest
+	ExitNoServerCPU   = 32 // --target-server-cpu: the server's CPU cannot be measured
 	// ExitAbandoned: a second Ctrl-C while the results were being
 	// written; they may be missing (128 + SIGINT, as a shell reports it).
 	ExitAbandoned = 130

@@ -30,31 +30,31 @@ const (
 
 // findMaxFlags are findmax's own flags.
 type findMaxFlags struct {
-	start, factor    *float64
-	precision        *string
-	achieved         *string
-	maxProbes        *int
-	stepDur          *string
-	cpu              *float64
-	html, csv        *string
-	markdown         *bool
-	targetServerCPU  *string
-	calibrationRange *string
+	start, factor   *float64
+	precision       *string
+	achieved        *string
+	maxProbes       *int
+	stepDur         *string
+	cpu             *float64
+	html, csv       *string
+	markdown        *bool
+	targetServerCPU *string
 }
 
 func addFindMaxFlags(fs *pflag.FlagSet) *findMaxFlags {
 	d := capacity.DefaultPolicy(0)
 	return &findMaxFlags{
-		start:     fs.Float64("start", 0, "the first probe's rate in ops/s (default: half the throughput of a closed-loop run at --concurrency)"),
-		factor:    fs.Float64("factor", d.Factor, "the climb's multiplier from one passing rate to the next"),
-		precision: fs.String("precision", "5%", "stop bisecting when the bracket between the highest passing and the lowest failing rate is this narrow"),
-		achieved:  fs.String("achieved", "95%", "a probe fails unless it achieved this share of its rate"),
-		maxProbes: fs.Int("max-probes", d.MaxProbes, "the most probes the search runs"),
-		stepDur:   fs.String("step-duration", config.Duration(findMaxStep).String(), "measured length of each probe (after its own --warmup, default 5s)"),
-		cpu:       fs.Float64("client-cpu-limit", analysis.DefaultSweepOptions().ClientCPU, "share of the CPU mongoload may use above which it is named the limit"),
-		html:      fs.String("html", "", "also write the search as a self-contained HTML report (the probes against the SLO line) to this file"),
-		csv:       fs.String("csv", "", "also write the probes and their series as CSV files into this directory"),
-		markdown:  fs.Bool("markdown", false, "print the tables as Markdown instead of aligned text"),
+		start:           fs.Float64("start", 0, "the first probe's rate in ops/s (default: half the throughput of a closed-loop run at --concurrency)"),
+		factor:          fs.Float64("factor", d.Factor, "the climb's multiplier from one passing rate to the next"),
+		precision:       fs.String("precision", "5%", "stop bisecting when the bracket between the highest passing and the lowest failing rate is this narrow"),
+		achieved:        fs.String("achieved", "95%", "a probe fails unless it achieved this share of its rate"),
+		maxProbes:       fs.Int("max-probes", d.MaxProbes, "the most probes the search runs"),
+		stepDur:         fs.String("step-duration", config.Duration(findMaxStep).String(), "measured length of each probe (after its own --warmup, default 5s)"),
+		cpu:             fs.Float64("client-cpu-limit", analysis.DefaultSweepOptions().ClientCPU, "share of the CPU mongoload may use above which it is named the limit"),
+		html:            fs.String("html", "", "also write the search as a self-contained HTML report (the probes against the SLO line) to this file"),
+		csv:             fs.String("csv", "", "also write the probes and their series as CSV files into this directory"),
+		markdown:        fs.Bool("markdown", false, "print the tables as Markdown instead of aligned text"),
+		targetServerCPU: addCalibrationFlag(fs),
 	}
 }
 
@@ -89,6 +89,10 @@ func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 	share, err := parseShare("achieved", *ff.achieved)
 	if err != nil {
 		return withCode(ExitUsage, err)
+	}
+	target, err := calibrationTarget(*ff.targetServerCPU)
+	if err != nil {
+		return err
 	}
 	stepDur, err := config.ParseDuration(*ff.stepDur)
 	if err != nil || stepDur <= 0 {
@@ -145,6 +149,9 @@ func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 	}
 	defer st.close()
 	st.quiet() // one line per probe (probeLine) instead of each run's own
+	if target > 0 {
+		requireServerCPU(st)
+	}
 	f := &results.FindMax{
 		Tool: results.Tool{Name: "mongoload", Version: Version}, Label: cfg.Run.Label, Cost: costOf(cfg),
 		Workload: results.Workload{Name: cfg.Name, Source: cfg.Source}, SLO: objectiveTexts(objectives), AchievedShare: share,
@@ -153,6 +160,15 @@ func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 		StartedAt: time.Now(), Outcome: results.Completed, Probes: []results.Probe{},
 	}
 	runErr := searchMax(ctx, o, cfg, st, f, pol, objectives)
+	if runErr == nil && target > 0 {
+		seed := map[float64]*results.Result{}
+		for _, p := range f.Probes { // the last probe at a rate stands for it
+			seed[p.Rate] = p.Result
+		}
+		if f.Calibration, runErr = calibrate(ctx, st, "rate", target, seed); runErr != nil {
+			runErr = stopFindMax(f, runErr)
+		}
+	}
 	return finishFindMax(o, cfg, f, opts, ff, runErr)
 }
 

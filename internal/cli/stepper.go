@@ -30,6 +30,9 @@ type stepper struct {
 	cost   *results.Cost // stamped on a step result that has none
 	tmp    string
 	n      int // steps measured so far
+	// check, if set, fails a step whose result the command cannot use
+	// (requireServerCPU).
+	check func(*results.Result) error
 }
 
 // newStepper makes a stepper with its temporary directory; close removes it.
@@ -82,5 +85,11 @@ func (s *stepper) measure(ctx context.Context, param string, level float64, anno
 	if err != nil {
 		return nil, nil, err
 	}
-	return step, stepResultOf(step, sc.Run.Out, s.cfg.Run.Out, s.cost), nil
+	res := stepResultOf(step, sc.Run.Out, s.cfg.Run.Out, s.cost)
+	if s.check != nil {
+		if err := s.check(res); err != nil {
+			return nil, nil, err
+		}
+	}
+	return step, res, nil
 }

@@ -17,9 +17,7 @@ import (
 	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/engine"
-	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/results"
-	"github.com/mongoload/mongoload/internal/workload"
 )
 
 // sweepParams are the load parameters a sweep can step, with the setting
@@ -149,6 +147,7 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	fs := newFlags("sweep", "[WORKLOAD] --concurrency 4,8,16,... | --rate R1,R2,... | --sessions S1,S2,... [flags]", o)
 	addStepSettings(fs, append(notInSweep, sweepParams...), "write the sweep (every step's results and the analysis) as JSON to this file")
 	sf := addSweepFlags(fs)
+	targetCPU := addCalibrationFlag(fs)
 	rf := addRunFlags(fs)
 	addPlgmFlags(fs)
 	if err := parse(fs, args, 1); err != nil {
@@ -164,6 +163,10 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	opts, err := sf.options()
 	if err != nil {
 		return withCode(ExitUsage, err)
+	}
+	target, err := calibrationTarget(*targetCPU)
+	if err != nil {
+		return err
 	}
 	stepDur, err := config.ParseDuration(*sf.stepDur)
 	if err != nil || stepDur <= 0 {
@@ -208,7 +211,24 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 		return err
 	}
 	defer client.Close()
-	sw, runErr := runSweep(ctx, o, cfg, plan, client, out, param, levels, cfg.Run.Cooldown.D())
+	st, err := newStepper(o, cfg, plan, client, out, cfg.Run.Cooldown.D())
+	if err != nil {
+		return err
+	}
+	defer st.close()
+	if target > 0 {
+		requireServerCPU(st)
+	}
+	sw, runErr := runSweep(ctx, o, cfg, st, param, levels)
+	if runErr == nil && target > 0 {
+		seed := map[float64]*results.Result{}
+		for _, s := range sw.Steps {
+			if s.Complete {
+				seed[s.Level] = s.Result
+			}
+		}
+		sw.Calibration, runErr = calibrate(ctx, st, param, target, seed)
+	}
 	return finishSweep(o, cfg, sw, opts, sf, runErr)
 }
 
@@ -279,8 +299,8 @@ func checkSweepOutputs(cfg *config.Config, html, csvDir string, inputs []string)
 // sweep file (without analysis) after every step, so a sweep killed
 // outright still leaves its finished steps behind. The error is the step's
 // or the interruption's, with its exit code.
-func runSweep(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, out output,
-	param string, levels []float64, cool time.Duration) (*results.Sweep, error) {
+func runSweep(ctx context.Context, o IO, cfg *config.Config, st *stepper, param string, levels []float64) (*results.Sweep, error) {
+	cool := st.cool
 	typ := map[string]string{"concurrency": results.Closed, "rate": results.Open, "sessions": results.Sessions}[param]
 	sw := &results.Sweep{
 		Schema: results.SweepSchema, Tool: results.Tool{Name: "mongoload", Version: Version}, Label: cfg.Run.Label,
@@ -289,11 +309,6 @@ func runSweep(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan
 		StepSeconds: cfg.Run.Duration.D().Seconds(), WarmupSeconds: cfg.Run.Warmup.D().Seconds(), CooldownSeconds: cool.Seconds(),
 		StartedAt: time.Now(), Outcome: results.Completed, Steps: []results.SweepStep{},
 	}
-	st, err := newStepper(o, cfg, plan, client, out, cool)
-	if err != nil {
-		return sw, err
-	}
-	defer st.close()
 	for i, lv := range levels {
 		step, res, err := st.measure(ctx, param, lv, fmt.Sprintf("step %d/%d: %s for %s", i+1, len(levels), sw.Load.Describe(lv), cfg.Run.Duration))
 		if errors.Is(err, errCooldownInterrupted) {

@@ -27,6 +27,9 @@ func WriteSweepConsole(w io.Writer, sw *results.Sweep) error {
 			ew.printf("%s\n", s)
 		}
 	}
+	if c := sw.Calibration; c != nil {
+		ew.printf("\n%s\n", CalibrationLine(c))
+	}
 	if len(sw.Notes) > 0 {
 		ew.printf("\nnotes:\n")
 		for _, n := range sw.Notes {
@@ -61,6 +64,9 @@ func WriteSweepMarkdown(w io.Writer, sw *results.Sweep) error {
 			ew.printf("%s\n\n", mdEscape(s))
 		}
 		ew.printf("Rules: %s.\n", describeRules(a.Rules))
+	}
+	if c := sw.Calibration; c != nil {
+		ew.printf("\n%s\n", mdEscape(CalibrationLine(c)))
 	}
 	if len(sw.Notes) > 0 {
 		ew.printf("\nNotes:\n\n")

@@ -21,9 +21,6 @@ func findMaxView(sw *results.Sweep) *view {
 	v.Summary = []string{f.Summary}
 	v.Facts = append([][2]string{{"slo", strings.Join(f.SLO, ", ") + ", no drop, no error, " + fmt.Sprintf("%g%% of the rate achieved", 100*f.AchievedShare)},
 		{"max rate", trim(f.MaxRate) + " ops/s"}}, v.Facts...)
-	if c := f.Calibration; c != nil {
-		v.Facts = append(v.Facts, [2]string{"calibration", fmt.Sprintf("server CPU %.0f%% (target %.0f%%) at %s, %.1f ops/s", 100*c.Measured, 100*c.Target, trim(c.Level), c.Throughput)})
-	}
 	v.Legend = []legendItem{{Label: "meets the SLO", Color: passColor}, {Label: "fails it", Color: failColor}}
 	rest := v.Sections
 	if len(rest) > 0 && sw.Analysis != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 )
 
@@ -99,6 +100,9 @@ func sweepFacts(sw *results.Sweep) [][2]string {
 		[2]string{"outcome", string(sw.Outcome)})
 	if sw.Analysis != nil {
 		f = append(f, [2]string{"limit", sw.Analysis.Limit.Text})
+	}
+	if c := sw.Calibration; c != nil {
+		f = append(f, [2]string{"calibration", report.CalibrationLine(c)})
 	}
 	return f
 }
