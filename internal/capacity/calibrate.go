@@ -142,7 +142,7 @@ func Calibrate(ctx context.Context, p CalibrationPolicy, param string, seed map[
 			return err
 		}
 		c.Cores, c.Source = cores, src
-		c.Points = append(c.Points, results.CalibrationPoint{Level: level, CPU: round4(share), Throughput: res.Totals.Throughput})
+		c.Points = append(c.Points, results.CalibrationPoint{Level: level, CPU: round4(share), Throughput: res.Totals.Throughput, From: res.StartedAt, To: res.EndedAt})
 		return nil
 	}
 	for _, l := range sortedLevels(seed) {

@@ -35,9 +35,13 @@ type stepper struct {
 	check func(*results.Result) error
 }
 
+// stepsTemp prefixes the temporary directory of the steps' results files:
+// a recorded configuration must never name it.
+const stepsTemp = "mongoload-steps-"
+
 // newStepper makes a stepper with its temporary directory; close removes it.
 func newStepper(o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, out output, cool time.Duration) (*stepper, error) {
-	tmp, err := os.MkdirTemp("", "mongoload-steps-")
+	tmp, err := os.MkdirTemp("", stepsTemp)
 	if err != nil {
 		return nil, withCode(ExitOutput, fmt.Errorf("a temporary directory for the steps' results: %w", err))
 	}

@@ -77,7 +77,7 @@ func TestSweep(t *testing.T) {
 		if r.WarmupSeconds != 0.2 || r.Cost == nil {
 			t.Errorf("step %d: warm-up %v, cost %v", i+1, r.WarmupSeconds, r.Cost)
 		}
-		if strings.Contains(string(r.Config), "mongoload-sweep-") {
+		if strings.Contains(string(r.Config), stepsTemp) {
 			t.Errorf("step %d records the temporary results file: %s", i+1, r.Config)
 		}
 		f := sw.Analysis.Steps[i]

@@ -143,11 +143,14 @@ type Calibration struct {
 	Points []CalibrationPoint `json:"points"`
 }
 
-// CalibrationPoint is one calibration measurement.
+// CalibrationPoint is one calibration measurement, over the measured
+// phase From to To.
 type CalibrationPoint struct {
-	Level      float64 `json:"level"`
-	CPU        float64 `json:"cpu"` // share of the server's cores
-	Throughput float64 `json:"throughput"`
+	Level      float64   `json:"level"`
+	CPU        float64   `json:"cpu"` // share of the server's cores
+	Throughput float64   `json:"throughput"`
+	From       time.Time `json:"from"`
+	To         time.Time `json:"to"`
 }
 
 // MaxProbe is the probe at MaxRate that ran last (its repeat), nil when no

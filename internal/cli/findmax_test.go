@@ -1,0 +1,237 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/testserver"
+)
+
+// reads is a read-only workload: its latency at a rate depends on the
+// server, not on what earlier probes wrote.
+const reads = `
+collections:
+  - database: mltest
+    name: items
+    template:
+      k: {$gen: key}
+      v: {$gen: int, min: 1, max: 9}
+operations:
+  - name: get
+    type: findOne
+    weight: 1
+    filter: {k: {$gen: key}}
+`
+
+// TestFindMax searches the real test server for the highest rate meeting
+// p99<=20ms and checks it with independent runs, the oracle: at the found
+// rate the SLO holds (within 1.5x, nothing dropped, the rate achieved),
+// and at twice the rate it fails.
+func TestFindMax(t *testing.T) {
+	uri := testserver.URI(t)
+	dir := t.TempDir()
+	wl := uniqueDB(t, reads)
+	out, page, csvDir := filepath.Join(dir, "f.json"), filepath.Join(dir, "f.html"), filepath.Join(dir, "csv")
+	code, stdout, stderr := run(t, context.Background(), nil, "findmax", wl, "--uri", uri, "--seed", "2000",
+		"--slo", "p99<=20ms", "--start", "100", "--step-duration", "2s", "--warmup", "500ms",
+		"--label", "local", "--monthly-cost", "100", "--currency", "EUR", "--out", out, "--html", page, "--csv", csvDir)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	f, err := results.ReadFindMax(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.Found || !f.Bracketed || f.MaxRate < 100 || f.FailedAbove == nil || f.FailedAbove.Rate > f.MaxRate*1.06 {
+		t.Fatalf("findmax: found %v bracketed %v max %g failed above %+v\n%s", f.Found, f.Bracketed, f.MaxRate, f.FailedAbove, stdout)
+	}
+	for _, want := range []string{"rate", "achieved", "p99 ms", "dropped", "verdict", "The highest rate meeting p99<=20ms is " + results.Target(f.MaxRate) + " ops/s", "limited by"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the report lacks %q:\n%s", want, stdout)
+		}
+	}
+	for _, p := range f.Probes {
+		if p.Result == nil || p.Result.Load.Rate != p.Rate || len(p.Terms) < 4 {
+			t.Errorf("probe at %g: result %v, %d terms", p.Rate, p.Result != nil, len(p.Terms))
+		}
+	}
+	for _, file := range []string{page, filepath.Join(csvDir, "probes.csv")} {
+		if b, err := os.ReadFile(file); err != nil || len(b) == 0 {
+			t.Errorf("%s: %v", file, err)
+		}
+	}
+	held := confirmRun(t, uri, wl, f.MaxRate)
+	if held.p99 > 30 || held.dropped > 0 || held.throughput < 0.95*f.MaxRate {
+		t.Errorf("at findmax's %g ops/s an independent run measured p99 %.3f ms, %d dropped, %.1f ops/s: the SLO does not hold", f.MaxRate, held.p99, held.dropped, held.throughput)
+	}
+	over := confirmRun(t, uri, wl, 2*f.MaxRate)
+	if over.p99 <= 20 && over.dropped == 0 && over.throughput >= 0.95*2*f.MaxRate {
+		t.Errorf("at twice findmax's rate (%g ops/s) an independent run still met the SLO: p99 %.3f ms, %.1f ops/s: findmax stopped too low", 2*f.MaxRate, over.p99, over.throughput)
+	}
+}
+
+type confirmed struct {
+	p99, throughput float64
+	dropped         int64
+}
+
+// confirmRun runs the workload at rate on its own and reads its results file.
+func confirmRun(t *testing.T, uri, wl string, rate float64) confirmed {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, stderr := run(t, context.Background(), nil, "run", wl, "--uri", uri, "--rate", fmt.Sprint(rate),
+		"--duration", "4s", "--warmup", "1s", "--quiet", "--out", out)
+	if code != 0 {
+		t.Fatalf("run at %g: exit %d\n%s\n%s", rate, code, stdout, stderr)
+	}
+	r, err := results.ReadJSON(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := confirmed{p99: r.Totals.Latency.P99, throughput: r.Totals.Throughput}
+	if r.Schedule != nil {
+		c.dropped = r.Schedule.Dropped
+	}
+	return c
+}
+
+// TestFindMaxNoRate: an SLO no rate meets ends with exit 31, the lowest
+// probe's figures, and a file saying nothing was found.
+func TestFindMaxNoRate(t *testing.T) {
+	uri := testserver.URI(t)
+	out := filepath.Join(t.TempDir(), "f.json")
+	code, stdout, stderr := run(t, context.Background(), nil, "findmax", uniqueDB(t, reads), "--uri", uri, "--seed", "200",
+		"--slo", "p99<=1us", "--start", "40", "--max-probes", "3", "--step-duration", "1s", "--warmup", "200ms", "--out", out)
+	if code != ExitNoRate {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitNoRate, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "No rate meets p99<=1us: even the lowest probe, 20 ops/s, failed p99<=1us") {
+		t.Errorf("stderr does not name the lowest probe:\n%s", stderr)
+	}
+	f, err := results.ReadFindMax(out)
+	if err != nil || f.Found || f.MaxRate != 0 || len(f.Probes) != 3 {
+		t.Fatalf("file: %v, found %v, max %g, %d probes", err, f != nil && f.Found, f.MaxRate, len(f.Probes))
+	}
+}
+
+// TestCalibrationProc calibrates a sweep to a target server CPU on a test
+// server of its own, which reports no CPU itself, so mongoload reads
+// /proc. The oracle is the test's own reading of the server's /proc stat
+// over each point's measured phase: every point's CPU must agree with it,
+// and the chosen level must be the point nearest the target by it.
+func TestCalibrationProc(t *testing.T) {
+	uri, pid := testserver.Own(t)
+	var mu sync.Mutex
+	type reading struct {
+		at  time.Time
+		cpu time.Duration
+	}
+	var readings []reading
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() { // the oracle: the server's CPU, user + system, every 50 ms
+		defer close(done)
+		for {
+			if cpu, ok := procCPU(pid); ok {
+				mu.Lock()
+				readings = append(readings, reading{time.Now(), cpu})
+				mu.Unlock()
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}()
+	out := filepath.Join(t.TempDir(), "sweep.json")
+	code, stdout, stderr := run(t, context.Background(), nil, "sweep", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "1,8",
+		"--step-duration", "2s", "--warmup", "300ms", "--cooldown", "200ms", "--seed", "500", "--quiet",
+		"--target-server-cpu", "40%", "--out", out)
+	close(stop)
+	<-done
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	sw, err := results.ReadSweep(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := sw.Calibration
+	if c == nil || c.Source != fmt.Sprintf("/proc/%d/stat", pid) || len(c.Points) < 2 || c.Cores != runtime.NumCPU() {
+		t.Fatalf("calibration %+v", c)
+	}
+	if !strings.Contains(stdout, "calibration: the server's CPU sits at") {
+		t.Errorf("the report lacks the calibration:\n%s", stdout)
+	}
+	share := func(from, to time.Time) float64 { // the oracle's CPU share over [from, to]
+		mu.Lock()
+		defer mu.Unlock()
+		var a, b *reading
+		for i := range readings {
+			r := &readings[i]
+			if !r.at.After(from) {
+				a = r
+			}
+			if b == nil && !r.at.Before(to) {
+				b = r
+			}
+		}
+		if a == nil || b == nil {
+			t.Fatalf("no /proc reading around %v..%v", from, to)
+		}
+		return (b.cpu - a.cpu).Seconds() / b.at.Sub(a.at).Seconds() / float64(runtime.NumCPU())
+	}
+	best := 0
+	var oracle []float64
+	for i, p := range c.Points {
+		o := share(p.From, p.To)
+		oracle = append(oracle, o)
+		t.Logf("point %d: %g workers, mongoload %.1f%%, /proc %.1f%%", i, p.Level, 100*p.CPU, 100*o)
+		// The oracle's window is up to 50 ms wider on each side, and /proc
+		// counts in 10 ms ticks: 10 points of the cores is its margin.
+		if math.Abs(o-p.CPU) > 0.10 {
+			t.Errorf("point %d (%g workers): mongoload measured the server at %.1f%%, /proc says %.1f%%", i, p.Level, 100*p.CPU, 100*o)
+		}
+		if math.Abs(o-c.Target) < math.Abs(oracle[best]-c.Target) {
+			best = i
+		}
+	}
+	if c.Level != c.Points[best].Level && math.Abs(oracle[best]-c.Target) < math.Abs(share(pointAt(c, c.Level).From, pointAt(c, c.Level).To)-c.Target)-0.10 {
+		t.Errorf("calibrated at %g workers, but by /proc %g workers (%.1f%%) is nearest the target", c.Level, c.Points[best].Level, 100*oracle[best])
+	}
+}
+
+func pointAt(c *results.Calibration, level float64) results.CalibrationPoint {
+	for _, p := range c.Points {
+		if p.Level == level {
+			return p
+		}
+	}
+	return results.CalibrationPoint{}
+}
+
+// procCPU reads a process's user + system time from /proc/PID/stat, on its
+// own: the oracle must not share mongoload's parser.
+func procCPU(pid int) (time.Duration, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, false
+	}
+	s := string(b)
+	fields := strings.Fields(s[strings.LastIndex(s, ")")+2:])
+	var u, st int64
+	if _, err := fmt.Sscan(fields[11]+" "+fields[12], &u, &st); err != nil {
+		return 0, false
+	}
+	return time.Duration(u+st) * 10 * time.Millisecond, true
+}
