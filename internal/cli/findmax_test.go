@@ -37,6 +37,7 @@ operations:
 // rate the SLO holds (within 1.5x, nothing dropped, the rate achieved),
 // and at twice the rate it fails.
 func TestFindMax(t *testing.T) {
+	testserver.Timing(t) // latencies at rates: meaningless under the race detector
 	uri := testserver.URI(t)
 	dir := t.TempDir()
 	wl := uniqueDB(t, reads)
