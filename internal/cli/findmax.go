@@ -138,12 +138,7 @@ func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err := checkSweepOutputs(cfg.Run.Out, *ff.html, *ff.csv, rf.inputs(fs.Arg(0), fs)); err != nil {
 		return err
 	}
-	client, err := connectPrepared(ctx, o, cfg, plan, engine.TracksSends(model(stepConfig(cfg, "rate", 1)), plan))
-	if err != nil {
-		return err
-	}
-	defer client.Close()
-	st, err := newStepper(o, cfg, plan, client, out, cfg.Run.Cooldown.D())
+	st, err := prepareSteps(ctx, o, cfg, stepConfig(cfg, "rate", 1), plan, out)
 	if err != nil {
 		return err
 	}

@@ -16,21 +16,9 @@ import (
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
-// reads is a read-only workload: its latency at a rate depends on the
+// reads is mixed's reads alone: its latency at a rate depends on the
 // server, not on what earlier probes wrote.
-const reads = `
-collections:
-  - database: mltest
-    name: items
-    template:
-      k: {$gen: key}
-      v: {$gen: int, min: 1, max: 9}
-operations:
-  - name: get
-    type: findOne
-    weight: 1
-    filter: {k: {$gen: key}}
-`
+var reads = mixed[:strings.Index(mixed, "  - name: bump")]
 
 // TestFindMax searches the real test server for the highest rate meeting
 // p99<=20ms and checks it with independent runs, the oracle: at the found

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/workload"
@@ -39,18 +40,30 @@ type stepper struct {
 // a recorded configuration must never name it.
 const stepsTemp = "mongoload-steps-"
 
-// newStepper makes a stepper with its temporary directory; close removes it.
-func newStepper(o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, out output, cool time.Duration) (*stepper, error) {
+// prepareSteps connects, sets up and seeds once (connectPrepared; first
+// is the first step's configuration, whose load model says whether sends
+// are tracked) and makes the stepper over that connection, with its
+// temporary directory and cfg's cooldown; close releases both.
+func prepareSteps(ctx context.Context, o IO, cfg, first *config.Config, plan *workload.Plan, out output) (*stepper, error) {
 	tmp, err := os.MkdirTemp("", stepsTemp)
 	if err != nil {
 		return nil, withCode(ExitOutput, fmt.Errorf("a temporary directory for the steps' results: %w", err))
 	}
+	client, err := connectPrepared(ctx, o, cfg, plan, engine.TracksSends(model(first), plan))
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	cool := cfg.Run.Cooldown.D()
 	quiet := o
 	quiet.Stdout = io.Discard
 	return &stepper{o: quiet, log: o.Stderr, cfg: cfg, plan: plan, client: client, out: out, cool: cool, cost: costOf(cfg), tmp: tmp}, nil
 }
 
-func (s *stepper) close() { os.RemoveAll(s.tmp) }
+func (s *stepper) close() {
+	s.client.Close()
+	os.RemoveAll(s.tmp)
+}
 
 // quiet discards the steps' own progress lines on stderr too (connection,
 // warm-up, grace notices): a command printing one line per step of its own.

@@ -205,13 +205,7 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	var sw *results.Sweep
 	defer func() { out.view.end(ctx, o, cfg, sw, err) }() // the dashboard's final report (operator.go)
 	out.view.sweep(param, levels)
-	first := stepConfig(cfg, param, levels[0])
-	client, err := connectPrepared(ctx, o, cfg, plan, engine.TracksSends(model(first), plan))
-	if err != nil {
-		return err
-	}
-	defer client.Close()
-	st, err := newStepper(o, cfg, plan, client, out, cfg.Run.Cooldown.D())
+	st, err := prepareSteps(ctx, o, cfg, stepConfig(cfg, param, levels[0]), plan, out)
 	if err != nil {
 		return err
 	}
