@@ -131,7 +131,7 @@ func limitOf(sw *results.Sweep, a *results.SweepAnalysis, o SweepOptions) result
 	if a.Saturation != nil {
 		from = *a.Saturation
 	}
-	if l, ok := clientLimit(sw, a, from, o); ok {
+	if l, ok := clientLimit(sw, a, from, len(a.Steps), o); ok {
 		return l
 	}
 	if a.Saturation == nil {
@@ -141,23 +141,23 @@ func limitOf(sw *results.Sweep, a *results.SweepAnalysis, o SweepOptions) result
 	return limitFrom(sw, a, from)
 }
 
-// LimitAbove says what limited a run from step from on, whatever the
-// verdicts say: the load generator (its CPU, its scheduler), else its
-// connection pool, else the server resource under pressure. A rate search
+// LimitAt says what limited step i, whatever the verdicts say: the load
+// generator (its CPU, its scheduler) at that step, else its connection
+// pool, else the server resource under pressure from it on. A rate search
 // asks it of its first failing rate above the maximum.
-func LimitAbove(sw *results.Sweep, a *results.SweepAnalysis, from int, o SweepOptions) results.Limit {
-	if l, ok := clientLimit(sw, a, from, o); ok {
+func LimitAt(sw *results.Sweep, a *results.SweepAnalysis, i int, o SweepOptions) results.Limit {
+	if l, ok := clientLimit(sw, a, i, i+1, o); ok {
 		return l
 	}
-	return limitFrom(sw, a, from)
+	return limitFrom(sw, a, i)
 }
 
-// clientLimit names the load generator as the limit when, at step from or
-// above, its own CPU reached the limit or its scheduler was saturated, so
-// a saturated client is never taken for a saturated server.
-func clientLimit(sw *results.Sweep, a *results.SweepAnalysis, from int, o SweepOptions) (results.Limit, bool) {
+// clientLimit names the load generator as the limit when, at a step from
+// from to before to, its own CPU reached the limit or its scheduler was
+// saturated, so a saturated client is never taken for a saturated server.
+func clientLimit(sw *results.Sweep, a *results.SweepAnalysis, from, to int, o SweepOptions) (results.Limit, bool) {
 	desc := sw.Load.Describe
-	for i := from; i < len(a.Steps); i++ {
+	for i := from; i < to; i++ {
 		f := a.Steps[i]
 		if f.Complete && f.ClientCPU != nil && *f.ClientCPU >= o.ClientCPU {
 			c := results.ClientUsage{Utilization: *f.ClientCPU, Cores: f.ClientCores, AvailableCPU: f.ClientCPUAvailable}

@@ -116,7 +116,9 @@ func oneCurrency(c *results.Comparison) (string, error) {
 		if label != "" && in.Cost.Currency != cur {
 			return "", fmt.Errorf("--users: costs in mixed currencies, %s in %q and %s in %q: give every --monthly-cost in one --currency", label, cur, in.Label, in.Cost.Currency)
 		}
-		cur, label = in.Cost.Currency, in.Label
+		if label == "" {
+			cur, label = in.Cost.Currency, in.Label
+		}
 	}
 	return cur, nil
 }

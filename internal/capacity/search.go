@@ -92,7 +92,7 @@ func failedAbove(f *results.FindMax) *results.FailedProbe {
 	return &results.FailedProbe{Rate: best.Rate, Failed: Failed(best.Terms)}
 }
 
-// Conclude names what limited the rate (analysis.LimitAbove at the lowest
+// Conclude names what limited the rate (analysis.LimitAt the lowest
 // failing rate above the maximum, the sweep's own diagnosis) and writes the
 // summary sentence.
 func Conclude(f *results.FindMax, o analysis.SweepOptions) error {
@@ -105,7 +105,7 @@ func Conclude(f *results.FindMax, o analysis.SweepOptions) error {
 	if f.FailedAbove != nil {
 		for i, st := range sw.Steps {
 			if st.Level == f.FailedAbove.Rate {
-				f.Limit = analysis.LimitAbove(sw, a, i, o)
+				f.Limit = analysis.LimitAt(sw, a, i, o)
 			}
 		}
 	}
