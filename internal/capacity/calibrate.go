@@ -69,6 +69,9 @@ type CalibrationDecision struct {
 	Level float64
 	Done  bool
 	Best  int // with Done: the index of the point nearest the target
+	// Plateau: more load no longer raised the server's CPU, below the
+	// target: something else (the client, a lock, the disk) limits first.
+	Plateau bool
 }
 
 // Next decides from the points measured so far.
@@ -89,6 +92,9 @@ func (p CalibrationPolicy) Next(points []results.CalibrationPoint) CalibrationDe
 	var next float64
 	switch {
 	case hi < 0:
+		if below := highestBelow(points, lo); below >= 0 && points[lo].CPU < points[below].CPU+p.Tolerance/2 {
+			return CalibrationDecision{Done: true, Best: best, Plateau: true} // doubling the load bought no CPU
+		}
 		next = points[lo].Level * 2
 	case lo < 0:
 		next = points[hi].Level / 2
@@ -105,6 +111,17 @@ func (p CalibrationPolicy) Next(points []results.CalibrationPoint) CalibrationDe
 		}
 	}
 	return CalibrationDecision{Level: next}
+}
+
+// highestBelow is the point of the highest level below point i's, -1 if none.
+func highestBelow(points []results.CalibrationPoint, i int) int {
+	out := -1
+	for j, pt := range points {
+		if pt.Level < points[i].Level && (out < 0 || pt.Level > points[out].Level) {
+			out = j
+		}
+	}
+	return out
 }
 
 func (p CalibrationPolicy) round(l float64) float64 {
@@ -159,7 +176,10 @@ func Calibrate(ctx context.Context, p CalibrationPolicy, param string, seed map[
 			b := c.Points[d.Best]
 			c.Level, c.Measured, c.Throughput = b.Level, b.CPU, b.Throughput
 			c.Within = math.Abs(b.CPU-p.Target) <= p.Tolerance
-			if !c.Within {
+			switch {
+			case d.Plateau:
+				c.Note = fmt.Sprintf("the server's CPU stopped rising at about %.0f%% of its cores: doubling the load bought no more, so the target is out of reach with this client; something else limits first (the client, the server's locks or disk)", 100*b.CPU)
+			case !c.Within:
 				c.Note = fmt.Sprintf("no level measured put the server's CPU within %.0f points of the target; the nearest is given", 100*p.Tolerance)
 			}
 			return c, nil

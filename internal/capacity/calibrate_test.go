@@ -22,6 +22,8 @@ func TestCalibrationNext(t *testing.T) {
 	}{
 		// everything below the target: double the highest level
 		{"climb", []results.CalibrationPoint{pt(4, 0.2), pt(8, 0.4)}, CalibrationDecision{Level: 16}},
+		// doubling bought less than half the tolerance of CPU: a plateau below the target
+		{"plateau", []results.CalibrationPoint{pt(4, 0.4), pt(8, 0.42)}, CalibrationDecision{Done: true, Best: 1, Plateau: true}},
 		// everything above: halve the lowest
 		{"descend", []results.CalibrationPoint{pt(16, 0.95)}, CalibrationDecision{Level: 8}},
 		// between 8 (40%) and 16 (100%): 8 + (0.8-0.4)*8/0.6 = 13.33 -> 13 workers
@@ -33,7 +35,7 @@ func TestCalibrationNext(t *testing.T) {
 		// more load measured less CPU (noise): stop at the nearest
 		{"noise", []results.CalibrationPoint{pt(8, 0.9), pt(16, 0.5)}, CalibrationDecision{Done: true, Best: 0}},
 		// the budget ends it
-		{"budget", []results.CalibrationPoint{pt(1, 0.1), pt(2, 0.1), pt(4, 0.1), pt(8, 0.1), pt(16, 0.1), pt(32, 0.1)}, CalibrationDecision{Done: true, Best: 0}},
+		{"budget", []results.CalibrationPoint{pt(1, 0.1), pt(2, 0.15), pt(4, 0.2), pt(8, 0.3), pt(16, 0.4), pt(32, 0.5)}, CalibrationDecision{Done: true, Best: 5}},
 	}
 	for _, tt := range tests {
 		if got := p.Next(tt.points); got != tt.want {
