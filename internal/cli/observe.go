@@ -190,8 +190,8 @@ func startTelemetry(ctx context.Context, o IO, cfg *config.Config, client *mongo
 }
 
 // localServerCPU reads the CPU of a server on this host from /proc.
-func localServerCPU(pid int64) (user, system time.Duration, source string, err error) {
-	user, system, err = procstat.ProcessCPU(pid)
+func localServerCPU(pid int64, up time.Duration) (user, system time.Duration, source string, err error) {
+	user, system, err = procstat.ProcessCPU(pid, up)
 	return user, system, fmt.Sprintf("/proc/%d/stat", pid), err
 }
 

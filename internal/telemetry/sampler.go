@@ -29,11 +29,11 @@ type Options struct {
 	Timeout time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
-	// ProcessCPU, if set, reads the CPU times of the server process pid
-	// from the operating system, for a server on this host whose
-	// serverStatus reports none (extra_info user and system time); source
-	// names where, such as "/proc/PID/stat".
-	ProcessCPU func(pid int64) (user, system time.Duration, source string, err error)
+	// ProcessCPU, if set, reads the CPU times of the server process pid,
+	// which has run for up, from the operating system, for a server on
+	// this host whose serverStatus reports none (extra_info user and
+	// system time); source names where, such as "/proc/PID/stat".
+	ProcessCPU func(pid int64, up time.Duration) (user, system time.Duration, source string, err error)
 }
 
 // Sampler polls a Source every interval during the measured phase and keeps
@@ -196,7 +196,7 @@ func (s *Sampler) processCPU(st *Status) {
 	if s.o.ProcessCPU == nil || st.Pid <= 0 {
 		return
 	}
-	u, sys, src, err := s.o.ProcessCPU(st.Pid)
+	u, sys, src, err := s.o.ProcessCPU(st.Pid, time.Duration(st.Uptime)*time.Millisecond)
 	if err != nil {
 		s.cpuErr = err
 		return
