@@ -144,7 +144,7 @@ func TestCalibrationProc(t *testing.T) {
 	}()
 	out := filepath.Join(t.TempDir(), "sweep.json")
 	code, stdout, stderr := run(t, context.Background(), nil, "sweep", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "1,8",
-		"--step-duration", "2s", "--warmup", "300ms", "--cooldown", "200ms", "--seed", "500", "--quiet",
+		"--step-duration", "1s", "--warmup", "200ms", "--cooldown", "100ms", "--seed", "500", "--quiet",
 		"--target-server-cpu", "40%", "--out", out)
 	close(stop)
 	<-done
