@@ -19,7 +19,8 @@ import (
 
 // notInFindMax are the run settings findmax does not take: it sets each
 // probe's rate and length itself.
-var notInFindMax = []string{"duration", "stages", "repeat", "pass-quorum", "rate", "sessions"}
+// The dashboard follows one run or a sweep's levels, not a search (yet).
+var notInFindMax = []string{"duration", "stages", "repeat", "pass-quorum", "rate", "sessions", "dashboard", "dashboard-linger"}
 
 // Defaults of findmax's probes: long enough for a p99 of a few thousand
 // operations, short enough for a dozen probes.
@@ -135,7 +136,10 @@ func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 	if es := stepConfig(cfg, "rate", 1).Validate(); len(es) > 0 {
 		return es
 	}
-	if err := checkSweepOutputs(cfg.Run.Out, *ff.html, *ff.csv, rf.inputs(fs.Arg(0), fs)); err != nil {
+	if err := checkOperatorFlags(cfg); err != nil {
+		return err
+	}
+	if err := checkSweepOutputs(cfg, *ff.html, *ff.csv, rf.inputs(fs.Arg(0), fs)); err != nil {
 		return err
 	}
 	st, err := prepareSteps(ctx, o, cfg, stepConfig(cfg, "rate", 1), plan, out)
