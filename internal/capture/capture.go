@@ -19,12 +19,13 @@ import (
 type Server interface {
 	Profiler(ctx context.Context, db string) (mongodb.ProfilerState, error)
 	SetProfiler(ctx context.Context, db string, st mongodb.ProfilerState) error
-	TailEach(ctx context.Context, db, coll string, filter bson.D, after func(bson.Raw) bson.D, each func(bson.Raw), lost func(error)) error
+	TailEach(ctx context.Context, until time.Time, db, coll string, filter bson.D, after func(bson.Raw) bson.D, each func(bson.Raw), lost func(error)) error
 	AggregateEach(ctx context.Context, database, collection string, pipeline any, each func(bson.Raw) error) error
 	SampleEach(ctx context.Context, db, coll string, n int, each func(bson.Raw) error) error
 	Indexes(ctx context.Context, db, coll string) ([]bson.Raw, error)
 	Command(ctx context.Context, db string, cmd bson.D) (bson.Raw, error)
 	CollectionNames(ctx context.Context, db string) ([]string, error)
+	Sharded(ctx context.Context) (bool, error)
 }
 
 // Options of one capture.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -11,12 +12,20 @@ import (
 	"github.com/mongoload/mongoload/internal/mongodb"
 )
 
-// profile reads each database's system.profile: what it holds, then, with
-// a duration, what arrives during the window. With EnableProfiler the
-// level is set for the window and restored on every way out.
+// profile reads each database's system.profile: without a duration, what
+// it holds; with one, what arrives during the window (a tailable cursor
+// from after the last entry it held), so that the window, and the rate,
+// are exactly those of the capture. With EnableProfiler the level is set
+// for the window and restored on every way out.
 func profile(ctx context.Context, srv Server, o Options) (*Source, error) {
 	if len(o.Databases) == 0 {
 		return nil, errors.New("the profiler is per database: name the databases to capture with --database")
+	}
+	if o.EnableProfiler && o.Duration <= 0 {
+		return nil, errors.New("--enable-profiler records a window: give its length with --duration (such as --duration 10m)")
+	}
+	if sharded, err := srv.Sharded(ctx); err == nil && sharded {
+		return nil, errors.New("this is a mongos, which has no profiler: capture from each shard's primary (--uri of the shard, with --database), or from the shards' logs (--log), and name the shard in --name")
 	}
 	p := &Profiled{Databases: o.Databases}
 	src := &Source{Name: "profiler", Sampling: 1}
@@ -40,41 +49,76 @@ func profile(ctx context.Context, srv Server, o Options) (*Source, error) {
 			o.Progress(fmt.Sprintf("profiler of %s at level %d (slowms %d) for the window; it goes back to level %d after", db, want.Level, want.SlowMS, st.Level))
 		}
 	}
-	wctx := ctx
 	if o.Duration > 0 {
-		var cancel context.CancelFunc
-		wctx, cancel = context.WithTimeout(ctx, o.Duration)
-		defer cancel()
-		o.Progress(fmt.Sprintf("reading the profiler for %s (Ctrl-C ends the window early and keeps what was read)", o.Duration))
-	}
-	for _, db := range o.Databases {
-		if err := readProfile(wctx, srv, db, o.Duration > 0, p, src); err != nil {
-			if ctx.Err() == nil && len(p.Ops) == 0 {
-				return nil, err
+		if err := tailWindow(ctx, srv, o, p, src); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, db := range o.Databases {
+			err := srv.AggregateEach(ctx, db, "system.profile", bson.A{}, func(d bson.Raw) error { p.Add(d); return nil })
+			if err != nil {
+				return nil, fmt.Errorf("read %s.system.profile: %w", db, err)
 			}
-			src.Tally.Lost = append(src.Tally.Lost, "the profiler of "+db+" stopped answering: "+firstLine(err)+"; what was read before is kept")
 		}
 	}
 	lost := src.Tally.Lost
 	src.Tally = p.Tally
 	src.Tally.Lost = append(src.Tally.Lost, lost...)
 	src.Ops = p.Ops
-	src.window()
+	if o.Duration <= 0 {
+		src.window()
+	}
 	src.complete(states, p)
 	return src, nil
 }
 
-// readProfile reads one database's profiler entries (and, when tail is
-// set, follows the capped collection until ctx ends).
-func readProfile(ctx context.Context, srv Server, db string, tail bool, p *Profiled, src *Source) error {
-	if !tail {
-		return srv.AggregateEach(ctx, db, "system.profile", bson.A{}, func(d bson.Raw) error { p.Add(d); return nil })
+// tailWindow follows every database's profiler for the window, from after
+// the last entry each held; the window is the clock time it lasted, cut
+// short by Ctrl-C or a server that goes away (what was read is kept).
+func tailWindow(ctx context.Context, srv Server, o Options, p *Profiled, src *Source) error {
+	until := time.Now().Add(o.Duration)
+	var mu sync.Mutex
+	add := func(d bson.Raw) { mu.Lock(); p.Add(d); mu.Unlock() }
+	var wg sync.WaitGroup
+	errs := make([]error, len(o.Databases))
+	src.From = o.Now().UTC()
+	o.Progress(fmt.Sprintf("reading the profiler for %s (Ctrl-C ends the window early and keeps what was read)", o.Duration))
+	for i, db := range o.Databases {
+		var filter bson.D
+		last := bson.A{bson.D{{Key: "$sort", Value: bson.D{{Key: "ts", Value: -1}}}}, bson.D{{Key: "$limit", Value: 1}}}
+		if err := srv.AggregateEach(ctx, db, "system.profile", last, func(d bson.Raw) error {
+			filter = bson.D{{Key: "ts", Value: bson.D{{Key: "$gt", Value: d.Lookup("ts")}}}}
+			return nil
+		}); err != nil {
+			return fmt.Errorf("read %s.system.profile: %w", db, err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = readProfile(ctx, until, srv, db, filter, add, src, &mu)
+		}()
 	}
+	wg.Wait()
+	src.To = o.Now().UTC()
+	for i, err := range errs {
+		if err != nil {
+			src.Tally.Lost = append(src.Tally.Lost, "the profiler of "+o.Databases[i]+" stopped answering: "+firstLine(err)+"; the window ends there, what was read before is kept")
+		}
+	}
+	return nil
+}
+
+// readProfile follows one database's capped system.profile until ctx
+// ends, from the entries filter matches; a cursor killed under it (the cap
+// overwrote its position) is reported as a gap and reopened.
+func readProfile(ctx context.Context, until time.Time, srv Server, db string, filter bson.D, add func(bson.Raw), src *Source, mu *sync.Mutex) error {
 	after := func(last bson.Raw) bson.D {
 		return bson.D{{Key: "ts", Value: bson.D{{Key: "$gt", Value: last.Lookup("ts")}}}}
 	}
-	return srv.TailEach(ctx, db, "system.profile", bson.D{}, after, p.Add, func(err error) {
-		src.Tally.Lost = append(src.Tally.Lost, fmt.Sprintf("%s: the profiler's cap overwrote entries before they were read (%s); the gap is lost, raise system.profile's size to keep up", time.Now().UTC().Format(time.TimeOnly), firstLine(err)))
+	return srv.TailEach(ctx, until, db, "system.profile", filter, after, add, func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		src.Tally.Lost = append(src.Tally.Lost, fmt.Sprintf("%s, %s: the profiler's cap overwrote entries before they were read (%s); the gap is lost, raise system.profile's size to keep up", time.Now().UTC().Format(time.TimeOnly), db, firstLine(err)))
 	})
 }
 

@@ -47,37 +47,46 @@ func (cl *Client) SetProfiler(ctx context.Context, db string, st ProfilerState) 
 }
 
 // TailEach calls each with every document of the capped collection db.coll
-// matching filter, in insertion order, then, while ctx lives, with those
-// inserted later (a tailable, awaiting cursor). A cursor the server kills
-// (its position overwritten by the cap) is reopened after the last
-// document seen, and lost is called with the error, so the caller can
-// report the gap.
-func (cl *Client) TailEach(ctx context.Context, db, coll string, filter bson.D, after func(bson.Raw) bson.D, each func(bson.Raw), lost func(error)) error {
+// matching filter, in insertion order, then with those inserted later (a
+// tailable, awaiting cursor), until the time until or until ctx ends. A
+// cursor the server kills (its position overwritten by the cap, the
+// collection dropped) is reopened after the last document seen, from
+// after(last), and lost is called with the error, so the caller can
+// report the gap. The cursor waits at most 200 ms per getMore, so the
+// window ends within that of until.
+func (cl *Client) TailEach(ctx context.Context, until time.Time, db, coll string, filter bson.D, after func(bson.Raw) bson.D, each func(bson.Raw), lost func(error)) error {
 	c := cl.c.Database(db).Collection(coll)
 	var last bson.Raw
-	for ctx.Err() == nil {
+	open := func() bool { return ctx.Err() == nil && time.Now().Before(until) }
+	for open() {
 		f := filter
 		if last != nil {
-			f = append(append(bson.D{}, filter...), after(last)...)
+			f = after(last)
 		}
-		opts := options.Find().SetCursorType(options.TailableAwait).SetMaxAwaitTime(500 * time.Millisecond)
+		opts := options.Find().SetCursorType(options.TailableAwait).SetMaxAwaitTime(200 * time.Millisecond)
 		cur, err := c.Find(ctx, f, opts)
 		if err != nil {
-			if ctx.Err() != nil {
+			if !open() {
 				return nil
 			}
 			return privilege(err, "find on "+db+"."+coll+" (the read role)")
 		}
-		for cur.Next(ctx) {
-			last = append(bson.Raw(nil), cur.Current...)
-			each(last)
+		for open() {
+			if cur.TryNext(ctx) {
+				last = append(bson.Raw(nil), cur.Current...)
+				each(last)
+				continue
+			}
+			if cur.Err() != nil || cur.ID() == 0 {
+				break
+			}
 		}
 		err = cur.Err()
 		_ = cur.Close(context.Background())
-		if ctx.Err() != nil {
+		switch {
+		case !open():
 			return nil
-		}
-		if err != nil {
+		case err != nil:
 			lost(err)
 			continue
 		}
