@@ -134,6 +134,7 @@ func (r *Result) emptyError() error {
 	var parts []string
 	for _, s := range r.Sources {
 		parts = append(parts, fmt.Sprintf("%s: %d entries read, %s", s.Name, s.Tally.Read, s.Tally.skipped()))
+		parts = append(parts, s.Tally.Lost...)
 	}
 	msg := "no operation to capture (" + strings.Join(parts, "; ") + ")"
 	for _, s := range r.Sources {

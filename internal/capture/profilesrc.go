@@ -78,20 +78,35 @@ func profile(ctx context.Context, srv Server, o Options) (*Source, error) {
 func tailWindow(ctx context.Context, srv Server, o Options, p *Profiled, src *Source) error {
 	until := time.Now().Add(o.Duration)
 	var mu sync.Mutex
-	add := func(d bson.Raw) { mu.Lock(); p.Add(d); mu.Unlock() }
+	first := true
+	add := func(d bson.Raw) {
+		mu.Lock()
+		defer mu.Unlock()
+		p.Add(d)
+		if first && p.Tally.Read > 0 {
+			first = false
+			o.Progress("the first entry of the window arrived")
+		}
+	}
 	var wg sync.WaitGroup
 	errs := make([]error, len(o.Databases))
+	filters := make([]bson.D, len(o.Databases))
+	for i, db := range o.Databases {
+		last := bson.A{bson.D{{Key: "$sort", Value: bson.D{{Key: "ts", Value: -1}}}}, bson.D{{Key: "$limit", Value: 1}}}
+		if err := srv.AggregateEach(ctx, db, "system.profile", last, func(d bson.Raw) error {
+			filters[i] = bson.D{{Key: "ts", Value: bson.D{{Key: "$gt", Value: d.Lookup("ts")}}}}
+			return nil
+		}); err != nil {
+			if ctx.Err() != nil {
+				return nil // interrupted before the window opened
+			}
+			return fmt.Errorf("read %s.system.profile: %w", db, err)
+		}
+	}
 	src.From = o.Now().UTC()
 	o.Progress(fmt.Sprintf("reading the profiler for %s (Ctrl-C ends the window early and keeps what was read)", o.Duration))
 	for i, db := range o.Databases {
-		var filter bson.D
-		last := bson.A{bson.D{{Key: "$sort", Value: bson.D{{Key: "ts", Value: -1}}}}, bson.D{{Key: "$limit", Value: 1}}}
-		if err := srv.AggregateEach(ctx, db, "system.profile", last, func(d bson.Raw) error {
-			filter = bson.D{{Key: "ts", Value: bson.D{{Key: "$gt", Value: d.Lookup("ts")}}}}
-			return nil
-		}); err != nil {
-			return fmt.Errorf("read %s.system.profile: %w", db, err)
-		}
+		filter := filters[i]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -66,7 +66,10 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 		srv = cl
 	}
 	res, err := capture.Run(ctx, srv, opts)
-	if err != nil {
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return withCode(ExitInterrupted, fmt.Errorf("interrupted: %w", err))
+	case err != nil:
 		return withCode(ExitUnreadable, err)
 	}
 	wname := *name

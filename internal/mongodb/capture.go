@@ -63,6 +63,9 @@ func (cl *Client) TailEach(ctx context.Context, until time.Time, db, coll string
 		if last != nil {
 			f = after(last)
 		}
+		if f == nil {
+			f = bson.D{}
+		}
 		opts := options.Find().SetCursorType(options.TailableAwait).SetMaxAwaitTime(200 * time.Millisecond)
 		cur, err := c.Find(ctx, f, opts)
 		if err != nil {

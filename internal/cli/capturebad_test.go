@@ -1,0 +1,145 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/testserver"
+)
+
+// onLine passes writes through and calls fn, once, on the first that
+// holds match: a fault that strikes on an event of the run.
+type onLine struct {
+	w     io.Writer
+	match string
+	fn    func()
+	once  sync.Once
+}
+
+func (o *onLine) Write(p []byte) (int, error) {
+	n, err := o.w.Write(p)
+	if strings.Contains(string(p), o.match) {
+		o.once.Do(o.fn)
+	}
+	return n, err
+}
+
+// TestCaptureRestoresTheProfilerOnCtrlC: --enable-profiler turns the
+// profiler on for the window; Ctrl-C during it ends the window, the
+// operations recorded so far are written, the exit is 20, and the
+// database's profiler is back at level 0 with its own slowms.
+func TestCaptureRestoresTheProfilerOnCtrlC(t *testing.T) {
+	uri := testserver.URI(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cl := connectTest(t, context.Background(), uri)
+	db := fmt.Sprintf("capint_%d", os.Getpid())
+	t.Cleanup(func() { _, _ = cl.Command(context.Background(), db, bson.D{{Key: "dropDatabase", Value: 1}}) })
+	if _, err := cl.Command(ctx, db, bson.D{{Key: "insert", Value: "things"}, {Key: "documents", Value: bson.A{bson.D{{Key: "n", Value: 1}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cl.Command(ctx, db, bson.D{{Key: "profile", Value: 0}, {Key: "slowms", Value: 150}}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "w.yaml")
+	var stdout, stderr lockedBuffer
+	// The application runs once the window is open; Ctrl-C strikes when
+	// the first of its operations has been read.
+	app := &onLine{w: &stderr, match: "reading the profiler for", fn: func() {
+		for i := range 20 {
+			if _, err := cl.Command(context.Background(), db, bson.D{{Key: "find", Value: "things"}, {Key: "filter", Value: bson.D{{Key: "n", Value: i}}}}); err != nil {
+				t.Error(err)
+			}
+		}
+	}}
+	strike := &onLine{w: app, match: "the first entry of the window arrived", fn: cancel}
+	code := Run(ctx, []string{"capture", "--uri", uri, "--database", db, "--enable-profiler", "--duration", "1m", "--out", out},
+		IO{Stdout: &stdout, Stderr: strike, Getenv: func(string) (string, bool) { return "", false }})
+	if code != ExitInterrupted {
+		t.Fatalf("exit %d, want %d (interrupted): %s%s", code, ExitInterrupted, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "profiler of "+db+" restored to level 0 (slowms 150)") {
+		t.Errorf("no restore reported: %s", stderr.String())
+	}
+	st, err := cl.Profiler(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Level != 0 || st.SlowMS != 150 {
+		t.Errorf("profiler left at level %d, slowms %d; was 0 and 150", st.Level, st.SlowMS)
+	}
+	w, err := config.Load(out)
+	if err != nil {
+		t.Fatalf("nothing usable written after Ctrl-C: %v (%s)", err, stderr.String())
+	}
+	if len(w.Operations) != 1 || w.Operations[0].Type != "find" {
+		t.Errorf("captured %+v, want the application's one find shape", w.Operations)
+	}
+}
+
+// TestCaptureBadInput: each kind of bad input gets its exit code and one
+// line that says what to do.
+func TestCaptureBadInput(t *testing.T) {
+	uri := testserver.URI(t)
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage.log")
+	os.WriteFile(garbage, []byte("not json\nnor this\n"), 0o644)
+	empty := fmt.Sprintf("capempty_%d", os.Getpid())
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"an empty profiler says how to turn it on", []string{"--uri", uri, "--database", empty}, ExitUnreadable, "db.setProfilingLevel(2)"},
+		{"no $queryStats on this server", []string{"--uri", uri, "--query-stats", "--database", empty}, ExitUnreadable, "this server has no $queryStats (MongoDB 8.0 and later, and Atlas, have it)"},
+		{"a log of garbage", []string{"--log", garbage}, ExitUnreadable, "no line is a mongod JSON log entry (2 lines read)"},
+		{"a missing export", []string{"--export", filepath.Join(dir, "none.json")}, ExitUnreadable, "none.json"},
+		{"the profiler needs a database", []string{"--uri", uri}, ExitUnreadable, "name the databases to capture with --database"},
+		{"--enable-profiler needs a window", []string{"--uri", uri, "--database", empty, "--enable-profiler"}, ExitUnreadable, "give its length with --duration"},
+		{"compare needs two files", []string{"--compare", garbage}, ExitUsage, "--compare takes two captures"},
+		{"compare of files without shapes", []string{"--compare", garbage, garbage}, ExitUnreadable, "no captured shape in it"},
+		{"a bad scale", []string{"--log", garbage, "--scale", "0"}, ExitUsage, "--scale must be positive"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, context.Background(), nil, append([]string{"capture"}, tc.args...)...)
+			if code != tc.code || !strings.Contains(errs, tc.want) {
+				t.Errorf("exit %d, want %d; stderr %q, want it to say %q (stdout %q)", code, tc.code, errs, tc.want, out)
+			}
+			if strings.Count(strings.TrimSpace(errs), "\n") > 1 || strings.Contains(errs, "goroutine ") {
+				t.Errorf("more than a line, or a trace: %q", errs)
+			}
+		})
+	}
+}
+
+// TestCaptureFromALog: a log alone (no server) gives a workload that
+// validates, and the summary lists what was skipped and why.
+func TestCaptureFromALog(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "w.yaml")
+	code, stdout, errs := run(t, context.Background(), nil, "capture", "--log", "../capture/testdata/mongod.log", "--log", "../capture/testdata/mongod.log.1", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, stdout, errs)
+	}
+	for _, want := range []string{"1 unsupported mapReduce", "1 unsupported $where", "1 truncated commands", "2 unreadable lines", "no rate: a log holds the operations slower than slowms"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, stdout)
+		}
+	}
+	if _, err := config.Load(out); err != nil {
+		t.Fatal(err)
+	}
+	if code, o, e := run(t, context.Background(), nil, "validate", out); code != 0 {
+		t.Errorf("validate: exit %d: %s%s", code, o, e)
+	}
+}
