@@ -28,6 +28,13 @@ func (f *Field) Generator(o genOptions) config.Value {
 		return config.Value{Kind: config.KindNull}
 	}
 	v := f.typed(f.dominant(), o)
+	if alt := f.minorTypes(); len(alt) > 0 {
+		vals, weights := []config.Value{v}, []float64{float64(f.Types[f.dominant()])}
+		for _, t := range alt {
+			vals, weights = append(vals, f.typed(t, o)), append(weights, float64(f.Types[t]))
+		}
+		v = enumOf(vals, weights)
+	}
 	if f.Nulls > 0 && v.Kind == config.KindGen {
 		v.Fields = append(v.Fields, param("nullProbability", round(float64(f.Nulls)/float64(f.N), 4)))
 	} else if f.Nulls > 0 {
@@ -401,4 +408,19 @@ func literal(v bson.RawValue) config.Value {
 		return gen("objectId")
 	}
 	return config.Value{Kind: config.KindNull}
+}
+
+// minorTypes are the types other than the dominant one that hold at least
+// 5% of a field's values: a field that is sometimes a string, sometimes a
+// number, is both in the replay, in the same proportions.
+func (f *Field) minorTypes() []bson.Type {
+	var out []bson.Type
+	seen := f.N - f.Nulls
+	for t, n := range f.Types {
+		if t != f.dominant() && float64(n) >= 0.05*float64(seen) {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

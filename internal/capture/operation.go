@@ -2,6 +2,7 @@ package capture
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -135,7 +136,7 @@ func (b *builder) hole(path string, v bson.RawValue) config.Value {
 	if field, eq := lookupField(path); eq {
 		for _, k := range b.keys {
 			if k.field == field {
-				return k.gen
+				return b.hot(k.gen, f)
 			}
 		}
 	}
@@ -243,4 +244,40 @@ func (c *Collection) model(path string) *Field {
 		f = f.Elem // {tags: x} matches an element
 	}
 	return f
+}
+
+// hot makes a key lookup skewed as the captured lookups were: when the
+// most looked-up tenth of the values took half of the lookups or more, a
+// hotspot law sends that share of the lookups to as many keys (YCSB's
+// hotspot distribution: the first keys are the hot ones).
+func (b *builder) hot(key config.Value, f *Field) config.Value {
+	share, hotN, ok := f.hotShare()
+	if !ok || share < 0.5 || b.col == nil || b.col.Count <= 0 {
+		return key
+	}
+	frac := min(1, float64(hotN)/float64(max(b.col.Count, int64(len(f.distinct)))))
+	out := key
+	out.Fields = append(slices.Clone(key.Fields), param("distribution", "hotspot"),
+		param("hotDataFraction", round(max(frac, 0.0001), 4)), param("hotOpnFraction", round(share, 3)))
+	return out
+}
+
+// hotShare is the share of the observations that went to the most seen
+// tenth of the distinct values, and how many values that tenth is; ok is
+// false when there are too few to tell.
+func (f *Field) hotShare() (share float64, n int, ok bool) {
+	if f.overflow || len(f.distinct) < 20 {
+		return 0, 0, false
+	}
+	counts := make([]int, 0, len(f.distinct))
+	for _, c := range f.distinct {
+		counts = append(counts, c)
+	}
+	slices.SortFunc(counts, func(a, b int) int { return b - a })
+	n = (len(counts) + 9) / 10
+	hot := 0
+	for _, c := range counts[:n] {
+		hot += c
+	}
+	return float64(hot) / float64(f.N-f.Nulls), n, true
 }

@@ -159,8 +159,9 @@ func NewShapes(seed uint64) *Shapes {
 }
 
 // Add groups one operation. A getMore (Count 0) only adds the documents
-// it returned to its shape.
-func (s *Shapes) Add(o Op) {
+// it returned to its shape; it reports false when that shape was never
+// seen (its cursor's command was not recorded).
+func (s *Shapes) Add(o Op) bool {
 	var leaves []struct {
 		path string
 		v    bson.RawValue
@@ -174,7 +175,7 @@ func (s *Shapes) Add(o Op) {
 	sh, ok := s.byKey[key]
 	if !ok {
 		if o.Count == 0 {
-			return // the cursor's command was not captured
+			return false
 		}
 		sh = &Shape{Key: key, Kind: o.Kind, DB: o.DB, Coll: o.Coll, First: o, Holes: map[string]*Field{},
 			Multi: o.Multi, Upsert: o.Upsert, Remove: o.Remove, Key1: o.Key}
@@ -183,7 +184,7 @@ func (s *Shapes) Add(o Op) {
 	}
 	sh.Returned += float64(o.Returned)
 	if o.Count == 0 {
-		return
+		return true
 	}
 	sh.Count += o.Count
 	sh.Inserted += float64(o.Inserted) * o.Count
@@ -203,6 +204,7 @@ func (s *Shapes) Add(o Op) {
 		}
 		f.Observe(l.v, s.r)
 	}
+	return true
 }
 
 // Total is the executions of every shape.

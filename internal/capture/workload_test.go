@@ -147,6 +147,12 @@ func TestGeneratorsFromValues(t *testing.T) {
 		{"ids of one shape: a pattern", func(i int) any { return fmt.Sprintf("AB-%04d-X", i) }, 100, "{$gen: pattern, pattern: AB-####-X}"},
 		{"hex strings", func(i int) any { return fmt.Sprintf("%x", 1000000+i*7919) }, 100, "{$gen: string, min: 5, max: 6, charset: hex}"},
 		{"doubles: range and decimals", func(i int) any { return float64(i) / 100 }, 500, "{$gen: double, min: 0.0, max: 4.99, decimals: 2}"},
+		{"two types: both, weighted", func(i int) any {
+			if i%10 < 3 {
+				return fmt.Sprintf("n/a-%d", i)
+			}
+			return int32(i)
+		}, 1000, "weights: [700, 300]"},
 		{"nullable", func(i int) any {
 			if i%4 == 0 {
 				return bson.Null{}
@@ -171,5 +177,24 @@ func TestGeneratorsFromValues(t *testing.T) {
 				t.Errorf("got\n%s\nwant it to hold %s", buf.String(), tc.want)
 			}
 		})
+	}
+}
+
+// TestWorkloadHotLookups: when a tenth of the looked-up values take most
+// lookups, the replayed lookups follow a hotspot law of that share.
+func TestWorkloadHotLookups(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var ops []Op
+	for i := range 1000 {
+		n := 10 + (i/5)%90 // 90 values taking a fifth of the lookups...
+		if i%5 != 0 {
+			n = i % 10 // ...and 8 (1-4, 6-9) taking the rest
+		}
+		ops = append(ops, find(bson.D{{Key: "sku", Value: fmt.Sprintf("SKU-%06d", n)}}, t0.Add(time.Duration(i)*time.Millisecond)))
+	}
+	text := write(t, captured(ops, Options{}).Workload("shop"))
+	want := "filter: {sku: {$gen: key, prefix: SKU-, zeroPadding: 6, distribution: hotspot, hotDataFraction: 0.02, hotOpnFraction: 0.806}}" // 8 hot values and 2 others: 806 of 1000
+	if !strings.Contains(text, want) {
+		t.Errorf("want %s in\n%s", want, text)
 	}
 }
