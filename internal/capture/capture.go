@@ -68,6 +68,9 @@ type Result struct {
 	Collections []*Collection
 	Notes       []string
 	Opts        Options
+	// ServerLost: the server stopped answering during the capture; what
+	// was read before is kept.
+	ServerLost bool
 }
 
 // Run captures from the sources the options name. srv may be nil (logs
@@ -105,11 +108,12 @@ func Run(ctx context.Context, srv Server, o Options) (*Result, error) {
 		res.Sources = append(res.Sources, src)
 	}
 	if srv != nil && (o.Profiler || len(res.Sources) == 0 && !o.QueryStats) {
-		src, err := profile(ctx, srv, o)
+		src, lost, err := profile(ctx, srv, o)
 		if err != nil {
 			return nil, err
 		}
 		res.Sources = append(res.Sources, src)
+		res.ServerLost = lost
 	}
 	res.Shapes = NewShapes(o.Seed + 1)
 	for _, s := range res.Sources {
@@ -220,6 +224,10 @@ func (r *Result) sampleCollections(ctx context.Context, srv Server) {
 		seen[ns] = true
 		c := NewCollection(sh.DB, sh.Coll)
 		r.Collections = append(r.Collections, c)
+		if r.ServerLost {
+			c.Notes = append(c.Notes, "not sampled: the server went away during the capture; write the template's fields, or capture again")
+			continue
+		}
 		if st, err := srv.Command(ctx, sh.DB, bson.D{{Key: "collStats", Value: sh.Coll}}); err == nil {
 			c.Count, c.Size = int64(num(st.Lookup("count"))), int64(num(st.Lookup("size")))
 		} else {
@@ -227,6 +235,10 @@ func (r *Result) sampleCollections(ctx context.Context, srv Server) {
 		}
 		if err := srv.SampleEach(ctx, sh.DB, sh.Coll, r.Opts.Sample, func(d bson.Raw) error { c.AddSample(d, rnd); return nil }); err != nil {
 			c.Notes = append(c.Notes, "$sample: "+firstLine(err))
+			if mongodb.IsConnectionLoss(err) || mongodb.IsUnavailable(err) {
+				r.ServerLost = true // no use waiting for it on every collection
+				continue
+			}
 		}
 		ix, err := srv.Indexes(ctx, sh.DB, sh.Coll)
 		if err != nil {

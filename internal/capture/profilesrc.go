@@ -17,23 +17,23 @@ import (
 // from after the last entry it held), so that the window, and the rate,
 // are exactly those of the capture. With EnableProfiler the level is set
 // for the window and restored on every way out.
-func profile(ctx context.Context, srv Server, o Options) (*Source, error) {
+func profile(ctx context.Context, srv Server, o Options) (src *Source, serverLost bool, err error) {
 	if len(o.Databases) == 0 {
-		return nil, errors.New("the profiler is per database: name the databases to capture with --database")
+		return nil, false, errors.New("the profiler is per database: name the databases to capture with --database")
 	}
 	if o.EnableProfiler && o.Duration <= 0 {
-		return nil, errors.New("--enable-profiler records a window: give its length with --duration (such as --duration 10m)")
+		return nil, false, errors.New("--enable-profiler records a window: give its length with --duration (such as --duration 10m)")
 	}
 	if sharded, err := srv.Sharded(ctx); err == nil && sharded {
-		return nil, errors.New("this is a mongos, which has no profiler: capture from each shard's primary (--uri of the shard, with --database), or from the shards' logs (--log), and name the shard in --name")
+		return nil, false, errors.New("this is a mongos, which has no profiler: capture from each shard's primary (--uri of the shard, with --database), or from the shards' logs (--log), and name the shard in --name")
 	}
 	p := &Profiled{Databases: o.Databases}
-	src := &Source{Name: "profiler", Sampling: 1}
+	src = &Source{Name: "profiler", Sampling: 1}
 	var states []mongodb.ProfilerState
 	for _, db := range o.Databases {
 		st, err := srv.Profiler(ctx, db)
 		if err != nil {
-			return nil, fmt.Errorf("read the profiling level of %s: %w", db, err)
+			return nil, false, fmt.Errorf("read the profiling level of %s: %w", db, err)
 		}
 		states = append(states, st)
 		if o.EnableProfiler {
@@ -42,7 +42,7 @@ func profile(ctx context.Context, srv Server, o Options) (*Source, error) {
 				want = mongodb.ProfilerState{Level: 1, SlowMS: o.SlowMS, SampleRate: 1}
 			}
 			if err := srv.SetProfiler(ctx, db, want); err != nil {
-				return nil, fmt.Errorf("turn the profiler of %s on: %w", db, err)
+				return nil, false, fmt.Errorf("turn the profiler of %s on: %w", db, err)
 			}
 			defer restoreProfiler(srv, db, st, o.Progress)
 			states[len(states)-1] = want
@@ -50,14 +50,14 @@ func profile(ctx context.Context, srv Server, o Options) (*Source, error) {
 		}
 	}
 	if o.Duration > 0 {
-		if err := tailWindow(ctx, srv, o, p, src); err != nil {
-			return nil, err
+		if serverLost, err = tailWindow(ctx, srv, o, p, src); err != nil {
+			return nil, false, err
 		}
 	} else {
 		for _, db := range o.Databases {
 			err := srv.AggregateEach(ctx, db, "system.profile", bson.A{}, func(d bson.Raw) error { p.Add(d); return nil })
 			if err != nil {
-				return nil, fmt.Errorf("read %s.system.profile: %w", db, err)
+				return nil, false, fmt.Errorf("read %s.system.profile: %w", db, err)
 			}
 		}
 	}
@@ -69,13 +69,13 @@ func profile(ctx context.Context, srv Server, o Options) (*Source, error) {
 		src.window()
 	}
 	src.complete(states, p)
-	return src, nil
+	return src, serverLost, nil
 }
 
 // tailWindow follows every database's profiler for the window, from after
 // the last entry each held; the window is the clock time it lasted, cut
 // short by Ctrl-C or a server that goes away (what was read is kept).
-func tailWindow(ctx context.Context, srv Server, o Options, p *Profiled, src *Source) error {
+func tailWindow(ctx context.Context, srv Server, o Options, p *Profiled, src *Source) (serverLost bool, err error) {
 	until := time.Now().Add(o.Duration)
 	var mu sync.Mutex
 	first := true
@@ -98,9 +98,9 @@ func tailWindow(ctx context.Context, srv Server, o Options, p *Profiled, src *So
 			return nil
 		}); err != nil {
 			if ctx.Err() != nil {
-				return nil // interrupted before the window opened
+				return false, nil // interrupted before the window opened
 			}
-			return fmt.Errorf("read %s.system.profile: %w", db, err)
+			return false, fmt.Errorf("read %s.system.profile: %w", db, err)
 		}
 	}
 	src.From = o.Now().UTC()
@@ -118,9 +118,10 @@ func tailWindow(ctx context.Context, srv Server, o Options, p *Profiled, src *So
 	for i, err := range errs {
 		if err != nil {
 			src.Tally.Lost = append(src.Tally.Lost, "the profiler of "+o.Databases[i]+" stopped answering: "+firstLine(err)+"; the window ends there, what was read before is kept")
+			serverLost = true
 		}
 	}
-	return nil
+	return serverLost, nil
 }
 
 // readProfile follows one database's capped system.profile until ctx

@@ -91,8 +91,11 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 		summary = o.Stderr
 	}
 	w.Summary(summary, filepath.Base(*out))
-	if ctx.Err() != nil {
+	switch {
+	case ctx.Err() != nil:
 		return withCode(ExitInterrupted, errors.New("interrupted: what was captured before is written"))
+	case res.ServerLost:
+		return withCode(ExitServerLost, errors.New("the server went away during the capture: what was read before is written"))
 	}
 	return err
 }

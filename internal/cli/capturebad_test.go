@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -141,5 +142,46 @@ func TestCaptureFromALog(t *testing.T) {
 	}
 	if code, o, e := run(t, context.Background(), nil, "validate", out); code != 0 {
 		t.Errorf("validate: exit %d: %s%s", code, o, e)
+	}
+}
+
+// TestCaptureKeepsWhatWasReadWhenTheServerGoes: the server is killed when
+// the first entry of the window has been read; capture writes what it read
+// (the operations, a template it could not sample, said so) and exits 21.
+func TestCaptureKeepsWhatWasReadWhenTheServerGoes(t *testing.T) {
+	uri, pid := testserver.Own(t)
+	cl := connectTest(t, context.Background(), uri)
+	db := "vanish"
+	if _, err := cl.Command(context.Background(), db, bson.D{{Key: "insert", Value: "things"}, {Key: "documents", Value: bson.A{bson.D{{Key: "n", Value: 1}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "w.yaml")
+	var stdout, stderr lockedBuffer
+	app := &onLine{w: &stderr, match: "reading the profiler for", fn: func() {
+		for i := range 10 {
+			if _, err := cl.Command(context.Background(), db, bson.D{{Key: "find", Value: "things"}, {Key: "filter", Value: bson.D{{Key: "n", Value: i}}}}); err != nil {
+				t.Error(err)
+			}
+		}
+	}}
+	kill := &onLine{w: app, match: "the first entry of the window arrived", fn: func() {
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Error(err)
+		}
+	}}
+	code := Run(context.Background(), []string{"capture", "--uri", uri, "--database", db, "--enable-profiler", "--duration", "1m",
+		"--server-selection-timeout", "2s", "--out", out}, IO{Stdout: &stdout, Stderr: kill, Getenv: func(string) (string, bool) { return "", false }})
+	if code != ExitServerLost {
+		t.Fatalf("exit %d, want %d: %s%s", code, ExitServerLost, stdout.String(), stderr.String())
+	}
+	w, err := config.Load(out)
+	if err != nil {
+		t.Fatalf("nothing usable written: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	if len(w.Operations) != 1 || !strings.Contains(stdout.String(), "stopped answering") {
+		t.Errorf("operations %+v; summary:\n%s", w.Operations, stdout.String())
+	}
+	if !strings.Contains(stderr.String(), "could not restore the profiler") {
+		t.Errorf("the profiler could not be restored on a dead server, and the user must be told how: %s", stderr.String())
 	}
 }

@@ -89,6 +89,8 @@ func (cl *Client) TailEach(ctx context.Context, until time.Time, db, coll string
 		switch {
 		case !open():
 			return nil
+		case err != nil && (IsConnectionLoss(err) || IsUnavailable(err)):
+			return err // the server went away: the caller keeps what was read
 		case err != nil:
 			lost(err)
 			continue
