@@ -24,7 +24,6 @@ type Server interface {
 	SampleEach(ctx context.Context, db, coll string, n int, each func(bson.Raw) error) error
 	Indexes(ctx context.Context, db, coll string) ([]bson.Raw, error)
 	Command(ctx context.Context, db string, cmd bson.D) (bson.Raw, error)
-	CollectionNames(ctx context.Context, db string) ([]string, error)
 	Sharded(ctx context.Context) (bool, error)
 }
 
@@ -44,7 +43,7 @@ type Options struct {
 	RedactNames    bool
 	Scale          float64 // seed counts: this fraction of the source's
 	Rate           float64 // the user's rate, when the capture cannot know it
-	Seed           uint64
+	Seed           uint64  // of the value reservoirs: the same capture gives the same file
 	Now            func() time.Time
 	Progress       func(string) // one-line notices while capturing
 }
@@ -66,7 +65,6 @@ type Result struct {
 	Sources     []*Source
 	Shapes      *Shapes
 	Collections []*Collection
-	Notes       []string
 	Opts        Options
 	// ServerLost: the server stopped answering during the capture; what
 	// was read before is kept.

@@ -124,16 +124,6 @@ func (cl *Client) Indexes(ctx context.Context, db, coll string) ([]bson.Raw, err
 	return out, err
 }
 
-// CollectionNames lists the collections of db (system collections and
-// views left out).
-func (cl *Client) CollectionNames(ctx context.Context, db string) ([]string, error) {
-	names, err := cl.c.Database(db).ListCollectionNames(ctx, bson.D{{Key: "type", Value: bson.D{{Key: "$ne", Value: "view"}}}})
-	if err != nil {
-		return nil, privilege(err, "listCollections on "+db+" (the read role)")
-	}
-	return names, nil
-}
-
 // privilege adds, to a refusal for want of a privilege, the action and
 // role that grant it, so the user knows what to ask their administrator.
 func privilege(err error, need string) error {
