@@ -101,8 +101,8 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 }
 
 // uriGiven: a connection was asked for, by flag or environment.
-func uriGiven(fs interface{ Changed(string) bool }, o IO) bool {
-	_, env := o.Getenv(config.Settings[0].Env())
+func uriGiven(fs *pflag.FlagSet, o IO) bool {
+	_, env := o.Getenv(config.Setting{Flag: "uri"}.Env())
 	return fs.Changed("uri") || env
 }
 
