@@ -44,7 +44,30 @@ func queryStats(ctx context.Context, srv Server, o Options) (*Source, error) {
 			return nil, fmt.Errorf("$queryStats, second snapshot: %w", err)
 		}
 	}
-	return QueryStatsSource(first, second, o.Now().Sub(start), o.Databases), nil
+	src := QueryStatsSource(first, second, o.Now().Sub(start), o.Databases)
+	// $queryStats records at most internalQueryStatsRateLimit queries a
+	// second (100 by default; -1 or 0: all): beyond it, counts are a sample.
+	if p, err := srv.Command(ctx, "admin", bson.D{{Key: "getParameter", Value: 1}, {Key: "internalQueryStatsRateLimit", Value: 1}}); err == nil {
+		if limit := num(p.Lookup("internalQueryStatsRateLimit")); limit > 0 {
+			src.Why += fmt.Sprintf("; internalQueryStatsRateLimit %g: $queryStats recorded at most %g queries a second, so above that the counts are a sample and the mix, not the rate, is the truth", limit, limit)
+			if src.Complete && rateOver(src) > limit {
+				src.Complete = false
+			}
+		}
+	}
+	return src, nil
+}
+
+// rateOver is the executions a second of a source's window.
+func rateOver(s *Source) float64 {
+	n := 0.0
+	for _, o := range s.Ops {
+		n += o.Count
+	}
+	if d := s.To.Sub(s.From).Seconds(); d > 0 {
+		return n / d
+	}
+	return 0
 }
 
 // QueryStatsSource turns $queryStats snapshots into operations: with a
