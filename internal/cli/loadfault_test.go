@@ -101,3 +101,44 @@ func fastCount(cl *mongodb.Client, db, coll string) int64 {
 	n, _ := raw.Lookup("n").AsInt64OK()
 	return n
 }
+
+// TestFaultSeedingServerKilled is issue 25 #10: the server killed during a
+// run's seeding ended with two raw driver lines and no way on, where
+// Ctrl-C gives the resume hint. Now: exit 22 and one line saying the
+// server went away, how far the seeding got and the commands that go on.
+// The strike comes on an event: the server holds some of the seed.
+func TestFaultSeedingServerKilled(t *testing.T) {
+	testserver.Timing(t)
+	srv := testserver.OwnServer(t)
+	db := "ml_seedkill_" + strconv.FormatInt(time.Now().UnixNano()%1e6, 10)
+	w := writeFile(t, "w.yaml", strings.ReplaceAll(keyed, "database: mltest", "database: "+db))
+	cl, err := mongodb.Connect(context.Background(), config.Connection{URI: srv.URI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	done := make(chan [2]string, 1)
+	go func() {
+		code, _, stderr := run(t, context.Background(), nil, "run", w, "--uri", srv.URI, "--seed", "500000", "--seed-workers", "1",
+			"--seed-batch-size", "100", "--duration", "1s", "--server-selection-timeout", "2s")
+		done <- [2]string{strconv.Itoa(code), stderr}
+	}()
+	testserver.Await(t, time.Minute, "the seed's first documents on the server", func() bool { return fastCount(cl, db, "items") >= 1000 })
+	srv.Kill()
+	got := <-done
+	code, stderr := got[0], got[1]
+	var said []string
+	for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		if !strings.HasPrefix(l, "seed "+db) && !strings.HasPrefix(l, "notice:") {
+			said = append(said, l)
+		}
+	}
+	if code != strconv.Itoa(ExitServerFailure) || len(said) != 1 {
+		t.Fatalf("exit %s, want %d and one line besides the progress:\n%s", code, ExitServerFailure, stderr)
+	}
+	for _, want := range []string{"seeding " + db + ".items stopped: the server went away", "once it is back, run the same command again", "`mongoload load " + w + " --collection " + db + ".items --resume`"} {
+		if !strings.Contains(said[0], want) {
+			t.Errorf("the line lacks %q: %s", want, said[0])
+		}
+	}
+}

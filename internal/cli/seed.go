@@ -42,13 +42,24 @@ func seed(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, cl
 		case errors.Is(err, loader.ErrConflict):
 			return withCode(ExitSetup, err)
 		case ctx.Err() != nil || errors.Is(err, context.Canceled):
-			return withCode(ExitInterrupted, fmt.Errorf("seeding %s interrupted after %s of %s documents: run the same command again to continue it, or finish the seeding alone with `%s` (and the same connection flags)",
-				col.Namespace(), commas(res.Done()), commas(res.Total), finishCommand(cfg, col, part.Count)))
+			return withCode(ExitInterrupted, errors.New(seedStopped(cfg, col, res, part.Count, "interrupted", "")))
+		case mongodb.IsUnavailable(err):
+			// The server went away (killed, frozen past the timeouts): the
+			// same hint as an interruption, on one line, not the driver's.
+			why := fmt.Sprintf("stopped: the server went away (%s)", mongodb.Classify(err))
+			return withCode(ExitServerFailure, errors.New(seedStopped(cfg, col, res, part.Count, why, "once it is back, ")))
 		default:
 			return withCode(ExitServerFailure, fmt.Errorf("seeding %s: %w", col.Namespace(), err))
 		}
 	}
 	return nil
+}
+
+// seedStopped is the one line of a seeding that stopped before its
+// target: how far it got, and the commands that continue it.
+func seedStopped(cfg *config.Config, col *workload.Collection, res loader.Result, parts int, why, when string) string {
+	return fmt.Sprintf("seeding %s %s after %s of %s documents: %srun the same command again to continue it, or finish the seeding alone with `%s` (and the same connection flags)",
+		col.Namespace(), why, commas(res.Done()), commas(res.Total), when, finishCommand(cfg, col, parts))
 }
 
 // finishCommand is a command that finishes an interrupted seed or load of
