@@ -25,7 +25,7 @@ import (
 // series to it, before the operator's commands after the run.
 type telemetryStage struct {
 	onSample []func(results.ServerSample)
-	ctx      context.Context // the run's: close waits for the final sample until it is done
+	ctx      context.Context // the run's, then the post-run steps' (bounded): close waits for the final sample until it is done
 	opened   bool
 	sampler  *telemetry.Sampler
 	monitor  *mongodb.Client
@@ -120,6 +120,7 @@ func (t *telemetryStage) enter(p Phase, r *runState) error {
 	case PhaseMeasure:
 		t.start()
 	case PhaseCollect:
+		t.ctx = r.post                    // close must not wait past the post-run bound either
 		t.stop(r.post)                    // the server's final sample
 		t.finish(r.cfg, r.plan, r.result) // the server series and the cross-check, before the file is written
 	}

@@ -203,7 +203,7 @@ func (writeStage) enter(_ Phase, r *runState) error {
 	if r.run.Outcome != engine.ServerLost {
 		saveCtx, cancel := context.WithTimeout(r.post, 5*time.Second)
 		if err := r.client.SaveKeys(saveCtx, r.plan); err != nil {
-			fmt.Fprintln(o.Stderr, "warning: "+err.Error())
+			fmt.Fprintln(o.Stderr, "notice: "+err.Error())
 		}
 		cancel()
 	}

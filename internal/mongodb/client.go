@@ -343,11 +343,12 @@ func (cl *Client) Notices() []string {
 func (cl *Client) Unresponsive() { cl.unresponsive.Store(true) }
 
 // Close disconnects, waiting at most a few seconds for in-flight work, or
-// half a second if the server was Unresponsive.
+// not at all if the server was Unresponsive: the process has nothing left
+// to tell a frozen server, and must exit within its promised bound.
 func (cl *Client) Close() {
 	wait := 5 * time.Second
 	if cl.unresponsive.Load() {
-		wait = 500 * time.Millisecond
+		wait = 0
 	}
 	disconnectWithin(cl.c, wait)
 }

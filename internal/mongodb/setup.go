@@ -197,6 +197,9 @@ func (cl *Client) SaveKeys(ctx context.Context, plan *workload.Plan) error {
 		}
 		end := col.Keys.PhysicalEnd()
 		if err := raiseKeys(ctx, cl.c.Database(col.Database).Collection(MetaCollection), col.Name, end); err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("the key count of %s was not recorded: the server did not answer in time; the next run finds where the keys end in the collection itself", col.Namespace())
+			}
 			return fmt.Errorf("record the key count of %s: %w", col.Namespace(), err)
 		}
 	}
