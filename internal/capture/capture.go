@@ -56,7 +56,10 @@ type Source struct {
 	Complete bool   // every operation of the window was recorded
 	Why      string // how Complete was decided
 	Sampling float64
-	Ops      []Op
+	// Executions is how many operations the source read; Ops holds them
+	// only when they were not handed on as read (tests, fixtures).
+	Executions float64
+	Ops        []Op
 }
 
 // Result is a capture: what the sources recorded, grouped by shape, and
@@ -83,43 +86,36 @@ func Run(ctx context.Context, srv Server, o Options) (*Result, error) {
 	if o.Progress == nil {
 		o.Progress = func(string) {}
 	}
-	res := &Result{Opts: o}
+	res := &Result{Opts: o, Shapes: NewShapes(o.Seed + 1)}
+	emit := res.Shapes.Add
 	for _, path := range o.Exports {
-		src, err := readExport(path, o.Databases)
+		src, err := readExport(path, o.Databases, emit)
 		if err != nil {
 			return nil, err
 		}
 		res.Sources = append(res.Sources, src)
 	}
 	if len(o.Logs) > 0 {
-		src, err := ReadLogs(o.Logs, o.Databases)
+		src, err := ReadLogs(o.Logs, o.Databases, emit)
 		if err != nil {
 			return nil, err
 		}
 		res.Sources = append(res.Sources, src)
 	}
 	if srv != nil && o.QueryStats {
-		src, err := queryStats(ctx, srv, o)
+		src, err := queryStats(ctx, srv, o, emit)
 		if err != nil {
 			return nil, err
 		}
 		res.Sources = append(res.Sources, src)
 	}
 	if srv != nil && (o.Profiler || len(res.Sources) == 0 && !o.QueryStats) {
-		src, lost, err := profile(ctx, srv, o)
+		src, lost, err := profile(ctx, srv, o, emit)
 		if err != nil {
 			return nil, err
 		}
 		res.Sources = append(res.Sources, src)
 		res.ServerLost = lost
-	}
-	res.Shapes = NewShapes(o.Seed + 1)
-	for _, s := range res.Sources {
-		for _, op := range s.Ops {
-			if !res.Shapes.Add(op) {
-				s.Tally.skip("getMores of cursors whose command was not recorded (their documents are not counted)")
-			}
-		}
 	}
 	if res.Shapes.Total() == 0 {
 		return res, res.emptyError()
@@ -178,35 +174,17 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-func readExport(path string, dbs []string) (*Source, error) {
+func readExport(path string, dbs []string, emit func(Op) bool) (*Source, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("profiler export %s: %w", path, err)
 	}
 	defer f.Close()
-	p := &Profiled{Databases: dbs}
+	p := &Profiled{Databases: dbs, Emit: emit}
 	if err := p.ReadExport(maybeGzip(f), path); err != nil {
 		return nil, err
 	}
-	src := &Source{Name: "profiler export " + path, Tally: p.Tally, Ops: p.Ops, Sampling: 1}
-	src.window()
-	src.Why = "an export records no profiling level: the mix only, not the rate (give --rate)"
-	return src, nil
-}
-
-// window sets From and To from the operations' times.
-func (s *Source) window() {
-	for _, o := range s.Ops {
-		if o.TS.IsZero() {
-			continue
-		}
-		if s.From.IsZero() || o.TS.Before(s.From) {
-			s.From = o.TS
-		}
-		if o.TS.After(s.To) {
-			s.To = o.TS
-		}
-	}
+	return p.source("profiler export "+path, "an export records no profiling level: the mix only, not the rate (give --rate)"), nil
 }
 
 // sampleCollections reads the count, size, a sample and the indexes of

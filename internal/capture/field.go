@@ -65,8 +65,11 @@ func (f *Field) Observe(v bson.RawValue, r *rand.Rand) {
 		if _, ok := f.distinct[k]; !ok && len(f.distinct) >= maxDistinct {
 			f.overflow, f.distinct, f.values = true, nil, nil
 		} else {
+			if f.distinct[k] == 0 {
+				// A copy: the value must not pin the whole entry it came in.
+				f.values[k] = bson.RawValue{Type: v.Type, Value: []byte(k[1:])}
+			}
 			f.distinct[k]++
-			f.values[k] = v
 		}
 	}
 	switch v.Type {

@@ -19,7 +19,7 @@ import (
 // line's time. A getMore is folded into its originatingCommand; commands
 // the server truncated ($truncated) are counted and skipped; lines that
 // are not JSON are counted, and fail the capture only when none parses.
-func ReadLogs(paths []string, dbs []string) (*Source, error) {
+func ReadLogs(paths []string, dbs []string, emit func(Op) bool) (*Source, error) {
 	type file struct {
 		path  string
 		first time.Time
@@ -34,7 +34,7 @@ func ReadLogs(paths []string, dbs []string) (*Source, error) {
 		files = append(files, file{p, firstTime(data), data})
 	}
 	slices.SortStableFunc(files, func(a, b file) int { return a.first.Compare(b.first) })
-	lr := &logReader{p: Profiled{Databases: dbs}}
+	lr := &logReader{p: Profiled{Databases: dbs, Emit: emit}}
 	for _, f := range files {
 		if err := lr.read(f.data, f.path); err != nil {
 			return nil, err
@@ -44,10 +44,7 @@ func ReadLogs(paths []string, dbs []string) (*Source, error) {
 		return nil, fmt.Errorf("%s: no line is a mongod JSON log entry (%d lines read): capture needs MongoDB 4.4 or later's structured log", strings.Join(paths, ", "), lr.lines)
 	}
 	lr.finish()
-	src := &Source{Name: "log " + strings.Join(paths, ", "), Tally: lr.p.Tally, Ops: lr.p.Ops, Sampling: 1}
-	src.window()
-	src.Why = "a log holds the operations slower than slowms (100 ms by default): the mix of slow operations, not the rate, unless the server ran with slowms 0 (then give the rate with --rate, or read the profiler)"
-	return src, nil
+	return lr.p.source("log "+strings.Join(paths, ", "), "a log holds the operations slower than slowms (100 ms by default): the mix of slow operations, not the rate, unless the server ran with slowms 0 (then give the rate with --rate, or read the profiler)"), nil
 }
 
 type logReader struct {

@@ -51,7 +51,7 @@ func gzipCopy(t *testing.T, src, dir string) string {
 // $where, an admin command, a line that is not JSON and a cut last line.
 func TestReadLogs(t *testing.T) {
 	older := gzipCopy(t, "testdata/mongod.log.1", t.TempDir())
-	src, err := ReadLogs([]string{"testdata/mongod.log", older}, nil)
+	src, err := ReadLogs([]string{"testdata/mongod.log", older}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestReadLogs(t *testing.T) {
 // TestReadLogsInsertBatch: an insert command of ten documents is one
 // execution of an insertMany of ten.
 func TestReadLogsInsertBatch(t *testing.T) {
-	src, err := ReadLogs([]string{"testdata/mongod.log"}, []string{"shop"})
+	src, err := ReadLogs([]string{"testdata/mongod.log"}, []string{"shop"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,10 +119,10 @@ func TestReadLogsNothingParses(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.log")
 	os.WriteFile(bad, []byte("2024-05-01 plain text log\nanother line\n"), 0o644)
-	if _, err := ReadLogs([]string{bad}, nil); err == nil || !strings.Contains(err.Error(), "no line is a mongod JSON log entry (2 lines read)") {
+	if _, err := ReadLogs([]string{bad}, nil, nil); err == nil || !strings.Contains(err.Error(), "no line is a mongod JSON log entry (2 lines read)") {
 		t.Errorf("err = %v", err)
 	}
-	if _, err := ReadLogs([]string{filepath.Join(dir, "missing.log")}, nil); err == nil || !strings.Contains(err.Error(), "missing.log") {
+	if _, err := ReadLogs([]string{filepath.Join(dir, "missing.log")}, nil, nil); err == nil || !strings.Contains(err.Error(), "missing.log") {
 		t.Errorf("a missing file: err = %v", err)
 	}
 }

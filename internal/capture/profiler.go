@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -37,7 +38,13 @@ func profilerEntry(d bson.Raw) entry {
 type Profiled struct {
 	Databases []string
 	Tally     Tally
-	Ops       []Op
+	// Emit, when set, receives each operation as it is read (false: a
+	// getMore whose cursor's command was never seen), so that a long
+	// capture keeps shapes, not operations; without it Ops keeps them.
+	Emit       func(Op) bool
+	Ops        []Op
+	From, To   time.Time // the first and last operation's time
+	Executions float64
 	// Fastest is the shortest duration (ms) recorded, to tell a profiler
 	// that recorded every operation from one that kept only slow ones.
 	Fastest int64
@@ -67,8 +74,33 @@ func (p *Profiled) Add(d bson.Raw) {
 		if o.Count > 0 {
 			p.Tally.Used++
 		}
-		p.Ops = append(p.Ops, o)
+		p.keep(o)
 	}
+}
+
+// keep hands o on (Emit) or keeps it (Ops), and widens the window.
+func (p *Profiled) keep(o Op) {
+	p.Executions += o.Count
+	if !o.TS.IsZero() {
+		if p.From.IsZero() || o.TS.Before(p.From) {
+			p.From = o.TS
+		}
+		if o.TS.After(p.To) {
+			p.To = o.TS
+		}
+	}
+	if p.Emit == nil {
+		p.Ops = append(p.Ops, o)
+		return
+	}
+	if !p.Emit(o) {
+		p.Tally.skip("getMores of cursors whose command was not recorded (their documents are not counted)")
+	}
+}
+
+// source makes the Source of what p read.
+func (p *Profiled) source(name, why string) *Source {
+	return &Source{Name: name, Why: why, Tally: p.Tally, Ops: p.Ops, From: p.From, To: p.To, Executions: p.Executions, Sampling: 1}
 }
 
 // outside says why a namespace is not captured ("" when it is).

@@ -17,7 +17,7 @@ import (
 // from after the last entry it held), so that the window, and the rate,
 // are exactly those of the capture. With EnableProfiler the level is set
 // for the window and restored on every way out.
-func profile(ctx context.Context, srv Server, o Options) (src *Source, serverLost bool, err error) {
+func profile(ctx context.Context, srv Server, o Options, emit func(Op) bool) (src *Source, serverLost bool, err error) {
 	if len(o.Databases) == 0 {
 		return nil, false, errors.New("the profiler is per database: name the databases to capture with --database")
 	}
@@ -27,7 +27,7 @@ func profile(ctx context.Context, srv Server, o Options) (src *Source, serverLos
 	if sharded, err := srv.Sharded(ctx); err == nil && sharded {
 		return nil, false, errors.New("this is a mongos, which has no profiler: capture from each shard's primary (--uri of the shard, with --database), or from the shards' logs (--log), and name the shard in --name")
 	}
-	p := &Profiled{Databases: o.Databases}
+	p := &Profiled{Databases: o.Databases, Emit: emit}
 	src = &Source{Name: "profiler", Sampling: 1}
 	var states []mongodb.ProfilerState
 	for _, db := range o.Databases {
@@ -64,9 +64,9 @@ func profile(ctx context.Context, srv Server, o Options) (src *Source, serverLos
 	lost := src.Tally.Lost
 	src.Tally = p.Tally
 	src.Tally.Lost = append(src.Tally.Lost, lost...)
-	src.Ops = p.Ops
+	src.Ops, src.Executions = p.Ops, p.Executions
 	if o.Duration <= 0 {
-		src.window()
+		src.From, src.To = p.From, p.To // a tail window is the clock's (tailWindow)
 	}
 	src.complete(states, p)
 	return src, serverLost, nil

@@ -16,7 +16,7 @@ var queryStatsPipeline = bson.A{bson.D{{Key: "$queryStats", Value: bson.D{}}}}
 // queryStats takes two snapshots of $queryStats, --duration apart (one
 // without a duration), and makes each shape an operation executed as
 // often as its execCount grew between them.
-func queryStats(ctx context.Context, srv Server, o Options) (*Source, error) {
+func queryStats(ctx context.Context, srv Server, o Options, emit func(Op) bool) (*Source, error) {
 	admin, ok := srv.(interface {
 		AdminAggregateEach(ctx context.Context, pipeline any, each func(bson.Raw) error) error
 	})
@@ -44,7 +44,7 @@ func queryStats(ctx context.Context, srv Server, o Options) (*Source, error) {
 			return nil, fmt.Errorf("$queryStats, second snapshot: %w", err)
 		}
 	}
-	src := QueryStatsSource(first, second, o.Now().Sub(start), o.Databases)
+	src := QueryStatsSource(first, second, o.Now().Sub(start), o.Databases, emit)
 	// $queryStats records at most internalQueryStatsRateLimit queries a
 	// second (100 by default; -1 or 0: all): beyond it, counts are a sample.
 	if p, err := srv.Command(ctx, "admin", bson.D{{Key: "getParameter", Value: 1}, {Key: "internalQueryStatsRateLimit", Value: 1}}); err == nil {
@@ -60,12 +60,8 @@ func queryStats(ctx context.Context, srv Server, o Options) (*Source, error) {
 
 // rateOver is the executions a second of a source's window.
 func rateOver(s *Source) float64 {
-	n := 0.0
-	for _, o := range s.Ops {
-		n += o.Count
-	}
 	if d := s.To.Sub(s.From).Seconds(); d > 0 {
-		return n / d
+		return s.Executions / d
 	}
 	return 0
 }
@@ -74,8 +70,7 @@ func rateOver(s *Source) float64 {
 // second snapshot, each shape counts the executions between the two (a
 // rate over window); with one, its executions since it was first seen (a
 // mix only).
-func QueryStatsSource(first, second []bson.Raw, window time.Duration, dbs []string) *Source {
-	src := &Source{Name: "$queryStats", Sampling: 1}
+func QueryStatsSource(first, second []bson.Raw, window time.Duration, dbs []string, emit func(Op) bool) *Source {
 	before, returned := map[string]float64{}, map[string]float64{}
 	snapshot := first
 	if second != nil {
@@ -86,7 +81,7 @@ func QueryStatsSource(first, second []bson.Raw, window time.Duration, dbs []stri
 		}
 		snapshot = second
 	}
-	p := &Profiled{Databases: dbs}
+	p := &Profiled{Databases: dbs, Emit: emit}
 	for _, d := range snapshot {
 		p.Tally.Read++
 		shape := doc(d.Lookup("key", "queryShape"))
@@ -123,10 +118,9 @@ func QueryStatsSource(first, second []bson.Raw, window time.Duration, dbs []stri
 			o.TS = bson.DateTime(t).Time().UTC()
 		}
 		p.Tally.Used++
-		p.Ops = append(p.Ops, o)
+		p.keep(o)
 	}
-	src.Tally, src.Ops = p.Tally, p.Ops
-	src.window()
+	src := p.source("$queryStats", "")
 	if second != nil {
 		src.From, src.Complete = src.To.Add(-window), true
 		src.Why = fmt.Sprintf("$queryStats records every query (reads only: finds, aggregations, distinct and count; not writes): executions counted between two snapshots %s apart", window.Round(time.Second))

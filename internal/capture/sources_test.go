@@ -80,7 +80,7 @@ func readJSONLines(t *testing.T, path string) []bson.Raw {
 // second), other databases are left out, and the source is a rate.
 func TestQueryStatsSource(t *testing.T) {
 	first, second := readJSONLines(t, "testdata/querystats-1.jsonl"), readJSONLines(t, "testdata/querystats-2.jsonl")
-	src := QueryStatsSource(first, second, time.Minute, []string{"shop"})
+	src := QueryStatsSource(first, second, time.Minute, []string{"shop"}, nil)
 	got := shapeCounts(t, src.Ops)
 	want := map[string][2]float64{
 		"find filter.status.$eq":                      {300, 6000},
@@ -95,7 +95,7 @@ func TestQueryStatsSource(t *testing.T) {
 	if !src.Complete || src.To.Sub(src.From) != time.Minute {
 		t.Errorf("complete %v over %v: want a rate over the minute between the snapshots", src.Complete, src.To.Sub(src.From))
 	}
-	one := QueryStatsSource(first, nil, 0, nil)
+	one := QueryStatsSource(first, nil, 0, nil, nil)
 	if one.Complete || len(one.Ops) != 3 {
 		t.Errorf("one snapshot: complete %v with %d shapes; want the mix of 3 shapes, no rate", one.Complete, len(one.Ops))
 	}

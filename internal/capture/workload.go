@@ -136,7 +136,7 @@ func (w *Workload) rate(r *Result, kept float64) {
 	var from, to time.Time
 	sampling := 1.0
 	for _, s := range r.Sources {
-		if len(s.Ops) == 0 {
+		if s.Executions == 0 {
 			continue
 		}
 		if !s.Complete {

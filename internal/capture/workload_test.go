@@ -33,12 +33,13 @@ func orders(n int) *Collection {
 func captured(ops []Op, o Options) *Result {
 	o.Now = func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
 	res := &Result{Opts: o, Shapes: NewShapes(1), Collections: []*Collection{orders(500)}}
-	src := &Source{Name: "test", Ops: ops, Sampling: 1, Complete: true, Why: "test"}
-	src.window()
-	res.Sources = []*Source{src}
+	p := &Profiled{Emit: res.Shapes.Add}
 	for _, op := range ops {
-		res.Shapes.Add(op)
+		p.keep(op)
 	}
+	src := p.source("test", "test")
+	src.Complete = true
+	res.Sources = []*Source{src}
 	return res
 }
 
