@@ -17,6 +17,7 @@ type entry struct {
 	returned int64
 	inserted int64
 	millis   int64
+	plan     string
 	ts       time.Time
 }
 
@@ -41,7 +42,7 @@ func (e *entry) read(t *Tally) (Op, bool) {
 		return Op{}, false
 	}
 	db, coll, _ := strings.Cut(e.ns, ".")
-	o := Op{DB: db, Coll: coll, Returned: e.returned, Inserted: e.inserted, Millis: e.millis, TS: e.ts, Count: 1}
+	o := Op{DB: db, Coll: coll, Returned: e.returned, Inserted: e.inserted, Millis: e.millis, Plan: e.plan, TS: e.ts, Count: 1}
 	if hasWhere(e.cmd) {
 		t.unsupported("$where")
 		return Op{}, false

@@ -92,6 +92,7 @@ func (lr *logReader) entry(d bson.Raw) {
 		millis:   int64(num(attr.Lookup("durationMillis"))),
 	}
 	e.opType, _ = attr.Lookup("type").StringValueOK()
+	e.plan, _ = attr.Lookup("planSummary").StringValueOK()
 	e.ns, _ = attr.Lookup("ns").StringValueOK()
 	if t, ok := d.Lookup("t").DateTimeOK(); ok {
 		e.ts = bson.DateTime(t).Time().UTC()
@@ -149,7 +150,7 @@ func (lr *logReader) finish() {
 func entryDoc(e entry) bson.Raw {
 	d := bson.D{{Key: "op", Value: e.opType}, {Key: "ns", Value: e.ns}, {Key: "command", Value: e.cmd},
 		{Key: "nreturned", Value: e.returned}, {Key: "ninserted", Value: e.inserted}, {Key: "millis", Value: e.millis},
-		{Key: "ts", Value: bson.NewDateTimeFromTime(e.ts)}}
+		{Key: "ts", Value: bson.NewDateTimeFromTime(e.ts)}, {Key: "planSummary", Value: e.plan}}
 	if e.origin != nil {
 		d = append(d, bson.E{Key: "originatingCommand", Value: e.origin})
 	}

@@ -30,6 +30,7 @@ type Op struct {
 	Returned   int64  // documents returned, getMores of its cursor included
 	TS         time.Time
 	Millis     int64
+	Plan       string  // planSummary, when the source gives it
 	Count      float64 // how many executions it stands for: 1, or $queryStats' execCount
 }
 

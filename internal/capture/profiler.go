@@ -26,6 +26,7 @@ func profilerEntry(d bson.Raw) entry {
 		millis:   int64(num(d.Lookup("millis"))),
 	}
 	e.opType, _ = d.Lookup("op").StringValueOK()
+	e.plan, _ = d.Lookup("planSummary").StringValueOK()
 	e.ns, _ = d.Lookup("ns").StringValueOK()
 	if t, ok := d.Lookup("ts").DateTimeOK(); ok {
 		e.ts = bson.DateTime(t).Time().UTC()

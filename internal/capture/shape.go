@@ -26,6 +26,8 @@ type Shape struct {
 	Key1      string // distinct's field
 	First     Op     // the first operation seen: the structure to write
 	Limits    *Field // the limits seen (find, count)
+	Millis    float64
+	Plans     map[string]float64 // planSummary -> executions, the first few plans
 	Holes     map[string]*Field
 	HoleOrder []string
 }
@@ -188,6 +190,15 @@ func (s *Shapes) Add(o Op) bool {
 	}
 	sh.Count += o.Count
 	sh.Inserted += float64(o.Inserted) * o.Count
+	sh.Millis += float64(o.Millis) * o.Count
+	if o.Plan != "" {
+		if sh.Plans == nil {
+			sh.Plans = map[string]float64{}
+		}
+		if _, ok := sh.Plans[o.Plan]; ok || len(sh.Plans) < 8 {
+			sh.Plans[o.Plan] += o.Count
+		}
+	}
 	for _, l := range leaves {
 		if l.path == "limit" {
 			if sh.Limits == nil {

@@ -55,6 +55,9 @@ func (r *Result) Workload(name string) *Workload {
 		if note != "" {
 			notes = append(notes, note)
 		}
+		if src := sourceSide(sh); src != "" && !r.Opts.RedactNames {
+			notes = append(notes, src)
+		}
 		if !r.Opts.RedactNames {
 			notes = append(notes, "shape: "+sh.Key)
 		}
@@ -253,4 +256,23 @@ func (r *Result) field(path string) string {
 		return redactPath(path)
 	}
 	return path
+}
+
+// sourceSide says how the shape ran on the source: its mean duration and
+// its most frequent plan, to compare with the replay's.
+func sourceSide(sh *Shape) string {
+	if sh.Count == 0 || sh.Millis == 0 && len(sh.Plans) == 0 {
+		return ""
+	}
+	line := fmt.Sprintf("on the source: %.2f ms on average", sh.Millis/sh.Count)
+	best, n := "", 0.0
+	for _, p := range sortedKeys(sh.Plans) {
+		if sh.Plans[p] > n {
+			best, n = p, sh.Plans[p]
+		}
+	}
+	if best != "" {
+		line += fmt.Sprintf(", plan %s (%s of %s executions)", best, count(n), count(sh.Count))
+	}
+	return line
 }

@@ -140,6 +140,11 @@ func TestCaptureFromALog(t *testing.T) {
 	if _, err := config.Load(out); err != nil {
 		t.Fatal(err)
 	}
+	text, _ := os.ReadFile(out)
+	// find by customer_id: 120, 101 and 100 ms on the source (the last in the older file).
+	if want := "on the source: 107.00 ms on average, plan IXSCAN { customer_id: 1 } (3 of 3 executions)"; !strings.Contains(string(text), want) {
+		t.Errorf("the file lacks %q:\n%s", want, text)
+	}
 	if code, o, e := run(t, context.Background(), nil, "validate", out); code != 0 {
 		t.Errorf("validate: exit %d: %s%s", code, o, e)
 	}
