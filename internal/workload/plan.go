@@ -110,6 +110,9 @@ func (p *Plan) AllOps() []*Op {
 // Compile turns a validated configuration into a Plan.
 func Compile(cfg *config.Config) (*Plan, error) {
 	p := &Plan{Name: cfg.Name, Source: cfg.Source}
+	if es := checkLimits(cfg); len(es) > 0 {
+		return nil, config.WithFile(es, cfg.Source)
+	}
 	var es config.Errors
 	keyspaces := map[string]*generate.KeySpace{}
 	for i := range cfg.Collections {
