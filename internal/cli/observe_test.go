@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -143,10 +144,21 @@ func TestObserversDuringARun(t *testing.T) {
 			t.Errorf("no prometheus address in:\n%s", stderr.String())
 			return
 		}
-		for range 14 {
-			time.Sleep(200 * time.Millisecond)
-			if s, ok := scrapeOps(m[1]); ok {
-				scrapes = append(scrapes, s)
+		// Scrape until two scrapes saw different, non-empty counts (each
+		// is checked against the intervals below), or the run is over.
+		var distinct []float64
+		for deadline := time.Now().Add(time.Minute); len(distinct) < 2 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			s, ok := scrapeOps(m[1])
+			if !ok {
+				return // the endpoint stops with the run
+			}
+			scrapes = append(scrapes, s)
+			var n float64
+			for _, v := range s {
+				n += v
+			}
+			if n > 0 && !slices.Contains(distinct, n) {
+				distinct = append(distinct, n)
 			}
 		}
 	}

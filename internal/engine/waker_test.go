@@ -3,6 +3,8 @@ package engine
 import (
 	"testing"
 	"time"
+
+	"github.com/mongoload/mongoload/internal/testserver"
 )
 
 // wait returns when w delivers on either clock.
@@ -53,15 +55,15 @@ func TestWakerSpacing(t *testing.T) {
 	if w.f == nil {
 		t.Skip("no timerfd here: Go's timer alone, which needs no spacing")
 	}
-	w.mu.Lock()
-	first := w.fired
-	w.mu.Unlock()
-	if first.IsZero() {
-		time.Sleep(2 * time.Millisecond) // the timerfd expiry may follow T's
+	// The timerfd's expiry may be recorded after Go's timer woke wait: a
+	// zero first wake-up would make any second one pass.
+	var first time.Time
+	testserver.Await(t, 10*time.Second, "the timerfd's first wake-up", func() bool {
 		w.mu.Lock()
+		defer w.mu.Unlock()
 		first = w.fired
-		w.mu.Unlock()
-	}
+		return !first.IsZero()
+	})
 	w.Reset(10 * time.Microsecond)
 	if got := wait(w).Sub(first); got < wakeSpacing {
 		t.Fatalf("second wake-up %v after the first, want at least %v", got, wakeSpacing)
