@@ -25,10 +25,13 @@ func runModel(t *testing.T, ex Executor, o Options) (*Result, *collectSink) {
 }
 
 // TestOpenLoopKeepsItsRate: the achieved rate is the target (to 1%) when the
-// server keeps up, and nothing is dropped.
+// server keeps up, and nothing is dropped. The in-flight cap holds the
+// whole second's operations: with 200 places, a busy machine that left the
+// process without a core for 100ms made it drop (67 of 2,001 seen under a
+// load average of 33), which is the engine right, not wrong.
 func TestOpenLoopKeepsItsRate(t *testing.T) {
 	testserver.Timing(t)
-	res, _ := runModel(t, &enginetest.Fake{Delay: time.Millisecond}, Options{Model: Open, Rate: 2000, Duration: time.Second, MaxInFlight: 200})
+	res, _ := runModel(t, &enginetest.Fake{Delay: time.Millisecond}, Options{Model: Open, Rate: 2000, Duration: time.Second, MaxInFlight: 2100})
 	ops, errs := total(res)
 	load := res.Totals.Load()
 	achieved := float64(ops) / res.End.Sub(res.Start).Seconds()
