@@ -26,6 +26,34 @@ func run(t *testing.T, ctx context.Context, env map[string]string, args ...strin
 	return code, out.String(), errb.String()
 }
 
+// background is a command line running in-process, its output readable
+// while it runs: a test waits for an event in it (a live line with
+// operations, documents on the server) before it strikes.
+type background struct {
+	stdout, stderr lockedBuffer
+	done           chan int
+}
+
+// runInBackground starts a command line as run does and returns at once.
+func runInBackground(ctx context.Context, args ...string) *background {
+	b := &background{done: make(chan int, 1)}
+	go func() {
+		b.done <- Run(ctx, args, IO{Stdout: &b.stdout, Stderr: &b.stderr, Getenv: func(string) (string, bool) { return "", false }})
+	}()
+	return b
+}
+
+// wait returns the command's exit code and output once it has ended.
+func (b *background) wait() (code int, stdout, stderr string) {
+	code = <-b.done
+	return code, b.stdout.String(), b.stderr.String()
+}
+
+// busy reports whether the live line shows n intervals with operations.
+func (b *background) busy(n int) func() bool {
+	return func() bool { return testserver.Busy(b.stderr.String(), n) }
+}
+
 func writeFile(t *testing.T, name, content string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)

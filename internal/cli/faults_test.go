@@ -45,19 +45,15 @@ func runWithFault(t *testing.T, uri string, model []string, extra []string, inje
 	args := append([]string{"run", writeFile(t, "w.yaml", faultWorkload), "--uri", uri, "--out", out,
 		"--seed", "500", "--duration", "9s", "--interval", "250ms", "--server-selection-timeout", "2s", "--connect-timeout", "1s"}, model...)
 	args = append(args, extra...)
-	var stdout, stderr lockedBuffer
 	fr := &faultRun{out: out}
-	done := make(chan int, 1)
-	go func() {
-		done <- Run(context.Background(), args, IO{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) (string, bool) { return "", false }})
-	}()
+	r := runInBackground(context.Background(), args...)
 	// Strike when the run is provably measuring: two intervals (half a
 	// second) with operations done, so the telemetry has its baseline.
-	testserver.Await(t, time.Minute, "two live intervals with operations", func() bool { return testserver.Busy(stderr.String(), 2) })
+	testserver.Await(t, time.Minute, "two live intervals with operations", r.busy(2))
 	fr.fault = time.Now()
 	fr.back = inject()
-	code := <-done
-	fr.stdout, fr.stderr = stdout.String(), stderr.String()
+	var code int
+	code, fr.stdout, fr.stderr = r.wait()
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, fr.stdout, fr.stderr)
 	}

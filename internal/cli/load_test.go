@@ -119,11 +119,15 @@ func TestLoadCommand(t *testing.T) {
 // the new documents adding up to the target.
 func TestLoadInterruptAndResume(t *testing.T) {
 	uri := testserver.URI(t)
-	w := uniqueDB(t, keyed)
+	db := uniqueName(t)
+	w := writeFile(t, "w.yaml", strings.ReplaceAll(keyed, "database: mltest", "database: "+db))
 	const n = 200_000 // at least 4s for one worker with small batches
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(700*time.Millisecond, cancel)
-	code, stdout, stderr := run(t, ctx, nil, "load", w, "--uri", uri, "--documents", strconv.Itoa(n), "--workers", "1", "--batch-size", "100")
+	load := runInBackground(ctx, "load", w, "--uri", uri, "--documents", strconv.Itoa(n), "--workers", "1", "--batch-size", "100")
+	d := openDB(t, uri)
+	testserver.Await(t, time.Minute, "the load's first documents on the server", func() bool { return d.count(db, "items") >= 1000 })
+	cancel() // Ctrl-C with the load provably under way
+	code, stdout, stderr := load.wait()
 	if code != ExitInterrupted || !strings.Contains(stderr, "--resume") {
 		t.Fatalf("interrupted load: exit %d\n%s\n%s", code, stdout, stderr)
 	}

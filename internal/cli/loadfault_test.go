@@ -9,8 +9,6 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/mongoload/mongoload/internal/config"
-	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -24,31 +22,18 @@ func TestFaultLoadResumeAfterKill(t *testing.T) {
 	db := "ml_loadkill_" + strconv.FormatInt(time.Now().UnixNano()%1e6, 10)
 	w := writeFile(t, "w.yaml", strings.ReplaceAll(keyed, "database: mltest", "database: "+db))
 	const n = 60_000
-	cl, err := mongodb.Connect(context.Background(), config.Connection{URI: srv.URI})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	type outcome struct {
-		code           int
-		stdout, stderr string
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		code, stdout, stderr := run(t, context.Background(), nil, "load", w, "--uri", srv.URI, "--documents", strconv.Itoa(n),
-			"--workers", "2", "--batch-size", "100", "--server-selection-timeout", "2s")
-		done <- outcome{code, stdout, stderr}
-	}()
+	d := openDB(t, srv.URI)
+	load := runInBackground(context.Background(), "load", w, "--uri", srv.URI, "--documents", strconv.Itoa(n),
+		"--workers", "2", "--batch-size", "100", "--server-selection-timeout", "2s")
 	// Strike when the load is provably under way: the server holds some of
 	// its documents, not all (the whole load takes under a second).
 	var seen int64
 	testserver.Await(t, time.Minute, "the load's first documents on the server", func() bool {
-		seen = fastCount(cl, db, "items")
+		seen = d.count(db, "items")
 		return seen >= 1000
 	})
 	srv.Kill()
-	got := <-done
-	code, stdout, stderr := got.code, got.stdout, got.stderr
+	code, stdout, stderr := load.wait()
 	t.Logf("load killed with %d documents seen: exit %d\n%s\n%s", seen, code, stdout, stderr)
 	if seen >= n {
 		t.Fatalf("the load had finished (%d documents) before the kill", seen)
@@ -65,17 +50,9 @@ func TestFaultLoadResumeAfterKill(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("resume: exit %d", code)
 	}
-	cl, err = mongodb.Connect(context.Background(), config.Connection{URI: srv.URI})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	raw, err := cl.Command(context.Background(), db, bson.D{{Key: "aggregate", Value: "items"}, {Key: "cursor", Value: bson.D{}},
+	raw := d.cmd(db, bson.D{{Key: "aggregate", Value: "items"}, {Key: "cursor", Value: bson.D{}},
 		{Key: "pipeline", Value: bson.A{bson.D{{Key: "$group", Value: bson.D{{Key: "_id", Value: nil},
 			{Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}}, {Key: "min", Value: bson.D{{Key: "$min", Value: "$k"}}}, {Key: "max", Value: bson.D{{Key: "$max", Value: "$k"}}}}}}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out struct {
 		Cursor struct {
 			FirstBatch []struct{ N, Min, Max int64 } `bson:"firstBatch"`
@@ -91,17 +68,6 @@ func TestFaultLoadResumeAfterKill(t *testing.T) {
 	}
 }
 
-// fastCount is the collection's document count from its metadata (the
-// count command without a query): cheap enough to poll during a load.
-func fastCount(cl *mongodb.Client, db, coll string) int64 {
-	raw, err := cl.Command(context.Background(), db, bson.D{{Key: "count", Value: coll}})
-	if err != nil {
-		return 0 // the database may not exist yet
-	}
-	n, _ := raw.Lookup("n").AsInt64OK()
-	return n
-}
-
 // TestFaultSeedingServerKilled is issue 25 #10: the server killed during a
 // run's seeding ended with two raw driver lines and no way on, where
 // Ctrl-C gives the resume hint. Now: exit 22 and one line saying the
@@ -112,21 +78,13 @@ func TestFaultSeedingServerKilled(t *testing.T) {
 	srv := testserver.OwnServer(t)
 	db := "ml_seedkill_" + strconv.FormatInt(time.Now().UnixNano()%1e6, 10)
 	w := writeFile(t, "w.yaml", strings.ReplaceAll(keyed, "database: mltest", "database: "+db))
-	cl, err := mongodb.Connect(context.Background(), config.Connection{URI: srv.URI})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	done := make(chan [2]string, 1)
-	go func() {
-		code, _, stderr := run(t, context.Background(), nil, "run", w, "--uri", srv.URI, "--seed", "500000", "--seed-workers", "1",
-			"--seed-batch-size", "100", "--duration", "1s", "--server-selection-timeout", "2s")
-		done <- [2]string{strconv.Itoa(code), stderr}
-	}()
-	testserver.Await(t, time.Minute, "the seed's first documents on the server", func() bool { return fastCount(cl, db, "items") >= 1000 })
+	d := openDB(t, srv.URI)
+	seed := runInBackground(context.Background(), "run", w, "--uri", srv.URI, "--seed", "500000", "--seed-workers", "1",
+		"--seed-batch-size", "100", "--duration", "1s", "--server-selection-timeout", "2s")
+	testserver.Await(t, time.Minute, "the seed's first documents on the server", func() bool { return d.count(db, "items") >= 1000 })
 	srv.Kill()
-	got := <-done
-	code, stderr := got[0], got[1]
+	exit, _, stderr := seed.wait()
+	code := strconv.Itoa(exit)
 	var said []string
 	for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
 		if !strings.HasPrefix(l, "seed "+db) && !strings.HasPrefix(l, "notice:") {

@@ -172,8 +172,10 @@ operations:
 `, name))
 	const target = 100_000 // seconds of seeding with one worker in small batches
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(800*time.Millisecond, cancel)
-	code, _, stderr := run(t, ctx, nil, "run", w, "--uri", uri, "--seed", strconv.Itoa(target), "--seed-workers", "1", "--seed-batch-size", "100", "--duration", "1s")
+	seed := runInBackground(ctx, "run", w, "--uri", uri, "--seed", strconv.Itoa(target), "--seed-workers", "1", "--seed-batch-size", "100", "--duration", "1s")
+	testserver.Await(t, time.Minute, "the seed's first documents on the server", func() bool { return d.count(name, "c") >= 1000 })
+	cancel() // Ctrl-C with the seeding provably under way
+	code, _, stderr := seed.wait()
 	m := backticked.FindStringSubmatch(stderr)
 	if code != ExitInterrupted || m == nil {
 		t.Fatalf("interrupted seed: exit %d, no command in %q", code, stderr)

@@ -86,8 +86,10 @@ func TestRunInterrupted(t *testing.T) {
 	p := uniqueDB(t, minimal)
 	out := filepath.Join(t.TempDir(), "r.json")
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(1500*time.Millisecond, cancel)
-	code, stdout, stderr := run(t, ctx, nil, "run", p, "--uri", uri, "--duration", "60s", "--seed", "100", "--out", out)
+	r := runInBackground(ctx, "run", p, "--uri", uri, "--duration", "60s", "--seed", "100", "--out", out)
+	testserver.Await(t, time.Minute, "a live interval with operations", r.busy(1)) // then Ctrl-C
+	cancel()
+	code, stdout, stderr := r.wait()
 	if code != ExitInterrupted {
 		t.Fatalf("exit %d, want %d: %s", code, ExitInterrupted, stderr)
 	}
@@ -123,11 +125,13 @@ func TestRunServerLost(t *testing.T) {
 	t.Cleanup(func() { _ = exec.Command(script, "stop", name).Run() })
 	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
 	uri := lines[len(lines)-1]
-	time.AfterFunc(1500*time.Millisecond, func() { _ = exec.Command(script, "stop", name).Run() })
 	out := filepath.Join(t.TempDir(), "r.json")
+	r := runInBackground(context.Background(), "run", writeFile(t, "w.yaml", minimal), "--uri", uri,
+		"--duration", "60s", "--seed", "100", "--out", out, "--server-selection-timeout", "1s")
+	testserver.Await(t, time.Minute, "a live interval with operations", r.busy(1)) // then the server goes
+	_ = exec.Command(script, "stop", name).Run()
 	start := time.Now()
-	code, stdout, stderr := run(t, context.Background(), nil, "run", writeFile(t, "w.yaml", minimal), "--uri", uri,
-		"--duration", "60s", "--seed", "100", "--out", out, "--server-selection-timeout", "1s", "--quiet")
+	code, stdout, stderr := r.wait()
 	if code != ExitServerLost {
 		t.Fatalf("exit %d, want %d:\n%s\n%s", code, ExitServerLost, stdout, stderr)
 	}

@@ -111,26 +111,22 @@ func TestSweepInterrupted(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "sweep.json")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var outb, errb lockedBuffer
-	go func() {
-		// Cancel once step 2 is provably measuring: step 1's results are
-		// in the file, and a live interval with operations follows.
-		seen := 0
-		testserver.Poll(time.Minute, func() bool {
-			_, err := os.Stat(out)
-			seen = len(testserver.LiveProgress(errb.String()))
-			return err == nil
-		})
-		testserver.Poll(time.Minute, func() bool {
-			ps := testserver.LiveProgress(errb.String())
-			return len(ps) > seen && ps[len(ps)-1].OpsPerSec > 0
-		})
-		cancel()
-	}()
-	code := Run(ctx, []string{"sweep", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "2,4,8",
-		"--step-duration", "2s", "--interval", "250ms", "--cooldown", "0s", "--seed", "500", "--out", out},
-		IO{Stdout: &outb, Stderr: &errb, Getenv: func(string) (string, bool) { return "", false }})
-	stdout, stderr := outb.String(), errb.String()
+	r := runInBackground(ctx, "sweep", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "2,4,8",
+		"--step-duration", "2s", "--interval", "250ms", "--cooldown", "0s", "--seed", "500", "--out", out)
+	// Cancel once step 2 is provably measuring: step 1's results are in
+	// the file, and a live interval with operations follows.
+	seen := 0
+	testserver.Await(t, time.Minute, "step 1's results", func() bool {
+		_, err := os.Stat(out)
+		seen = len(testserver.LiveProgress(r.stderr.String()))
+		return err == nil
+	})
+	testserver.Await(t, time.Minute, "a live interval of step 2", func() bool {
+		ps := testserver.LiveProgress(r.stderr.String())
+		return len(ps) > seen && ps[len(ps)-1].OpsPerSec > 0
+	})
+	cancel()
+	code, stdout, stderr := r.wait()
 	if code != ExitInterrupted {
 		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitInterrupted, stdout, stderr)
 	}

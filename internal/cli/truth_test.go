@@ -21,14 +21,10 @@ func openLoopRun(t *testing.T, uri string, pid int, args ...string) *results.Res
 	p := writeFile(t, "w.yaml", minimal)
 	out := filepath.Join(t.TempDir(), "r.json")
 	base := []string{"run", p, "--uri", uri, "--out", out, "--warmup", "1s", "--duration", "10s"}
-	var stdout, stderr lockedBuffer
-	done := make(chan int, 1)
-	go func() {
-		done <- Run(context.Background(), append(base, args...), IO{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) (string, bool) { return "", false }})
-	}()
+	r := runInBackground(context.Background(), append(base, args...)...)
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
 	testserver.Await(t, time.Minute, "the live line at 4s", func() bool {
-		ps := testserver.LiveProgress(stderr.String())
+		ps := testserver.LiveProgress(r.stderr.String())
 		return len(ps) > 0 && ps[len(ps)-1].Second >= 4
 	})
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
@@ -36,14 +32,15 @@ func openLoopRun(t *testing.T, uri string, pid int, args ...string) *results.Res
 	}
 	time.Sleep(time.Second) // the stall itself
 	_ = syscall.Kill(pid, syscall.SIGCONT)
-	if code := <-done; code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", code, stdout.String(), stderr.String())
+	code, stdout, stderr := r.wait()
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	res, err := results.ReadJSON(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("\n%s", stdout.String())
+	t.Logf("\n%s", stdout)
 	return res
 }
 
