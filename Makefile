@@ -11,7 +11,8 @@ TIMING_PKGS := ./cmd/mongoload ./internal/cli ./internal/engine
 TIMING_TESTS := TestFaultInterruptFrozenServer TestFaultSecondInterrupt \
 	TestFaultLoadResumeAfterKill TestFaultScenarios TestStallShowsInResponseTime TestStallDropsBeyondMaxInFlight \
 	TestClockNamesWhatIsMeasured TestOpenLoopKeepsItsRate TestOpenLoopDropsWhenFull TestOpenLoopMeasuresFromSchedule \
-	TestSchedulerMeasuresItself TestSessionsThink TestFindMax TestFaultSeedingServerKilled
+	TestSchedulerMeasuresItself TestSessionsThink TestFindMax TestFaultSeedingServerKilled \
+	TestFaultPostPhaseBoundFrozenServer
 empty :=
 space := $(empty) $(empty)
 TIMING_RUN := ^($(subst $(space),|,$(strip $(TIMING_TESTS))))$$

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mongoload/mongoload/internal/config"
-	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -46,11 +44,7 @@ operations:
   - {name: get, type: findOne, weight: 3, filter: {_id: {$gen: key}}}
   - {name: put, type: insertOne, weight: 1}
 `)
-	cl, err := mongodb.Connect(context.Background(), config.Connection{URI: srv.URI})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	d := openDB(t, srv.URI)
 	out := writeFile(t, "r.json", "")
 	stderr := &stampedWriter{mark: "abandoning"}
 	done := make(chan int, 1)
@@ -58,7 +52,7 @@ operations:
 		done <- Run(context.Background(), []string{"run", w, "--uri", srv.URI, "--seed", "1000", "--duration", "4s", "--grace", "1s", "--quiet", "--out", out},
 			IO{Stdout: &lockedBuffer{}, Stderr: stderr, Getenv: func(string) (string, bool) { return "", false }})
 	}()
-	testserver.Await(t, time.Minute, "the run's inserts on the server", func() bool { return fastCount(cl, db, "c") >= 2000 })
+	testserver.Await(t, time.Minute, "the run's inserts on the server", func() bool { return d.count(db, "c") >= 2000 })
 	srv.Pause()
 	defer srv.Resume()
 	code := <-done
