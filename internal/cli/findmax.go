@@ -197,7 +197,11 @@ func searchMax(ctx context.Context, o IO, cfg *config.Config, st *stepper, f *re
 	s := capacity.Search{Policy: pol, Objectives: objectives, AchievedShare: f.AchievedShare,
 		Run: func(ctx context.Context, rate float64, stage capacity.Stage) (*results.Result, error) {
 			n++
-			step, res, err := st.measure(ctx, "rate", rate, fmt.Sprintf("probe %d (%s): %s ops/s for %s", n, stage, results.Target(rate), cfg.Run.Duration))
+			d := cfg.Run.Duration.D()
+			if stage == capacity.Confirm {
+				d *= 2 // the answer must hold for longer than one probe, not just again
+			}
+			step, res, err := st.measureFor(ctx, "rate", rate, d, fmt.Sprintf("probe %d (%s): %s ops/s for %s", n, stage, results.Target(rate), config.Duration(d)))
 			switch {
 			case errors.Is(err, errCooldownInterrupted):
 				return nil, withCode(ExitInterrupted, fmt.Errorf("interrupted during the cooldown before probe %d", n))

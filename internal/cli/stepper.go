@@ -78,6 +78,12 @@ var errCooldownInterrupted = fmt.Errorf("interrupted during the cooldown")
 // all; otherwise the step's result is its full one (with the interval
 // series), its recorded configuration naming the command's --out file.
 func (s *stepper) measure(ctx context.Context, param string, level float64, announce string) (*stepResult, *results.Result, error) {
+	return s.measureFor(ctx, param, level, s.cfg.Run.Duration.D(), announce)
+}
+
+// measureFor is measure with a measured phase of d instead of the
+// command's step duration.
+func (s *stepper) measureFor(ctx context.Context, param string, level float64, d time.Duration, announce string) (*stepResult, *results.Result, error) {
 	i := s.n
 	if i > 0 && s.cool > 0 {
 		fmt.Fprintf(s.log, "cooldown %s\n", config.Duration(s.cool))
@@ -90,6 +96,7 @@ func (s *stepper) measure(ctx context.Context, param string, level float64, anno
 	s.n++
 	fmt.Fprintln(s.log, announce)
 	sc := stepConfig(s.cfg, param, level)
+	sc.Run.Duration = config.Duration(d)
 	sc.Run.OperationSeed = config.StepSeed(s.cfg.Run.OperationSeed, i) // a step must not replay the last one's writes
 	sc.Run.Out = filepath.Join(s.tmp, fmt.Sprintf("step-%d.json", i+1))
 	if s.cfg.Run.HdrLog != "" {

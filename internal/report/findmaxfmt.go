@@ -97,7 +97,7 @@ func findMaxHeader(f *results.FindMax) [][2]string {
 		{"findmax", fmt.Sprintf("%s %s, %s", f.Tool.Name, f.Tool.Version, results.FindMaxSchema)},
 		{"workload", wl},
 		{"slo", fmt.Sprintf("%s, and no drop, no error, at least %g%% of the rate achieved", strings.Join(f.SLO, ", "), 100*f.AchievedShare)},
-		{"search", fmt.Sprintf("from %s, x%g up, bisecting to %g%%, the highest passing rate repeated", start, f.Factor, 100*f.Precision)},
+		{"search", fmt.Sprintf("from %s, x%g up, bisecting to %g%%, the highest passing rate repeated for twice as long", start, f.Factor, 100*f.Precision)},
 		{"probes", fmt.Sprintf("%gs measured after a %gs warm-up each, %gs cooldown", f.StepSeconds, f.WarmupSeconds, f.CooldownSeconds)},
 	}
 	if f.Outcome != results.Completed {
