@@ -131,8 +131,10 @@ func summary(f *results.FindMax) string {
 		s += fmt.Sprintf(" (p99 %.3f ms, %.1f ops/s achieved", p.Result.Totals.Latency.P99, p.Result.Totals.Throughput)
 		if repeats(f, f.MaxRate) > 1 {
 			s += ", held on a repeat"
-		} else {
+		} else if f.Outcome == results.Completed {
 			s += ", not repeated: the probes ran out (--max-probes) before the repeat, so it is unconfirmed"
+		} else {
+			s += ", not repeated: the search stopped early, so it is unconfirmed"
 		}
 		s += ")"
 	}
