@@ -5,7 +5,8 @@
 // generators, the sharded recorder, one snapshot per interval, the interval
 // series and the JSON results file, the final report) with a no-op executor
 // in place of the driver, the analogue of YCSB's BasicDB and genny's
-// canaries. Run it with GOMAXPROCS=1 for "per core".
+// canaries: mongoload run --target noop. Run it with GOMAXPROCS=1 for
+// "per core".
 //
 // It prints "ops=N cpu_s=C ops_per_cpu_s=R".
 package main
@@ -20,13 +21,8 @@ import (
 
 	"github.com/mongoload/mongoload/internal/builtin"
 	"github.com/mongoload/mongoload/internal/config"
-	"github.com/mongoload/mongoload/internal/engine"
-	"github.com/mongoload/mongoload/internal/engine/enginetest"
-	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/procstat"
-	"github.com/mongoload/mongoload/internal/report"
-	"github.com/mongoload/mongoload/internal/results"
-	"github.com/mongoload/mongoload/internal/sink"
+	"github.com/mongoload/mongoload/internal/run"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -37,27 +33,17 @@ var (
 	records  = flag.Int64("records", 10000, "keys every collection is taken to hold")
 )
 
-// series keeps the interval summaries for the result and passes intervals
-// on, as mongoload run does.
-type series struct {
-	next      engine.Sink
-	summaries []results.IntervalSummary
-}
-
-func (s *series) Interval(iv *metrics.Interval, elapsed time.Duration) {
-	s.summaries = append(s.summaries, results.Summarize(iv, elapsed))
-	s.next.Interval(iv, elapsed)
-}
-
 func main() {
 	flag.Parse()
-	if err := run(); err != nil {
+	if err := ceiling(); err != nil {
 		fmt.Fprintln(os.Stderr, "ceiling:", err)
 		os.Exit(1)
 	}
 }
 
-func run() error {
+// ceiling is mongoload run --target noop on a built-in workload, through
+// the library every command uses.
+func ceiling() error {
 	data, ok := builtin.Get(*name)
 	if !ok {
 		return fmt.Errorf("no built-in workload %q", *name)
@@ -66,6 +52,17 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	dir, err := os.MkdirTemp("", "ceiling")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	r := &cfg.Run
+	r.Target, r.Concurrency, r.Duration, r.Warmup, r.Operations = config.TargetNoop, *workers, config.Duration(*duration), 0, 0
+	r.Seed, r.Interval, r.OperationSeed, r.Out = *records, config.Duration(time.Second), 1, filepath.Join(dir, "r.json")
+	for i := range cfg.Collections {
+		cfg.Collections[i].Seed = 0 // every collection holds --records
+	}
 	if es := cfg.Validate(); len(es) > 0 {
 		return es
 	}
@@ -73,31 +70,16 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	for _, col := range plan.Collections {
-		col.Keys.Reset(0, *records)
-	}
-	execs := make([]engine.Executor, len(plan.Ops))
-	for i := range execs {
-		execs[i] = enginetest.Answer{Returned: 1, Shaped: 1} // sends nothing: "succeeds" at once with one document
-	}
-	opts := engine.Options{Concurrency: *workers, MaxInFlight: 100, Duration: *duration, Interval: time.Second, RandomSeed: 1}
-	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{Service: engine.Service(opts)})
-	dir, err := os.MkdirTemp("", "ceiling")
+	u0 := procstat.Read()
+	res, err := run.Run(context.Background(), cfg, plan, run.Options{})
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	info := results.RunInfo{Tool: results.Tool{Name: "mongoload"}}
-	fan := sink.NewFanout(report.NewJSONSink(filepath.Join(dir, "r.json"), info))
-	s := &series{next: fan}
-	u0 := procstat.Read()
-	res := engine.Run(context.Background(), plan, execs, rec, s, opts)
-	result := results.Build(info, res.Totals, s.summaries)
-	if err := fan.Close(result); err != nil {
+	if err := res.Err(); err != nil {
 		return err
 	}
 	cpu, _ := procstat.Read().Since(u0)
-	ops := result.Totals.Operations
+	ops := res.Result.Totals.Operations
 	fmt.Printf("ops=%d cpu_s=%.3f ops_per_cpu_s=%.0f\n", ops, cpu.Seconds(), float64(ops)/cpu.Seconds())
 	return nil
 }

@@ -92,8 +92,8 @@ func (in CompareInput) at(level float64) *results.Result {
 // Compare sets inputs side by side against the baseline input: max
 // throughput, saturation point and sweet spot (sweeps), latencies at the
 // highest load every input ran (overall, by class and by operation type),
-// errors, cost and throughput per cost; and checks the objectives against
-// the baseline. Sweeps without an analysis are analysed with the default
+// errors, cost and throughput per cost; checks the objectives against
+// the baseline; and notes how the servers' contexts differ. Sweeps without an analysis are analysed with the default
 // rules.
 func Compare(inputs []CompareInput, baseline int, objectives []RelObjective) (*results.Comparison, error) {
 	if len(inputs) < 2 {
@@ -188,6 +188,7 @@ func Compare(inputs []CompareInput, baseline int, objectives []RelObjective) (*r
 	if err := checkObjectives(c, objectives); err != nil {
 		return nil, err
 	}
+	c.Notes = append(c.Notes, compareContexts(inputs, c)...) // a 7.0 run beside an 8.0 one says so
 	return c, nil
 }
 
@@ -415,4 +416,56 @@ func docsRows(c *results.Comparison, inputs []CompareInput, points []*results.Re
 		}
 	}
 	return []results.ComparisonRow{empty, returned}
+}
+
+// compareContexts is contextDiffs for compared files: a sweep's context is
+// its first step's.
+func compareContexts(inputs []CompareInput, c *results.Comparison) []string {
+	labels := make([]string, len(inputs))
+	contexts := make([]*results.ServerContext, len(inputs))
+	for i, in := range inputs {
+		labels[i] = in.File
+		if i < len(c.Inputs) && c.Inputs[i].Label != "" {
+			labels[i] = c.Inputs[i].Label
+		}
+		switch {
+		case in.Result != nil:
+			contexts[i] = in.Result.Context
+		case in.Sweep != nil:
+			for _, st := range in.Sweep.Steps {
+				if st.Result != nil && st.Result.Context != nil {
+					contexts[i] = st.Result.Context
+					break
+				}
+			}
+		}
+	}
+	return contextDiffs(labels, contexts, c.Baseline)
+}
+
+// contextDiffs names the differences in server context between the
+// baseline and the other compared results, one note each, so nobody
+// compares a 7.0 run with an 8.0 run without being told.
+func contextDiffs(labels []string, contexts []*results.ServerContext, base int) []string {
+	if base < 0 || base >= len(contexts) {
+		return nil
+	}
+	var notes []string
+	for i, c := range contexts {
+		if i == base {
+			continue
+		}
+		if (c == nil) != (contexts[base] == nil) {
+			missing := labels[i]
+			if c != nil {
+				missing = labels[base]
+			}
+			notes = append(notes, fmt.Sprintf("server context: %s recorded none (an older file), so the servers cannot be checked to be alike", missing))
+			continue
+		}
+		for _, d := range results.DiffContext(contexts[base], c) {
+			notes = append(notes, fmt.Sprintf("server context differs: %s: %s (%s) vs %s (%s)", d.Field, d.A, labels[base], d.B, labels[i]))
+		}
+	}
+	return notes
 }

@@ -6,11 +6,13 @@ import (
 	"testing"
 )
 
-// The result model and its renderers: internal/results is what a run's
-// results are (the versioned schema, what counts, clocks, totals, Build);
-// internal/report and its subpackages show or write them. Packages that
-// need a result's types import the model; only the CLI's one rendering
-// file (and the dashboard, for the page's assets) reaches the renderers.
+// The result model, its sinks and its renderers: internal/results is what
+// a run's results are (the versioned schema, what counts, clocks, totals,
+// Build); internal/sink holds every sink, what a run reports to while it
+// runs; internal/report and its subpackages show or write the results.
+// Packages that need a result's types import the model; only the command
+// layer (internal/cli, and the dashboard for the page's assets) reaches
+// the renderers.
 
 // A rule says which files it governs, and which of the mongoload packages
 // such a file may import (allowed) or must not (denied).
@@ -58,36 +60,35 @@ var resultRules = []rule{
 		name:    "sinks carry results, they do not render",
 		applies: func(f goFile) bool { return under(f.dir(), "internal/sink") },
 		ok: func(f goFile, imp string) bool {
-			return imp == "internal/metrics" || imp == "internal/results" || f.test && imp == "internal/results/resultstest"
+			return under(imp, "internal/sink") || slices.Contains([]string{"internal/metrics", "internal/results", "internal/dashboard"}, imp) ||
+				f.test && imp == "internal/results/resultstest"
 		},
-		why: "internal/sink delivers interval snapshots and the result; it knows only the metrics and the model",
+		why: "internal/sink delivers interval snapshots and the result to the live line, the interval log, YCSB's status, Prometheus and the dashboard; it knows only the metrics, the model and the dashboard it feeds",
 	},
 	{
-		name:    "only the CLI's render.go reaches the renderers",
+		name:    "renderers are imported by the command layer only",
 		applies: func(f goFile) bool { return !f.test && !isRenderer(f.dir()) },
 		ok: func(f goFile, imp string) bool {
 			switch {
 			case !isRenderer(imp):
 				return true
-			case f.path == "internal/cli/render.go":
+			case f.dir() == "internal/cli":
 				return true
 			case imp == "internal/report/html" && f.dir() == "internal/dashboard":
 				return true // the live page serves the report page's chart assets
-			case imp == "internal/report" && f.dir() == "bench/ceiling":
-				return true // a bench program that runs the sinks as a run does
 			}
 			return false
 		},
-		why: "a package that needs a result's types imports internal/results; the CLI renders through internal/cli/render.go",
+		why: "a package that needs a result's types imports internal/results, a run's sinks are internal/sink's; the command layer (internal/cli) renders",
 	},
 	{
 		name: "renderers depend on the model, not on what runs load",
 		// Their tests may analyse a sweep to have one to render.
 		applies: func(f goFile) bool { return !f.test && isRenderer(f.dir()) },
 		ok: func(_ goFile, imp string) bool {
-			return isRenderer(imp) || slices.Contains([]string{"internal/results", "internal/sink", "internal/metrics", "internal/procstat"}, imp)
+			return isRenderer(imp) || slices.Contains([]string{"internal/results", "internal/metrics", "internal/procstat"}, imp)
 		},
-		why: "internal/report and its subpackages render the model (internal/results, interval metrics); they never import the CLI, the engine, the driver or the analyses",
+		why: "internal/report and its subpackages render the model (internal/results, interval metrics); they never import the CLI, the run, the sinks, the engine, the driver or the analyses",
 	},
 }
 
@@ -110,10 +111,14 @@ func TestResultRulesCatchRegressions(t *testing.T) {
 		{goFile{path: "internal/results/result.go", imports: []string{"internal/sink"}}, "the model renders nothing"},
 		{goFile{path: "internal/sink/fanout.go", imports: []string{"internal/report"}}, "sinks carry results, they do not render"},
 		{goFile{path: "internal/sink/fanout.go", imports: []string{"internal/results/resultstest"}}, "sinks carry results, they do not render"},
-		{goFile{path: "internal/telemetry/delta.go", imports: []string{"internal/report"}}, "only the CLI's render.go reaches the renderers"},
-		{goFile{path: "internal/cli/run.go", imports: []string{"internal/report"}}, "only the CLI's render.go reaches the renderers"},
-		{goFile{path: "internal/cli/operator.go", imports: []string{"internal/report/html"}}, "only the CLI's render.go reaches the renderers"},
-		{goFile{path: "internal/dashboard/events.go", imports: []string{"internal/report"}}, "only the CLI's render.go reaches the renderers"},
+		{goFile{path: "internal/sink/live.go", imports: []string{"internal/report"}}, "sinks carry results, they do not render"},
+		{goFile{path: "internal/telemetry/delta.go", imports: []string{"internal/report"}}, "renderers are imported by the command layer only"},
+		{goFile{path: "internal/run/measure.go", imports: []string{"internal/report"}}, "renderers are imported by the command layer only"},
+		{goFile{path: "internal/run/operator.go", imports: []string{"internal/report/html"}}, "renderers are imported by the command layer only"},
+		{goFile{path: "internal/dashboard/events.go", imports: []string{"internal/report"}}, "renderers are imported by the command layer only"},
+		{goFile{path: "bench/ceiling/main.go", imports: []string{"internal/report"}}, "renderers are imported by the command layer only"},
+		{goFile{path: "internal/report/live.go", imports: []string{"internal/sink"}}, "renderers depend on the model, not on what runs load"},
+		{goFile{path: "internal/report/console.go", imports: []string{"internal/run"}}, "renderers depend on the model, not on what runs load"},
 		{goFile{path: "internal/report/console.go", imports: []string{"internal/cli"}}, "renderers depend on the model, not on what runs load"},
 		{goFile{path: "internal/report/html/model.go", imports: []string{"internal/analysis"}}, "renderers depend on the model, not on what runs load"},
 		{goFile{path: "internal/report/csv.go", imports: []string{"internal/engine"}}, "renderers depend on the model, not on what runs load"},
@@ -127,6 +132,9 @@ func TestResultRulesCatchRegressions(t *testing.T) {
 	// What the tree does today passes.
 	fine := []goFile{
 		{path: "internal/cli/render.go", imports: []string{"internal/report", "internal/report/html", "internal/results"}},
+		{path: "internal/cli/run.go", imports: []string{"internal/report", "internal/run", "internal/sink"}},
+		{path: "internal/sink/dashboard.go", imports: []string{"internal/dashboard", "internal/results"}},
+		{path: "internal/sink/promsink/promsink.go", imports: []string{"internal/sink", "internal/metrics"}},
 		{path: "internal/merge/merge.go", imports: []string{"internal/results", "internal/metrics"}},
 		{path: "internal/results/build_test.go", test: true, imports: []string{"internal/results", "internal/results/resultstest"}},
 		{path: "internal/sink/fanout_test.go", test: true, imports: []string{"internal/results", "internal/results/resultstest"}},

@@ -15,6 +15,7 @@ import (
 	"github.com/mongoload/mongoload/internal/generate"
 	"github.com/mongoload/mongoload/internal/verify"
 	"github.com/mongoload/mongoload/internal/workload"
+	"github.com/mongoload/mongoload/internal/workload/workloadtest"
 )
 
 // load parses, validates and compiles a built-in workload.
@@ -24,17 +25,7 @@ func load(t *testing.T, name string) (*config.Config, *workload.Plan) {
 	if !ok {
 		t.Fatalf("no built-in %q", name)
 	}
-	cfg, err := config.Parse(data, "builtin:"+name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if es := cfg.Validate(); len(es) > 0 {
-		t.Fatalf("%s does not validate: %v", name, es)
-	}
-	plan, err := workload.Compile(cfg)
-	if err != nil {
-		t.Fatalf("%s does not compile: %v", name, err)
-	}
+	cfg, plan := workloadtest.Compile(t, data, "builtin:"+name)
 	return cfg, plan
 }
 

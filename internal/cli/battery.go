@@ -2,112 +2,33 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/config"
-	"github.com/mongoload/mongoload/internal/engine"
-	"github.com/mongoload/mongoload/internal/mongodb"
-	"github.com/mongoload/mongoload/internal/workload"
+	"github.com/mongoload/mongoload/internal/run"
 )
 
-// battery runs the measured phase --repeat times with a cool-down between
-// runs, judges each run by the --slo objectives, and passes when at least
-// --pass-quorum runs (default: all) met every objective: exit 0, else
-// ExitSLA, so the command can gate a CI pipeline.
-func battery(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, client *mongodb.Client, out output) error {
-	var objectives []analysis.Objective
-	if cfg.Run.SLO != "" {
-		var err error
-		if objectives, err = analysis.ParseObjectives(cfg.Run.SLO); err != nil {
-			return &config.Error{Kind: config.Invalid, Field: "--slo", Msg: err.Error()}
-		}
+// battery runs the measured phase --repeat times (run.Battery), prints
+// each run's verdicts and the battery's table, and exits ExitSLA when too
+// few runs met every objective, so the command can gate a CI pipeline.
+func battery(ctx context.Context, o IO, cfg *config.Config, sess *run.Session, out output) error {
+	objectives, _ := analysis.ParseObjectives(cfg.Run.SLO) // validated already
+	measure := func(ctx context.Context, c *config.Config) (*run.Result, error) {
+		return out.measure(ctx, o, sess, c, o.Stdout)
 	}
-	n := max(cfg.Run.Repeat, 1)
-	quorum := cfg.Run.PassQuorum
-	if quorum == 0 {
-		quorum = n
-	}
-	var runs []batteryRun
-	for i := 0; i < n; i++ {
-		if i > 0 && cfg.Run.Cooldown > 0 {
-			fmt.Fprintf(o.Stderr, "cooling down for %s\n", cfg.Run.Cooldown)
-			select {
-			case <-time.After(cfg.Run.Cooldown.D()):
-			case <-ctx.Done():
-			}
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		runCfg := *cfg
-		runCfg.Run.Out = runFile(cfg.Run.Out, i, n)
-		runCfg.Run.OperationSeed = config.StepSeed(cfg.Run.OperationSeed, i) // a repeat must not replay the last run's writes
-		if n > 1 {
-			fmt.Fprintf(o.Stderr, "battery run %d of %d\n", i+1, n)
-		}
-		step, err := measureStep(ctx, o, &runCfg, plan, client, out)
-		if err != nil {
-			return err
-		}
-		verdicts, err := analysis.Check(step.Result, objectives)
-		if err != nil {
-			return err
-		}
-		runs = append(runs, batteryRun{step: step, verdicts: verdicts})
+	runs, err := run.Battery(ctx, cfg, measure, o.Stderr, func(r run.BatteryRun) {
 		if len(objectives) > 0 {
-			writeVerdicts(o.Stdout, verdicts)
+			writeVerdicts(o.Stdout, r.Verdicts)
 		}
-		if step.Outcome != engine.Completed || step.writeErr != nil {
-			break // an interrupted run ends the battery: its verdict would mean nothing
-		}
+	})
+	if max(cfg.Run.Repeat, 1) > 1 && len(runs) > 0 && len(objectives) > 0 {
+		writeBattery(o.Stdout, objectives, runs, run.Quorum(cfg))
 	}
-	if len(runs) == 0 {
-		return withCode(ExitInterrupted, errors.New("interrupted before the first run"))
-	}
-	last := runs[len(runs)-1].step
-	if n > 1 && len(objectives) > 0 {
-		writeBattery(o.Stdout, objectives, runs, quorum)
-	}
-	if last.Outcome == engine.DurationReached && len(objectives) > 0 && last.writeErr == nil {
-		// Operations abandoned in flight have no latency: the percentiles
-		// leave them out, so no objective can be said to be met.
-		return withCode(ExitSLA, fmt.Errorf("the SLO is not met: %s", last.Reason))
-	}
-	if last.Outcome != engine.Completed || last.writeErr != nil {
-		return last.exitError()
-	}
-	passed := 0
-	for _, r := range runs {
-		if analysis.Passed(r.verdicts) {
-			passed++
-		}
-	}
-	if len(objectives) > 0 && passed < quorum {
-		return withCode(ExitSLA, fmt.Errorf("SLA failed: %d of %d runs met every objective (%d needed)", passed, len(runs), quorum))
-	}
-	return nil
-}
-
-type batteryRun struct {
-	step     *stepResult
-	verdicts []analysis.Verdict
-}
-
-// runFile is where run i of n writes its results: the --out file itself for
-// a single run, and results-run1.json, results-run2.json, ... for a battery.
-func runFile(out string, i, n int) string {
-	if out == "" || n == 1 {
-		return out
-	}
-	ext := filepath.Ext(out)
-	return fmt.Sprintf("%s-run%d%s", strings.TrimSuffix(out, ext), i+1, ext)
+	return err
 }
 
 func writeVerdicts(w io.Writer, vs []analysis.Verdict) {
@@ -118,7 +39,7 @@ func writeVerdicts(w io.Writer, vs []analysis.Verdict) {
 }
 
 // writeBattery prints each run's figure against each objective, and the verdict.
-func writeBattery(w io.Writer, objectives []analysis.Objective, runs []batteryRun, quorum int) {
+func writeBattery(w io.Writer, objectives []analysis.Objective, runs []run.BatteryRun, quorum int) {
 	fmt.Fprintf(w, "\nbattery: %d runs\n", len(runs))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "objective\t")
@@ -129,7 +50,7 @@ func writeBattery(w io.Writer, objectives []analysis.Objective, runs []batteryRu
 	for j, ob := range objectives {
 		fmt.Fprintf(tw, "%s\t", ob.Text)
 		for _, r := range runs {
-			v := r.verdicts[j]
+			v := r.Verdicts[j]
 			mark := "ok"
 			if !v.Pass {
 				mark = "MISS"
@@ -141,7 +62,7 @@ func writeBattery(w io.Writer, objectives []analysis.Objective, runs []batteryRu
 	passed := 0
 	fmt.Fprint(tw, "verdict\t")
 	for _, r := range runs {
-		if analysis.Passed(r.verdicts) {
+		if analysis.Passed(r.Verdicts) {
 			passed++
 			fmt.Fprint(tw, "PASS\t")
 		} else {

@@ -246,7 +246,7 @@ func TestCaptureReplaysTheApplication(t *testing.T) {
 
 	dir := t.TempDir()
 	w := filepath.Join(dir, "library.yaml")
-	code, out, errs := run(t, ctx, nil, "capture", "--uri", uriA, "--database", db, "--out", w)
+	code, out, errs := runCLI(t, ctx, nil, "capture", "--uri", uriA, "--database", db, "--out", w)
 	if code != 0 {
 		t.Fatalf("capture exit %d: %s%s", code, out, errs)
 	}
@@ -257,11 +257,11 @@ func TestCaptureReplaysTheApplication(t *testing.T) {
 	if !strings.Contains(string(text), "rate: ") {
 		t.Errorf("a complete profiler record gave no rate:\n%s", text)
 	}
-	if code, out, errs := run(t, ctx, nil, "run", w, "--uri", uriB, "--duration", "1s", "--quiet"); code != 0 {
+	if code, out, errs := runCLI(t, ctx, nil, "run", w, "--uri", uriB, "--duration", "1s", "--quiet"); code != 0 {
 		t.Fatalf("seeding B: exit %d: %s%s", code, out, errs)
 	}
 	profileLevel(t, ctx, b, db, 2)
-	if code, out, errs := run(t, ctx, nil, "run", w, "--uri", uriB, "--duration", "4s", "--quiet"); code != 0 {
+	if code, out, errs := runCLI(t, ctx, nil, "run", w, "--uri", uriB, "--duration", "4s", "--quiet"); code != 0 {
 		t.Fatalf("replay on B: exit %d: %s%s", code, out, errs)
 	}
 	sharesB, returnedB := profiled(t, ctx, b, db)
@@ -292,10 +292,10 @@ func TestCaptureReplaysTheApplication(t *testing.T) {
 
 	// The documented fidelity check: capture B, compare.
 	replay := filepath.Join(dir, "replay.yaml")
-	if code, out, errs := run(t, ctx, nil, "capture", "--uri", uriB, "--database", db, "--out", replay); code != 0 {
+	if code, out, errs := runCLI(t, ctx, nil, "capture", "--uri", uriB, "--database", db, "--out", replay); code != 0 {
 		t.Fatalf("capture B: exit %d: %s%s", code, out, errs)
 	}
-	code, out, errs = run(t, ctx, nil, "capture", "--compare", w, replay)
+	code, out, errs = runCLI(t, ctx, nil, "capture", "--compare", w, replay)
 	if code != 0 || !strings.Contains(out, "largest difference in share: ") {
 		t.Fatalf("compare: exit %d: %s%s", code, out, errs)
 	}
@@ -316,12 +316,12 @@ func TestCaptureReproducesABuiltinWorkload(t *testing.T) {
 	uri, _ := testserver.Own(t)
 	cl := connectTest(t, ctx, uri)
 	dir := t.TempDir()
-	if code, out, errs := run(t, ctx, nil, "run", "default", "--uri", uri, "--seed", "2000", "--duration", "1s", "--quiet"); code != 0 {
+	if code, out, errs := runCLI(t, ctx, nil, "run", "default", "--uri", uri, "--seed", "2000", "--duration", "1s", "--quiet"); code != 0 {
 		t.Fatalf("seed: exit %d: %s%s", code, out, errs)
 	}
 	profileLevel(t, ctx, cl, "airline", 2)
 	res := filepath.Join(dir, "r.json")
-	if code, out, errs := run(t, ctx, nil, "run", "default", "--uri", uri, "--duration", "3s", "--warmup", "0s", "--concurrency", "4", "--quiet", "--out", res); code != 0 {
+	if code, out, errs := runCLI(t, ctx, nil, "run", "default", "--uri", uri, "--duration", "3s", "--warmup", "0s", "--concurrency", "4", "--quiet", "--out", res); code != 0 {
 		t.Fatalf("run: exit %d: %s%s", code, out, errs)
 	}
 	if _, err := cl.Command(ctx, "airline", bson.D{{Key: "profile", Value: 0}}); err != nil {
@@ -330,7 +330,7 @@ func TestCaptureReproducesABuiltinWorkload(t *testing.T) {
 	// The oracle: the operations the run itself counted.
 	ran := operationCounts(t, res)
 	w := filepath.Join(dir, "w.yaml")
-	if code, out, errs := run(t, ctx, nil, "capture", "--uri", uri, "--database", "airline", "--out", w); code != 0 {
+	if code, out, errs := runCLI(t, ctx, nil, "capture", "--uri", uri, "--database", "airline", "--out", w); code != 0 {
 		t.Fatalf("capture: exit %d: %s%s", code, out, errs)
 	}
 	cfg, err := config.Load(w)

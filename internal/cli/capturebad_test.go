@@ -113,7 +113,7 @@ func TestCaptureBadInput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			code, out, errs := run(t, context.Background(), nil, append([]string{"capture"}, tc.args...)...)
+			code, out, errs := runCLI(t, context.Background(), nil, append([]string{"capture"}, tc.args...)...)
 			if code != tc.code || !strings.Contains(errs, tc.want) {
 				t.Errorf("exit %d, want %d; stderr %q, want it to say %q (stdout %q)", code, tc.code, errs, tc.want, out)
 			}
@@ -128,7 +128,7 @@ func TestCaptureBadInput(t *testing.T) {
 // validates, and the summary lists what was skipped and why.
 func TestCaptureFromALog(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "w.yaml")
-	code, stdout, errs := run(t, context.Background(), nil, "capture", "--log", "../capture/testdata/mongod.log", "--log", "../capture/testdata/mongod.log.1", "--out", out)
+	code, stdout, errs := runCLI(t, context.Background(), nil, "capture", "--log", "../capture/testdata/mongod.log", "--log", "../capture/testdata/mongod.log.1", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s%s", code, stdout, errs)
 	}
@@ -145,7 +145,7 @@ func TestCaptureFromALog(t *testing.T) {
 	if want := "on the source: 107.00 ms on average, plan IXSCAN { customer_id: 1 } (3 of 3 executions)"; !strings.Contains(string(text), want) {
 		t.Errorf("the file lacks %q:\n%s", want, text)
 	}
-	if code, o, e := run(t, context.Background(), nil, "validate", out); code != 0 {
+	if code, o, e := runCLI(t, context.Background(), nil, "validate", out); code != 0 {
 		t.Errorf("validate: exit %d: %s%s", code, o, e)
 	}
 }

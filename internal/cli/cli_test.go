@@ -14,7 +14,7 @@ import (
 func TestMain(m *testing.M) { testserver.Main(m) }
 
 // run executes a command line in-process with env as the only environment.
-func run(t *testing.T, ctx context.Context, env map[string]string, args ...string) (code int, stdout, stderr string) {
+func runCLI(t *testing.T, ctx context.Context, env map[string]string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	// Safe for concurrent writes, as os.Stdout and os.Stderr are: the live
 	// sink and the run's own lines may write at the same time.
@@ -123,7 +123,7 @@ func TestBadInput(t *testing.T) {
 				args = append(args, writeFile(t, "w.yaml", tt.file))
 			}
 			args = append(args, tt.args...)
-			code, _, stderr := run(t, context.Background(), nil, args...)
+			code, _, stderr := runCLI(t, context.Background(), nil, args...)
 			if code != tt.code {
 				t.Fatalf("exit code %d, want %d; stderr:\n%s", code, tt.code, stderr)
 			}
@@ -144,7 +144,7 @@ func TestBadInput(t *testing.T) {
 func TestUnreachableFailsWithinTimeout(t *testing.T) {
 	p := writeFile(t, "w.yaml", minimal)
 	start := time.Now()
-	code, _, stderr := run(t, context.Background(), nil, "run", p, "--uri", "mongodb://127.0.0.1:1/?directConnection=true", "--server-selection-timeout", "1s")
+	code, _, stderr := runCLI(t, context.Background(), nil, "run", p, "--uri", "mongodb://127.0.0.1:1/?directConnection=true", "--server-selection-timeout", "1s")
 	if code != ExitUnreachable {
 		t.Fatalf("exit %d, want %d: %s", code, ExitUnreachable, stderr)
 	}
@@ -178,7 +178,7 @@ func TestPrecedence(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			args := append([]string{"run", p, "--print-config"}, tt.args...)
-			code, out, stderr := run(t, context.Background(), tt.env, args...)
+			code, out, stderr := runCLI(t, context.Background(), tt.env, args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
@@ -198,11 +198,11 @@ func TestPrecedence(t *testing.T) {
 
 func TestValidateTouchesNoServer(t *testing.T) {
 	p := writeFile(t, "w.yaml", minimal)
-	code, out, stderr := run(t, context.Background(), nil, "validate", p, "--uri", "mongodb://127.0.0.1:1")
+	code, out, stderr := runCLI(t, context.Background(), nil, "validate", p, "--uri", "mongodb://127.0.0.1:1")
 	if code != 0 || !strings.Contains(out, "valid: 1 collection(s), 1 operation(s)") {
 		t.Fatalf("exit %d, out %q, err %q", code, out, stderr)
 	}
-	code, out, _ = run(t, context.Background(), nil, "validate")
+	code, out, _ = runCLI(t, context.Background(), nil, "validate")
 	if code != 0 || !strings.Contains(out, "builtin:default: valid") {
 		t.Fatalf("the built-in default workload does not validate: %d %s", code, out)
 	}
@@ -214,17 +214,17 @@ func TestValidateTouchesNoServer(t *testing.T) {
 func TestSLOBattery(t *testing.T) {
 	uri := testserver.URI(t)
 	p := uniqueDB(t, minimal)
-	code, stdout, stderr := run(t, context.Background(), nil, "run", p, "--uri", uri, "--seed", "100", "--duration", "1s", "--quiet",
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "run", p, "--uri", uri, "--seed", "100", "--duration", "1s", "--quiet",
 		"--repeat", "2", "--cooldown", "100ms", "--slo", "p99<=5s,throughput>=1")
 	if code != 0 || !strings.Contains(stdout, "2/2 passed (quorum 2): SLA HOLDS") {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	code, stdout, stderr = run(t, context.Background(), nil, "run", p, "--uri", uri, "--duration", "1s", "--quiet",
+	code, stdout, stderr = runCLI(t, context.Background(), nil, "run", p, "--uri", uri, "--duration", "1s", "--quiet",
 		"--slo", "get:p50<=1us")
 	if code != ExitSLA || !strings.Contains(stdout, "FAIL  get:p50<=1us") || !strings.Contains(stderr, "SLA failed: 0 of 1 runs") {
 		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitSLA, stdout, stderr)
 	}
-	code, _, stderr = run(t, context.Background(), nil, "run", p, "--uri", "mongodb://127.0.0.1:1", "--slo", "p99<=fast")
+	code, _, stderr = runCLI(t, context.Background(), nil, "run", p, "--uri", "mongodb://127.0.0.1:1", "--slo", "p99<=fast")
 	if code != ExitInvalid || !strings.Contains(stderr, "--slo") {
 		t.Fatalf("malformed objective: exit %d: %s", code, stderr)
 	}

@@ -132,7 +132,7 @@ operations:
 `)
 	const txns = 20
 	out := filepath.Join(t.TempDir(), "r.json")
-	code, stdout, stderr := run(t, context.Background(), nil, "run", w, "--uri", proxy.proxied(t, uri), "--concurrency", "1",
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "run", w, "--uri", proxy.proxied(t, uri), "--concurrency", "1",
 		"--operations", "20", "--duration", "0", "--warmup", "0s", "--quiet", "--drop", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)

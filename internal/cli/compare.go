@@ -63,7 +63,6 @@ func (f *compareFlags) compare(files []string) (*results.Comparison, []analysis.
 	if err != nil {
 		return nil, nil, withCode(ExitInvalid, err)
 	}
-	c.Notes = append(c.Notes, compareContexts(inputs, c)...) // a 7.0 run beside an 8.0 one says so (operator.go)
 	if uo, ok, err := f.userOptions(); err != nil {
 		return nil, nil, withCode(ExitUsage, err)
 	} else if ok {
@@ -158,56 +157,4 @@ func compareCommand(_ context.Context, args []string, o IO) error {
 // analyseDefault analyses a sweep with the default rules.
 func analyseDefault(sw *results.Sweep) (*results.SweepAnalysis, error) {
 	return analysis.AnalyseSweep(sw, analysis.DefaultSweepOptions())
-}
-
-// compareContexts is contextDiffs for compared files: a sweep's context is
-// its first step's.
-func compareContexts(inputs []analysis.CompareInput, c *results.Comparison) []string {
-	labels := make([]string, len(inputs))
-	contexts := make([]*results.ServerContext, len(inputs))
-	for i, in := range inputs {
-		labels[i] = in.File
-		if i < len(c.Inputs) && c.Inputs[i].Label != "" {
-			labels[i] = c.Inputs[i].Label
-		}
-		switch {
-		case in.Result != nil:
-			contexts[i] = in.Result.Context
-		case in.Sweep != nil:
-			for _, st := range in.Sweep.Steps {
-				if st.Result != nil && st.Result.Context != nil {
-					contexts[i] = st.Result.Context
-					break
-				}
-			}
-		}
-	}
-	return contextDiffs(labels, contexts, c.Baseline)
-}
-
-// contextDiffs names the differences in server context between the
-// baseline and the other compared results, one note each, so nobody
-// compares a 7.0 run with an 8.0 run without being told.
-func contextDiffs(labels []string, contexts []*results.ServerContext, base int) []string {
-	if base < 0 || base >= len(contexts) {
-		return nil
-	}
-	var notes []string
-	for i, c := range contexts {
-		if i == base {
-			continue
-		}
-		if (c == nil) != (contexts[base] == nil) {
-			missing := labels[i]
-			if c != nil {
-				missing = labels[base]
-			}
-			notes = append(notes, fmt.Sprintf("server context: %s recorded none (an older file), so the servers cannot be checked to be alike", missing))
-			continue
-		}
-		for _, d := range diffContext(contexts[base], c) {
-			notes = append(notes, fmt.Sprintf("server context differs: %s: %s (%s) vs %s (%s)", d.Field, d.A, labels[base], d.B, labels[i]))
-		}
-	}
-	return notes
 }

@@ -61,7 +61,7 @@ func TestDashboardInBrowser(t *testing.T) {
 	defer cancel()
 	done := make(chan runOutcome, 1)
 	go func() {
-		code, stdout, stderr := run(t, ctx, nil, "run", uniqueDB(t, unindexed), "--uri", uri, "--duration", "11.3s", "--seed", "3000",
+		code, stdout, stderr := runCLI(t, ctx, nil, "run", uniqueDB(t, unindexed), "--uri", uri, "--duration", "11.3s", "--seed", "3000",
 			"--concurrency", "3", "--slow", "2ms", "--explain", "3", "--drop", "--quiet",
 			"--dashboard", strconv.Itoa(port), "--dashboard-linger", "60s") // the test ends the linger
 		done <- runOutcome{code, stdout, stderr}

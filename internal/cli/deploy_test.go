@@ -53,7 +53,7 @@ func TestKubernetesManifests(t *testing.T) {
 	}
 	workload := docs["ConfigMap/mongoload-workload"]["data"].(map[string]any)["workload.yaml"].(string)
 	p := writeFile(t, "k8s.yaml", workload)
-	if code, _, stderr := run(t, context.Background(), nil, "validate", p); code != 0 {
+	if code, _, stderr := runCLI(t, context.Background(), nil, "validate", p); code != 0 {
 		t.Fatalf("the example workload does not validate: %s", stderr)
 	}
 }

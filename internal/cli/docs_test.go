@@ -29,7 +29,7 @@ func TestDocumentedWorkloadsValidate(t *testing.T) {
 				continue
 			}
 			p := writeFile(t, "doc.yaml", block)
-			if code, _, stderr := run(t, context.Background(), nil, "validate", p); code != 0 {
+			if code, _, stderr := runCLI(t, context.Background(), nil, "validate", p); code != 0 {
 				t.Errorf("%s, yaml block %d does not validate: %s", f, i+1, stderr)
 			}
 			checked++

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/run"
 )
 
 // Exit codes. Each kind of failure has its own, so scripts can tell them
@@ -47,6 +48,18 @@ var configExit = map[config.Kind]int{
 	config.Unreadable:       ExitUnreadable,
 }
 
+var runExit = map[run.Kind]int{
+	run.Interrupted:   ExitInterrupted,
+	run.ServerLost:    ExitServerLost,
+	run.Unreachable:   ExitUnreachable,
+	run.Auth:          ExitAuth,
+	run.Refused:       ExitSetup,
+	run.ServerFailure: ExitServerFailure,
+	run.Output:        ExitOutput,
+	run.Usage:         ExitUsage,
+	run.SLAMissed:     ExitSLA,
+}
+
 // exitError carries the exit code a failure ends the process with.
 type exitError struct {
 	code int
@@ -63,7 +76,8 @@ func withCode(code int, err error) error {
 	return &exitError{code: code, err: err}
 }
 
-// exitCode finds the code for err: its own, a configuration problem's, or 1.
+// exitCode finds the code for err: its own, a run's or a configuration
+// problem's, or 1.
 func exitCode(err error) int {
 	if err == nil {
 		return ExitOK
@@ -71,6 +85,9 @@ func exitCode(err error) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.code
+	}
+	if kind, ok := run.KindOf(err); ok {
+		return runExit[kind]
 	}
 	if kind, ok := config.KindOf(err); ok {
 		return configExit[kind]

@@ -109,17 +109,17 @@ operations:
 `, name)
 	unique := strings.Replace(plain, "template:", "indexes: [{keys: {a: 1}, unique: true}]\n    template:", 1)
 	// Two documents with the same a, then a run that wants a unique index on a.
-	if code, _, stderr := run(t, context.Background(), nil, "run", writeFile(t, "plain.yaml", plain), "--uri", uri, "--seed", "2", "--operations", "1", "--duration", "0", "--quiet"); code != 0 {
+	if code, _, stderr := runCLI(t, context.Background(), nil, "run", writeFile(t, "plain.yaml", plain), "--uri", uri, "--seed", "2", "--operations", "1", "--duration", "0", "--quiet"); code != 0 {
 		t.Fatalf("seeding: exit %d: %s", code, stderr)
 	}
 	u := writeFile(t, "unique.yaml", unique)
-	codeRun, _, stderr := run(t, context.Background(), nil, "run", u, "--uri", uri, "--operations", "1", "--duration", "0", "--quiet")
+	codeRun, _, stderr := runCLI(t, context.Background(), nil, "run", u, "--uri", uri, "--operations", "1", "--duration", "0", "--quiet")
 	if !strings.Contains(stderr, "index") {
 		t.Fatalf("run: exit %d without naming the index: %s", codeRun, stderr)
 	}
 	// The same through a load that builds its indexes after the data.
 	u2 := writeFile(t, "unique2.yaml", strings.Replace(unique, "name: c", "name: d", 1))
-	codeLoad, _, stderr := run(t, context.Background(), nil, "load", u2, "--uri", uri, "--documents", "2", "--indexes", "after")
+	codeLoad, _, stderr := runCLI(t, context.Background(), nil, "load", u2, "--uri", uri, "--documents", "2", "--indexes", "after")
 	if !strings.Contains(stderr, "index") {
 		t.Fatalf("load: exit %d without naming the index: %s", codeLoad, stderr)
 	}

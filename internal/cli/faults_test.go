@@ -217,7 +217,7 @@ func checkFaultRun(t *testing.T, fr *faultRun, classes []string, direct string) 
 		t.Errorf("intervals cover %.3fs of %.3fs", covered, res.DurationSeconds)
 	}
 	merged := filepath.Join(filepath.Dir(fr.out), "m.json")
-	if code, _, stderr := run(t, context.Background(), nil, "merge", fr.out, "--out", merged); code != 0 {
+	if code, _, stderr := runCLI(t, context.Background(), nil, "merge", fr.out, "--out", merged); code != 0 {
 		t.Fatalf("merge refused the result: exit %d: %s", code, stderr)
 	}
 	m, err := results.ReadJSON(merged)
@@ -272,7 +272,7 @@ func countOn(t *testing.T, uri, db, coll string) int64 {
 func TestFaultStepDownRefused(t *testing.T) {
 	uri := testserver.URI(t)
 	out := filepath.Join(t.TempDir(), "r.json")
-	code, stdout, stderr := run(t, context.Background(), nil, "run", writeFile(t, "w.yaml", faultWorkload), "--uri", uri,
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "run", writeFile(t, "w.yaml", faultWorkload), "--uri", uri,
 		"--out", out, "--quiet", "--duration", "2s", "--fault", "at 500ms: stepdown 2s")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)

@@ -15,6 +15,7 @@ import (
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/run"
 )
 
 // notInFindMax are the run settings findmax does not take: it sets each
@@ -106,7 +107,11 @@ func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 	}
 	inner := o
 	inner.Getenv = hideSettings(o.Getenv, notInFindMax)
-	cfg, plan, out, err := rf.resolve(fs.Arg(0), fs, inner)
+	cfg, plan, w, err := resolve(fs.Arg(0), fs, inner)
+	if err != nil {
+		return err
+	}
+	out, err := rf.output(cfg, plan, w)
 	if err != nil {
 		return err
 	}
@@ -133,26 +138,23 @@ func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 	if !settingGiven(fs, o, "warmup") {
 		cfg.Run.Warmup = config.Duration(findMaxWarmup)
 	}
-	if es := stepConfig(cfg, "rate", 1).Validate(); len(es) > 0 {
+	if es := run.StepConfig(cfg, "rate", 1).Validate(); len(es) > 0 {
 		return es
 	}
-	if err := checkOperatorFlags(cfg); err != nil {
+	if err := checkSweepOutputs(*ff.html, *ff.csv, rf.inputs(fs.Arg(0), fs)); err != nil {
 		return err
 	}
-	if err := checkSweepOutputs(cfg, *ff.html, *ff.csv, rf.inputs(fs.Arg(0), fs)); err != nil {
-		return err
-	}
-	st, err := prepareSteps(ctx, o, cfg, stepConfig(cfg, "rate", 1), plan, out)
+	sess, st, err := openSteps(ctx, o, cfg, run.StepConfig(cfg, "rate", 1), plan, out, rf.inputs(fs.Arg(0), fs))
 	if err != nil {
 		return err
 	}
-	defer st.close()
-	st.quiet() // one line per probe (probeLine) instead of each run's own
+	defer sess.Close()
+	sess.Quiet() // one line per probe (probeLine) instead of each run's own
 	if target > 0 {
 		requireServerCPU(st)
 	}
 	f := &results.FindMax{
-		Tool: results.Tool{Name: "mongoload", Version: Version}, Label: cfg.Run.Label, Cost: costOf(cfg),
+		Tool: results.Tool{Name: "mongoload", Version: Version}, Label: cfg.Run.Label, Cost: run.CostOf(cfg),
 		Workload: results.Workload{Name: cfg.Name, Source: cfg.Source}, SLO: objectiveTexts(objectives), AchievedShare: share,
 		Start: *ff.start, StartFrom: "--start", Factor: pol.Factor, Precision: pol.Precision,
 		StepSeconds: stepDur.D().Seconds(), WarmupSeconds: cfg.Run.Warmup.D().Seconds(), CooldownSeconds: cfg.Run.Cooldown.D().Seconds(),
@@ -172,16 +174,17 @@ func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 }
 
 // searchMax estimates the start if none was given, then searches.
-func searchMax(ctx context.Context, o IO, cfg *config.Config, st *stepper, f *results.FindMax, pol capacity.Policy, objectives []analysis.Objective) error {
+func searchMax(ctx context.Context, o IO, cfg *config.Config, st *run.Stepper, f *results.FindMax, pol capacity.Policy, objectives []analysis.Objective) error {
 	if f.Start == 0 {
 		c := cfg.Run.Concurrency
-		step, res, err := st.measure(ctx, "concurrency", float64(c), fmt.Sprintf("estimate: a closed loop of %d workers for %s", c, cfg.Run.Duration))
+		step, err := st.Step(ctx, "concurrency", float64(c), fmt.Sprintf("estimate: a closed loop of %d workers for %s", c, cfg.Run.Duration))
 		if err != nil {
 			return stopFindMax(f, err)
 		}
 		if step.Outcome != engine.Completed {
-			return stopFindMax(f, step.exitError())
+			return stopFindMax(f, step.Err())
 		}
+		res := step.Result
 		f.Estimate, f.StartFrom = res, "estimate"
 		x := res.Totals.Throughput
 		if x <= 0 {
@@ -201,16 +204,16 @@ func searchMax(ctx context.Context, o IO, cfg *config.Config, st *stepper, f *re
 			if stage == capacity.Confirm {
 				d *= 2 // the answer must hold for longer than one probe, not just again
 			}
-			step, res, err := st.measureFor(ctx, "rate", rate, d, fmt.Sprintf("probe %d (%s): %s ops/s for %s", n, stage, results.Target(rate), config.Duration(d)))
+			step, err := st.StepFor(ctx, "rate", rate, d, fmt.Sprintf("probe %d (%s): %s ops/s for %s", n, stage, results.Target(rate), config.Duration(d)))
 			switch {
-			case errors.Is(err, errCooldownInterrupted):
+			case errors.Is(err, run.ErrCooldown):
 				return nil, withCode(ExitInterrupted, fmt.Errorf("interrupted during the cooldown before probe %d", n))
 			case err != nil:
 				return nil, err
 			case step.Outcome != engine.Completed:
-				return res, step.exitError()
+				return step.Result, step.Err()
 			}
-			return res, nil
+			return step.Result, nil
 		},
 		OnProbe: func(f *results.FindMax) {
 			p := f.Probes[len(f.Probes)-1]

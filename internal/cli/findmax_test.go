@@ -30,7 +30,7 @@ func TestFindMax(t *testing.T) {
 	dir := t.TempDir()
 	wl := uniqueDB(t, reads)
 	out, page, csvDir := filepath.Join(dir, "f.json"), filepath.Join(dir, "f.html"), filepath.Join(dir, "csv")
-	code, stdout, stderr := run(t, context.Background(), nil, "findmax", wl, "--uri", uri, "--seed", "2000",
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "findmax", wl, "--uri", uri, "--seed", "2000",
 		"--slo", "p99<=20ms", "--start", "100", "--step-duration", "2s", "--warmup", "500ms",
 		"--label", "local", "--monthly-cost", "100", "--currency", "EUR", "--out", out, "--html", page, "--csv", csvDir)
 	if code != 0 {
@@ -77,7 +77,7 @@ type confirmed struct {
 func confirmRun(t *testing.T, uri, wl string, rate float64) confirmed {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "r.json")
-	code, stdout, stderr := run(t, context.Background(), nil, "run", wl, "--uri", uri, "--rate", fmt.Sprint(rate),
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "run", wl, "--uri", uri, "--rate", fmt.Sprint(rate),
 		"--duration", "4s", "--warmup", "1s", "--quiet", "--out", out)
 	if code != 0 {
 		t.Fatalf("run at %g: exit %d\n%s\n%s", rate, code, stdout, stderr)
@@ -98,7 +98,7 @@ func confirmRun(t *testing.T, uri, wl string, rate float64) confirmed {
 func TestFindMaxNoRate(t *testing.T) {
 	uri := testserver.URI(t)
 	out := filepath.Join(t.TempDir(), "f.json")
-	code, stdout, stderr := run(t, context.Background(), nil, "findmax", uniqueDB(t, reads), "--uri", uri, "--seed", "200",
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "findmax", uniqueDB(t, reads), "--uri", uri, "--seed", "200",
 		"--slo", "p99<=1us", "--start", "40", "--max-probes", "3", "--step-duration", "1s", "--warmup", "200ms", "--out", out)
 	if code != ExitNoRate {
 		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitNoRate, stdout, stderr)
@@ -143,7 +143,7 @@ func TestCalibrationProc(t *testing.T) {
 		}
 	}()
 	out := filepath.Join(t.TempDir(), "sweep.json")
-	code, stdout, stderr := run(t, context.Background(), nil, "sweep", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "1,8",
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "sweep", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "1,8",
 		"--step-duration", "1s", "--warmup", "200ms", "--cooldown", "100ms", "--seed", "500", "--quiet",
 		"--target-server-cpu", "40%", "--out", out)
 	close(stop)

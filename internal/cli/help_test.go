@@ -18,7 +18,7 @@ import (
 // helpFlags are the long flags a command's --help lists.
 func helpFlags(t *testing.T, cmd ...string) []string {
 	t.Helper()
-	_, stdout, _ := run(t, context.Background(), nil, append(cmd, "--help")...)
+	_, stdout, _ := runCLI(t, context.Background(), nil, append(cmd, "--help")...)
 	var out []string
 	for _, m := range regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([a-z][a-z0-9-]*)`).FindAllStringSubmatch(stdout, -1) {
 		out = append(out, m[1])
@@ -69,19 +69,21 @@ func changed(v reflect.Value, path string) string {
 
 // readsIn reports the field names selected (cfg.Run.Rate reads "Run" and
 // "Rate") in the named functions of the cli package and every function
-// they call in the package, transitively: what a command's code reads.
+// they call in it or in the run it drives (internal/run), transitively:
+// what a command's code reads.
 func readsIn(t *testing.T, roots ...string) map[string]bool {
 	t.Helper()
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	funcs := map[string][]*ast.FuncDecl{} // functions and methods by name
-	for _, f := range pkgs["cli"].Files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok {
-				funcs[fd.Name.Name] = append(funcs[fd.Name.Name], fd)
+	for dir, name := range map[string]string{".": "cli", "../run": "run"} {
+		pkgs, err := parser.ParseDir(token.NewFileSet(), dir, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range pkgs[name].Files {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok {
+					funcs[fd.Name.Name] = append(funcs[fd.Name.Name], fd)
+				}
 			}
 		}
 	}

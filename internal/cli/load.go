@@ -14,7 +14,8 @@ import (
 	"github.com/mongoload/mongoload/internal/dashboard"
 	"github.com/mongoload/mongoload/internal/loader"
 	"github.com/mongoload/mongoload/internal/mongodb"
-	"github.com/mongoload/mongoload/internal/procstat"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/run"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -46,19 +47,10 @@ var loadSettings = []string{
 	"seed", "seed-scale", "random-seed", "drop", "allow-existing", "partition", "label", "dashboard", "dashboard-linger",
 }
 
-// loadArgs are the load flags, read from the command line or the environment.
+// loadArgs are the load flags, read from the command line or the
+// environment, and the dashboard the progress goes to, if any.
 type loadArgs struct {
-	documents    int64
-	hasDocuments bool
-	size         int64
-	batchSize    int
-	workers      int
-	after        bool // build indexes after the load
-	wc           *config.WriteConcern
-	resume       bool
-	only         []string
-	part         config.Partition
-	// dash is the dashboard the progress goes to, if any (operator.go).
+	run.LoadSpec
 	dash *dashboard.Server
 }
 
@@ -102,19 +94,19 @@ func readLoadArgs(fs *pflag.FlagSet, env func(string) (string, bool), cfg *confi
 		case err != nil || n < 0:
 			bad(field, "%q is not a number of documents (0 or more, such as 100000000)", v)
 		}
-		a.documents, a.hasDocuments = n, true
+		a.Documents, a.HasDocuments = n, true
 	}
 	if v, field, ok := get("size"); ok {
 		n, err := loader.ParseSize(v)
 		if err != nil {
 			bad(field, "%v", err)
 		}
-		a.size = n
-		if a.hasDocuments {
+		a.Size = n
+		if a.HasDocuments {
 			bad(field, "give --documents or --size, not both")
 		}
 	}
-	ints := map[string]*int{"batch-size": &a.batchSize, "workers": &a.workers}
+	ints := map[string]*int{"batch-size": &a.BatchSize, "workers": &a.Workers}
 	for _, name := range []string{"batch-size", "workers"} {
 		v, field, ok := get(name)
 		if !ok {
@@ -130,7 +122,7 @@ func readLoadArgs(fs *pflag.FlagSet, env func(string) (string, bool), cfg *confi
 		switch v {
 		case "before":
 		case "after":
-			a.after = true
+			a.IndexesAfter = true
 		default:
 			bad(field, "%q must be before or after%s", v, config.DidYouMean(v, []string{"before", "after"}))
 		}
@@ -144,23 +136,23 @@ func readLoadArgs(fs *pflag.FlagSet, env func(string) (string, bool), cfg *confi
 			}
 			es = append(es, ce)
 		}
-		a.wc = wc
+		a.WriteConcern = wc
 	}
 	if v, field, ok := get("resume"); ok {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
 			bad(field, "%q is not true or false", v)
 		}
-		a.resume = b
+		a.Resume = b
 	}
 	if v, _, ok := get("collection"); ok {
-		a.only = splitComma(v)
+		a.Only = splitComma(v)
 	}
-	if !a.hasDocuments && a.size == 0 && !a.resume && !seeds(cfg) && len(es) == 0 {
+	if !a.HasDocuments && a.Size == 0 && !a.Resume && !run.Seeds(cfg) && len(es) == 0 {
 		bad("--documents", "say how many documents to load, for example --documents 1000000 or --size 50GB (or --resume to finish an interrupted load)")
 	}
-	a.part, _ = config.ParsePartition(cfg.Run.Partition) // validated with the configuration
-	if a.part.Count > 1 && cfg.Run.Drop {
+	a.Part, _ = config.ParsePartition(cfg.Run.Partition) // validated with the configuration
+	if a.Part.Count > 1 && cfg.Run.Drop {
 		bad("--drop", "with --partition each process would drop what the others loaded: drop once first (mongoload load --drop --documents 0), then start the partitions without --drop")
 	}
 	return a, es.Err()
@@ -184,11 +176,11 @@ func loadCommand(ctx context.Context, args []string, o IO) (err error) {
 	addSettingsOf(fs, loadSettings)
 	addLoadFlags(fs)
 	addPlgmFlags(fs)
-	yf := addYCSBFlags(fs, "load")
+	addYCSBFlags(fs, "load")
 	if err := parse(fs, args, 1); err != nil {
 		return err
 	}
-	cfg, plan, _, err := yf.resolve(fs.Arg(0), fs, o)
+	cfg, plan, _, err := resolve(fs.Arg(0), fs, o)
 	if err != nil {
 		return err
 	}
@@ -196,7 +188,7 @@ func loadCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err != nil {
 		return err
 	}
-	cols, err := selectCollections(plan, la.only)
+	cols, err := run.SelectCollections(plan, la.Only)
 	if err != nil {
 		return err
 	}
@@ -212,22 +204,10 @@ func loadCommand(ctx context.Context, args []string, o IO) (err error) {
 		return err
 	}
 	defer client.Close()
-	notices, err := client.Prepare(ctx, &workload.Plan{Name: plan.Name, Collections: cols}, mongodb.SetupOptions{
-		Create: true, Drop: cfg.Run.Drop, AllowExisting: cfg.Run.AllowExisting, Workload: cfg.Name, SkipIndexes: la.after,
-		Fill: func(col *workload.Collection, holds int64) string {
-			if t, known := loadTarget(cfg, la, col); !known || t > holds {
-				return "loading would insert into it"
-			}
-			return ""
-		},
-	})
-	for _, n := range notices {
-		fmt.Fprintln(o.Stderr, "notice: "+n)
+	if err := run.PrepareLoad(ctx, o.Stderr, client, cfg, plan, cols, &la.LoadSpec); err != nil {
+		return err
 	}
-	if err != nil {
-		return setupError(ctx, err)
-	}
-	if la.hasDocuments && la.documents == 0 {
+	if la.HasDocuments && la.Documents == 0 {
 		fmt.Fprintf(o.Stdout, "set up %d collection(s) of %s; nothing loaded (--documents 0)\n", len(cols), cfg.Source)
 		return nil
 	}
@@ -239,80 +219,28 @@ func loadCommand(ctx context.Context, args []string, o IO) (err error) {
 	return nil
 }
 
-// setupError gives a Prepare failure its exit code.
-func setupError(ctx context.Context, err error) error {
-	switch {
-	case ctx.Err() != nil:
-		return withCode(ExitInterrupted, errors.New("interrupted during setup"))
-	case errors.Is(err, mongodb.ErrNotOurs):
-		return withCode(ExitSetup, err)
-	}
-	return withCode(ExitServerFailure, fmt.Errorf("setup: %w", err))
-}
-
-// selectCollections picks the collections --collection names (all when none).
-func selectCollections(plan *workload.Plan, only []string) ([]*workload.Collection, error) {
-	if len(only) == 0 {
-		return plan.Collections, nil
-	}
-	var out []*workload.Collection
-	var names []string
-	for _, c := range plan.Collections {
-		names = append(names, c.Name)
-	}
-	for _, ref := range only {
-		var found *workload.Collection
-		for _, c := range plan.Collections {
-			if ref == c.Name || ref == c.Namespace() {
-				found = c
-			}
-		}
-		if found == nil {
-			return nil, &config.Error{Kind: config.Invalid, Field: "--collection",
-				Msg: fmt.Sprintf("the workload has no collection %q (it has %s)%s", ref, strings.Join(names, ", "), config.DidYouMean(ref, names))}
-		}
-		out = append(out, found)
-	}
-	return out, nil
-}
-
 // loadCollection loads one collection and reports it.
 func loadCollection(ctx context.Context, o IO, cfg *config.Config, la loadArgs, client *mongodb.Client, col *workload.Collection) error {
-	target, _ := loadTarget(cfg, la, col)
-	if !la.hasDocuments && la.size == 0 && !la.resume && target == 0 {
+	target, _ := run.LoadTarget(cfg, &la.LoadSpec, col)
+	if !la.HasDocuments && la.Size == 0 && !la.Resume && target == 0 {
 		fmt.Fprintf(o.Stdout, "%s: the workload gives it no seed count and --documents is not set: skipped\n", col.Namespace())
 		return nil
 	}
-	if la.size > 0 {
-		n, avg := loader.DocumentsForSize(col, cfg.Run.RandomSeed, la.size)
-		fmt.Fprintf(o.Stderr, "load %s: %s of documents averaging %s of BSON is %s documents\n", col.Namespace(), bytesText(la.size), bytesText(int64(avg)), commas(n))
+	if la.Size > 0 {
+		n, avg := loader.DocumentsForSize(col, cfg.Run.RandomSeed, la.Size)
+		fmt.Fprintf(o.Stderr, "load %s: %s of documents averaging %s of BSON is %s documents\n", col.Namespace(), bytesText(la.Size), bytesText(int64(avg)), commas(n))
 		target = n
 	}
 	bar := newProgressBar(o.Stderr, o.Getenv)
-	u0 := procstat.Read()
-	res, err := loader.Load(ctx, loader.NewInserter(client, la.wc), loader.NewStore(client), col, loader.Options{
-		Target: target, Part: la.part.Index, Parts: la.part.Count, BatchSize: la.batchSize, Workers: la.workers,
-		Resume: la.resume, RandomSeed: cfg.Run.RandomSeed, OnProgress: func(p loader.Progress) { bar.update(p); la.dash.Progress(p) },
-		OnNotice:  func(s string) { bar.clear(); fmt.Fprintln(o.Stderr, "notice: "+s) },
-		Retryable: mongodb.IsRetryableLoadError,
-	})
+	la.OnProgress = func(p loader.Progress) { bar.update(p); la.dash.Progress(p) }
+	la.OnNotice = func(s string) { bar.clear(); fmt.Fprintln(o.Stderr, "notice: "+s) }
+	res, cpu, err := run.LoadCollection(ctx, client, cfg, &la.LoadSpec, col, target)
 	bar.clear()
-	cpu, _ := procstat.Read().Since(u0)
-	switch {
-	case err == nil:
-	case errors.Is(err, loader.ErrConflict):
-		return withCode(ExitSetup, err)
-	case ctx.Err() != nil:
+	if k, _ := run.KindOf(err); k == run.Interrupted {
 		fmt.Fprintln(o.Stdout, resultText(res, cpu))
-		return withCode(ExitInterrupted, fmt.Errorf("load of %s interrupted with %s of its %s documents written: run the same command with %s to continue it",
-			col.Namespace(), commas(res.Done()), commas(res.Total), la.resumeFlags()))
-	case res.Total > 0:
-		// The server failed or went away: what it acknowledged is recorded,
-		// and --resume redoes the rest (tested with a server killed mid-load).
-		return withCode(ExitServerFailure, fmt.Errorf("%w; %s of %s documents were written: once the server is back, run the same command with %s to continue the load",
-			err, commas(res.Done()), commas(res.Total), la.resumeFlags()))
-	default:
-		return withCode(ExitServerFailure, err)
+	}
+	if err != nil {
+		return err
 	}
 	if res.Nothing {
 		fmt.Fprintf(o.Stdout, "%s already holds %s documents: nothing to load\n", col.Namespace(), commas(res.Target))
@@ -320,60 +248,16 @@ func loadCollection(ctx context.Context, o IO, cfg *config.Config, la loadArgs, 
 		fmt.Fprintln(o.Stdout, resultText(res, cpu))
 	}
 	switch {
-	case la.after && res.LoadFinished:
-		return buildIndexes(ctx, o, client, col)
-	case la.after:
+	case la.IndexesAfter && res.LoadFinished && len(col.Indexes) > 0:
+		wall, err := run.BuildIndexes(ctx, o.Stderr, client, col)
+		if err == nil {
+			fmt.Fprintf(o.Stdout, "built the indexes of %s in %s\n", col.Namespace(), results.Rounded(wall))
+		}
+		return err
+	case la.IndexesAfter && !res.LoadFinished:
 		fmt.Fprintf(o.Stdout, "%s: indexes are built by the last partition to finish\n", col.Namespace())
 	case res.PartFinished && !res.LoadFinished:
 		fmt.Fprintf(o.Stdout, "%s: this partition is done; the others are still loading\n", col.Namespace())
 	}
 	return nil
-}
-
-// loadTarget is how many documents col holds after the load: --documents,
-// else the workload's seed count for it. known is false when only the
-// load itself can tell (--size, --resume).
-func loadTarget(cfg *config.Config, la loadArgs, col *workload.Collection) (target int64, known bool) {
-	switch {
-	case la.size > 0 || (la.resume && !la.hasDocuments):
-		return 0, false
-	case la.hasDocuments:
-		return la.documents, true
-	}
-	for i := range cfg.Collections {
-		if cfg.Collections[i].Namespace() == col.Namespace() {
-			target = seedTarget(cfg, i)
-		}
-	}
-	return target, true
-}
-
-// buildIndexes creates a collection's indexes once its data is in.
-func buildIndexes(ctx context.Context, o IO, client *mongodb.Client, col *workload.Collection) error {
-	if len(col.Indexes) == 0 {
-		return nil
-	}
-	fmt.Fprintf(o.Stderr, "building %d index(es) of %s...\n", len(col.Indexes), col.Namespace())
-	u0 := procstat.Read()
-	notices, err := client.CreateIndexes(ctx, col)
-	for _, n := range notices {
-		fmt.Fprintln(o.Stderr, "notice: "+n)
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return withCode(ExitInterrupted, fmt.Errorf("interrupted while building the indexes of %s: run the same command with --resume to build them", col.Namespace()))
-		}
-		return withCode(ExitServerFailure, err) // as in setup: the server refused an index
-	}
-	_, wall := procstat.Read().Since(u0)
-	fmt.Fprintf(o.Stdout, "built the indexes of %s in %s\n", col.Namespace(), shortDuration(wall))
-	return nil
-}
-
-// resumeFlags are the flags that continue this load.
-func (la *loadArgs) resumeFlags() string {
-	if la.part.Count > 1 {
-		return fmt.Sprintf("--resume --partition %d/%d", la.part.Index, la.part.Count)
-	}
-	return "--resume"
 }

@@ -66,7 +66,7 @@ func TestLoadFlagErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			args := append([]string{"load", w, "--uri", "mongodb://127.0.0.1:1"}, tt.args...)
-			code, _, stderr := run(t, context.Background(), tt.env, args...)
+			code, _, stderr := runCLI(t, context.Background(), tt.env, args...)
 			if code != ExitInvalid || !strings.Contains(stderr, tt.want) {
 				t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr, ExitInvalid, tt.want)
 			}
@@ -89,7 +89,7 @@ func atoiCommas(s string) int64 {
 func TestLoadCommand(t *testing.T) {
 	uri := testserver.URI(t)
 	w := uniqueDB(t, keyed)
-	code, stdout, stderr := run(t, context.Background(), nil, "load", w, "--uri", uri, "--documents", "3000", "--batch-size", "250", "--workers", "3")
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "load", w, "--uri", uri, "--documents", "3000", "--batch-size", "250", "--workers", "3")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -97,13 +97,13 @@ func TestLoadCommand(t *testing.T) {
 	if m == nil || atoiCommas(m[2]) != 3000 {
 		t.Fatalf("no result line with 3,000 documents:\n%s", stdout)
 	}
-	code, stdout, _ = run(t, context.Background(), nil, "load", w, "--uri", uri, "--documents", "3000")
+	code, stdout, _ = runCLI(t, context.Background(), nil, "load", w, "--uri", uri, "--documents", "3000")
 	if code != 0 || !strings.Contains(stdout, "already holds 3,000 documents") {
 		t.Fatalf("second load: exit %d\n%s", code, stdout)
 	}
 	// The run that follows reads the loaded keys.
 	out := filepath.Join(t.TempDir(), "r.json")
-	code, _, stderr = run(t, context.Background(), nil, "run", w, "--uri", uri, "--operations", "300", "--duration", "0", "--out", out, "--quiet")
+	code, _, stderr = runCLI(t, context.Background(), nil, "run", w, "--uri", uri, "--operations", "300", "--duration", "0", "--out", out, "--quiet")
 	if code != 0 {
 		t.Fatalf("run after load: exit %d: %s", code, stderr)
 	}
@@ -131,11 +131,11 @@ func TestLoadInterruptAndResume(t *testing.T) {
 	if code != ExitInterrupted || !strings.Contains(stderr, "--resume") {
 		t.Fatalf("interrupted load: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	code, _, stderr = run(t, context.Background(), nil, "load", w, "--uri", uri, "--documents", strconv.Itoa(n))
+	code, _, stderr = runCLI(t, context.Background(), nil, "load", w, "--uri", uri, "--documents", strconv.Itoa(n))
 	if code != ExitSetup || !strings.Contains(stderr, "pass --resume") {
 		t.Fatalf("load over an interrupted one: exit %d: %s", code, stderr)
 	}
-	code, stdout, stderr = run(t, context.Background(), nil, "load", w, "--uri", uri, "--resume")
+	code, stdout, stderr = runCLI(t, context.Background(), nil, "load", w, "--uri", uri, "--resume")
 	if code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, stderr)
 	}
@@ -160,7 +160,7 @@ func TestLoadInterruptAndResume(t *testing.T) {
 func TestLoadPartitionsAndIndexesAfter(t *testing.T) {
 	uri := testserver.URI(t)
 	w := uniqueDB(t, keyed)
-	if code, _, stderr := run(t, context.Background(), nil, "load", w, "--uri", uri, "--documents", "0", "--drop", "--indexes", "after"); code != 0 {
+	if code, _, stderr := runCLI(t, context.Background(), nil, "load", w, "--uri", uri, "--documents", "0", "--drop", "--indexes", "after"); code != 0 {
 		t.Fatalf("setup: exit %d: %s", code, stderr)
 	}
 	var wg sync.WaitGroup
@@ -169,7 +169,7 @@ func TestLoadPartitionsAndIndexesAfter(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			code, stdout, stderr := run(t, context.Background(), nil, "load", w, "--uri", uri, "--documents", "9000",
+			code, stdout, stderr := runCLI(t, context.Background(), nil, "load", w, "--uri", uri, "--documents", "9000",
 				"--partition", fmt.Sprintf("%d/3", i), "--indexes", "after", "--workers", "2")
 			if code != 0 {
 				t.Errorf("partition %d: exit %d: %s", i, code, stderr)
@@ -189,7 +189,7 @@ func TestLoadPartitionsAndIndexesAfter(t *testing.T) {
 	if written != 9000 {
 		t.Fatalf("partitions wrote %d documents, want 9,000:\n%s", written, all)
 	}
-	code, stdout, _ := run(t, context.Background(), nil, "load", w, "--uri", uri, "--documents", "9000")
+	code, stdout, _ := runCLI(t, context.Background(), nil, "load", w, "--uri", uri, "--documents", "9000")
 	if code != 0 || !strings.Contains(stdout, "already holds 9,000") {
 		t.Fatalf("after the partitions: exit %d\n%s", code, stdout)
 	}
@@ -199,7 +199,7 @@ func TestLoadPartitionsAndIndexesAfter(t *testing.T) {
 func TestLoadSize(t *testing.T) {
 	uri := testserver.URI(t)
 	w := uniqueDB(t, keyed)
-	code, stdout, stderr := run(t, context.Background(), nil, "load", w, "--uri", uri, "--size", "2MB")
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "load", w, "--uri", uri, "--size", "2MB")
 	if code != 0 || !strings.Contains(stderr, "2.0 MB of documents averaging") {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -250,10 +250,10 @@ func TestCommasAndDurations(t *testing.T) {
 		{commas(0), "0"},                                      // no separator for small numbers
 		{commas(1000), "1,000"},                               // one at each thousand
 		{commas(-1234567), "-1,234,567"},                      // the sign stays in front
-		{shortDuration(850 * time.Millisecond), "850ms"},      // under a second: milliseconds
-		{shortDuration(42 * time.Second), "42s"},              // under a minute: seconds
-		{shortDuration(500 * time.Second), "8m20s"},           // under an hour: to the second
-		{shortDuration(2*time.Hour + 5*time.Minute), "2h05m"}, // hours: to the minute
+		{results.Rounded(850 * time.Millisecond), "850ms"},      // under a second: milliseconds
+		{results.Rounded(42 * time.Second), "42s"},              // under a minute: seconds
+		{results.Rounded(500 * time.Second), "8m20s"},           // under an hour: to the second
+		{results.Rounded(2*time.Hour + 5*time.Minute), "2h05m"}, // hours: to the minute
 		{bytesText(512), "512 B"},                             // bytes below a kilobyte
 		{bytesText(20_100_000), "20.1 MB"},                    // decimal units, one decimal
 		{bytesText(1_300_000_000), "1.3 GB"},                  // up to TB

@@ -45,7 +45,7 @@ func TestFaultLoadResumeAfterKill(t *testing.T) {
 		t.Errorf("the failed load does not say how to go on:\n%s", stderr)
 	}
 	srv.Start()
-	code, stdout, stderr = run(t, context.Background(), nil, "load", w, "--uri", srv.URI, "--resume")
+	code, stdout, stderr = runCLI(t, context.Background(), nil, "load", w, "--uri", srv.URI, "--resume")
 	t.Logf("resume: exit %d\n%s\n%s", code, stdout, stderr)
 	if code != 0 {
 		t.Fatalf("resume: exit %d", code)

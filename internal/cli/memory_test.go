@@ -24,7 +24,7 @@ import (
 func TestRunReportsMeasuredMemory(t *testing.T) {
 	uri := testserver.URI(t)
 	out := filepath.Join(t.TempDir(), "r.json")
-	code, stdout, stderr := run(t, context.Background(), nil, "run", "--uri", uri, "--duration", "1s", "--warmup", "200ms",
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "run", "--uri", uri, "--duration", "1s", "--warmup", "200ms",
 		"--seed", "20000", "--concurrency", "4", "--out", out, "--drop", "--quiet")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
@@ -70,7 +70,7 @@ func TestRunAppliesMemoryPolicy(t *testing.T) {
 			args := append([]string{"run", "--uri", uri, "--duration", "300ms", "--warmup", "0s", "--concurrency", "3", "--out", out, "--drop", "--quiet"}, tc.args...)
 			stop, seen := make(chan struct{}), make(chan [2]int64)
 			go func() { seen <- watchCollector(stop, 100, oldLimit) }()
-			code, stdout, stderr := run(t, context.Background(), tc.env, args...)
+			code, stdout, stderr := runCLI(t, context.Background(), tc.env, args...)
 			close(stop)
 			during := <-seen
 			if code != 0 {

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
-	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/sink"
 )
@@ -27,11 +26,11 @@ func writeProcess(t *testing.T, dir string, p int, workload string) (jsonPath, h
 	info := results.RunInfo{Tool: results.Tool{Name: "mongoload", Version: "test"}, Workload: results.Workload{Name: workload},
 		Load: results.LoadModel{Type: results.Closed, Concurrency: 2}, OpTypes: map[string]string{"get": "findOne", "put": "insertOne"}, Outcome: results.Completed}
 	jsonPath, hlogPath = filepath.Join(dir, fmt.Sprintf("p%d.json", p)), filepath.Join(dir, fmt.Sprintf("p%d.hlog", p))
-	hl, err := report.CreateHlog(hlogPath)
+	hl, err := sink.CreateHlog(hlogPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sinks := []sink.Sink{report.NewJSONSink(jsonPath, info), hl}
+	var series []results.IntervalSummary
 	totals := metrics.NewTotals(ops, false)
 	for sec := 1; sec <= 2; sec++ {
 		for i := range 100 {
@@ -39,15 +38,16 @@ func writeProcess(t *testing.T, dir string, p int, workload string) (jsonPath, h
 		}
 		iv := r.Interval(start.Add(time.Duration(sec) * time.Second))
 		totals.Add(iv)
-		for _, s := range sinks {
-			s.Interval(iv, time.Duration(sec)*time.Second)
-		}
+		snap := sink.NewSnapshot(iv, time.Duration(sec)*time.Second)
+		series = append(series, snap.Summary) // as a run keeps its series
+		hl.Interval(snap)
 	}
-	res := results.Build(info, totals, nil)
-	for _, s := range sinks {
-		if err := s.Close(res); err != nil {
-			t.Fatal(err)
-		}
+	res := results.Build(info, totals, series)
+	if err := hl.Close(res); err != nil {
+		t.Fatal(err)
+	}
+	if err := results.WriteJSON(jsonPath, res); err != nil {
+		t.Fatal(err)
 	}
 	return jsonPath, hlogPath
 }
@@ -63,7 +63,7 @@ func TestMergeCommand(t *testing.T) {
 	other, _ := writeProcess(t, t.TempDir(), 2, "ycsb-a")
 	out := filepath.Join(dir, "merged.json")
 
-	code, stdout, stderr := run(t, context.Background(), nil, "merge", a, bLog, "--out", out)
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "merge", a, bLog, "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -77,7 +77,7 @@ func TestMergeCommand(t *testing.T) {
 		t.Fatalf("--out: %v, %+v", err, res)
 	}
 
-	code, stdout, _ = run(t, context.Background(), nil, "merge", a, bLog, "--format", "json")
+	code, stdout, _ = runCLI(t, context.Background(), nil, "merge", a, bLog, "--format", "json")
 	var js results.Result
 	if code != 0 || json.Unmarshal([]byte(stdout), &js) != nil || js.Totals.Operations != 400 || js.Schema != results.Schema {
 		t.Errorf("--format json: exit %d, %.200s", code, stdout)
@@ -97,7 +97,7 @@ func TestMergeCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, _, stderr := run(t, context.Background(), nil, tt.args...)
+			code, _, stderr := runCLI(t, context.Background(), nil, tt.args...)
 			if code != tt.code || !strings.Contains(stderr, tt.want) {
 				t.Errorf("exit %d (want %d), stderr %q (want %q)", code, tt.code, stderr, tt.want)
 			}
@@ -136,7 +136,7 @@ func TestNothingMeasuredIsRefused(t *testing.T) {
 			{"report", "compare", a, empty},
 			{"merge", a, empty},
 		} {
-			code, stdout, stderr := run(t, context.Background(), nil, args...)
+			code, stdout, stderr := runCLI(t, context.Background(), nil, args...)
 			if code != ExitNothing || !strings.Contains(stderr, "nothing measured") || !strings.Contains(stderr, filepath.Base(empty)) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 				t.Errorf("%v: exit %d, stderr %q; want %d and one line naming the file", args, code, stderr, ExitNothing)
 			}

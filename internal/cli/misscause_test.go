@@ -13,35 +13,6 @@ import (
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
-// TestMissCausesReadEachOperationsOwnFilter: a transaction's step named
-// like an operation of the mix lent that operation its filter, and the
-// report said "the documents have no field v" of a collection whose
-// template has v (issue 25 #13). Each operation is now judged by its own
-// filter.
-func TestMissCausesReadEachOperationsOwnFilter(t *testing.T) {
-	cfg, plan, err := resolve(writeFile(t, "w.yaml", `
-collections:
-  - {database: d, name: a, template: {k: {$gen: key}, v: {$gen: int, min: 0, max: 9}}}
-  - {database: d, name: b, template: {k: {$gen: key}}}
-operations:
-  - {name: look, type: findOne, collection: b, weight: 1, filter: {k: {$gen: key}}}
-  - name: t
-    type: transaction
-    weight: 1
-    steps:
-      - {name: look, type: findOne, collection: a, filter: {v: 5}}
-      - {name: miss, type: findOne, collection: a, filter: {nope: 5}}
-`), newFlags("run", "", IO{}), func(string) (string, bool) { return "", false })
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := missCauses(cfg, plan, nil)
-	want := map[string]string{"t/miss": "the documents have no field nope"}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("causes %v, want %v", got, want)
-	}
-}
-
 // TestNoFieldNoteAsksTheCollection: documents mongoload did not make from
 // this template (here inserted by the test, each with v) have a field the
 // template lacks; a run whose filter on v finds nothing must not say the
@@ -63,7 +34,7 @@ operations:
   - {name: gone, type: findOne, weight: 1, filter: {nope: 1}}
 `, name))
 	out := filepath.Join(t.TempDir(), "r.json")
-	if code, _, stderr := run(t, context.Background(), nil, "run", w, "--uri", uri, "--operations", "200", "--duration", "0", "--quiet", "--out", out); code != 0 {
+	if code, _, stderr := runCLI(t, context.Background(), nil, "run", w, "--uri", uri, "--operations", "200", "--duration", "0", "--quiet", "--out", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	res, err := results.ReadJSON(out)

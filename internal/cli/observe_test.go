@@ -19,12 +19,8 @@ import (
 	"github.com/prometheus/common/expfmt"
 	pmodel "github.com/prometheus/common/model"
 
-	"github.com/mongoload/mongoload/internal/engine"
-	"github.com/mongoload/mongoload/internal/metrics"
-	"github.com/mongoload/mongoload/internal/mongodb"
-	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
-	"github.com/mongoload/mongoload/internal/sink"
+	"github.com/mongoload/mongoload/internal/run"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -63,57 +59,31 @@ operations:
   - {name: sum, type: aggregate, weight: 1, pipeline: [{$match: {v: 3}}, {$limit: 5}]}
 `
 
-// runObserved runs args the way the run command measures, with observers
-// wired as it wires them: sinks into the fanout, start when measuring
-// begins, stop when the run ends, finish on the result before the sinks
-// close. during is called while the engine runs.
+// runObserved runs args through run.Run, the library every command
+// calls, with o's stderr as its log; during is called once the sinks are
+// open (the Prometheus address printed), while the engine runs.
 func runObserved(t *testing.T, o IO, during func(), args ...string) *results.Result {
 	t.Helper()
-	ctx := context.Background()
 	fs := newFlags("run", "", o)
 	addSettings(fs)
 	if err := parse(fs, args, 1); err != nil {
 		t.Fatal(err)
 	}
-	cfg, plan, err := resolve(fs.Arg(0), fs, func(string) (string, bool) { return "", false })
+	cfg, plan, _, err := resolve(fs.Arg(0), fs, IO{Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) (string, bool) { return "", false }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	client, err := connect(ctx, IO{Stdout: io.Discard, Stderr: io.Discard}, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
-	if err := prepare(ctx, o, cfg, plan, client); err != nil {
-		t.Fatal(err)
-	}
-	execs, err := client.Executors(plan)
-	if err != nil {
-		t.Fatal(err)
-	}
-	runners := make([]engine.Executor, len(execs))
-	for i, e := range execs {
-		runners[i] = e
-	}
-	extra, start, stop, finish, err := observers(ctx, o, cfg, plan, client)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := runInfo(context.Background(), cfg, plan, nil)
-	sinks := append([]sink.Sink{report.NewJSONSink(cfg.Run.Out, info)}, extra...)
-	fan := sink.NewFanout(sinks...)
-	rec := metrics.NewRecorder(plan.OpNames(), metrics.Options{})
 	done := make(chan struct{})
-	go func() { during(); close(done) }()
-	res := engine.Run(ctx, plan, runners, rec, fan, engine.Options{
-		Concurrency: cfg.Run.Concurrency, Duration: cfg.Run.Duration.D(), Interval: cfg.Run.Interval.D(),
-		Classify: mongodb.Classify, OnPhase: func(string) { start() },
-	})
-	stop(context.Background())
-	info.Outcome = results.Outcome(res.Outcome)
-	result := results.Build(info, res.Totals, nil)
-	finish(result)
-	if err := fan.Close(result); err != nil {
+	opts := run.Options{Log: o.Stderr, Version: Version, OnPhase: func(p run.Phase) {
+		if p == run.PhaseWarmup {
+			go func() { during(); close(done) }()
+		}
+	}}
+	r, err := run.Run(context.Background(), cfg, plan, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Err(); err != nil {
 		t.Fatal(err)
 	}
 	<-done
@@ -303,23 +273,15 @@ func TestObserversRefuseBadOutputs(t *testing.T) {
 		want string
 	}{
 		{"unwritable log", []string{"--hdr-log", filepath.Join(t.TempDir(), "no", "run.hlog")}, ExitOutput, "interval log"}, // no such directory
-		{"bad address", []string{"--prometheus", "localhost"}, ExitUsage, "want host:port"},                                 // no port
+		{"bad address", []string{"--prometheus", "localhost"}, ExitInvalid, "want host:port"},                               // no port: refused with the other settings
 		{"address in use", []string{"--prometheus", busy.Addr().String()}, ExitOutput, "address already in use"},            // another process
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fs := newFlags("run", "", IO{Stdout: io.Discard, Stderr: io.Discard})
-			addSettings(fs)
-			if err := parse(fs, append([]string{writeFile(t, "w.yaml", minimal), "--server-telemetry=false"}, tt.args...), 1); err != nil {
-				t.Fatal(err)
-			}
-			cfg, plan, err := resolve(fs.Arg(0), fs, func(string) (string, bool) { return "", false })
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, _, _, _, err = observers(context.Background(), IO{Stdout: io.Discard, Stderr: io.Discard}, cfg, plan, nil)
-			if exitCode(err) != tt.code || err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("err %v (exit %d), want exit %d mentioning %q", err, exitCode(err), tt.code, tt.want)
+			args := append([]string{"run", writeFile(t, "w.yaml", minimal), "--target", "noop", "--duration", "1s", "--quiet"}, tt.args...)
+			code, _, stderr := runCLI(t, context.Background(), nil, args...)
+			if code != tt.code || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, want %d with a line mentioning %q:\n%s", code, tt.code, tt.want, stderr)
 			}
 		})
 	}

@@ -46,7 +46,7 @@ func TestOperationSeedReplaysOnlyWhenAsked(t *testing.T) {
 		out := filepath.Join(dir, name+".json")
 		args = append([]string{"run", p, "--uri", uri, "--seed", "5000", "--operations", "300", "--duration", "0",
 			"--concurrency", "1", "--quiet", "--out", out}, args...)
-		code, stdout, stderr := run(t, context.Background(), nil, args...)
+		code, stdout, stderr := runCLI(t, context.Background(), nil, args...)
 		if code != 0 {
 			t.Fatalf("%s: exit %d\n%s\n%s", name, code, stdout, stderr)
 		}
@@ -81,7 +81,7 @@ func TestOperationSeedReplaysOnlyWhenAsked(t *testing.T) {
 
 	// A battery's repeats, even under a given seed, are new operations.
 	out := filepath.Join(dir, "battery.json")
-	code, stdout, stderr := run(t, context.Background(), nil, "run", p, "--uri", uri, "--seed", "5000", "--operations", "300",
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "run", p, "--uri", uri, "--seed", "5000", "--operations", "300",
 		"--duration", "0", "--concurrency", "1", "--quiet", "--operation-seed", "11", "--repeat", "2", "--out", out)
 	if code != 0 {
 		t.Fatalf("battery: exit %d\n%s\n%s", code, stdout, stderr)

@@ -36,7 +36,7 @@ func TestOperatorView(t *testing.T) {
 	uri := testserver.URI(t)
 	out := filepath.Join(t.TempDir(), "r.json")
 	// --slow 1us shapes every operation, so every shape is there to explain.
-	code, stdout, stderr := run(t, context.Background(), nil, "run", uniqueDB(t, unindexed), "--uri", uri, "--duration", "2s",
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "run", uniqueDB(t, unindexed), "--uri", uri, "--duration", "2s",
 		"--seed", "3000", "--concurrency", "2", "--slow", "1us", "--explain", "3", "--out", out, "--drop", "--quiet")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
@@ -113,7 +113,7 @@ func TestCompareShowsContextDifferences(t *testing.T) {
 		}
 		return p
 	}
-	code, stdout, stderr := run(t, context.Background(), nil, "compare", res("seven", "7.0.12", 4), res("eight", "8.0.4", 4), res("same", "7.0.12", 4))
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "compare", res("seven", "7.0.12", 4), res("eight", "8.0.4", 4), res("same", "7.0.12", 4))
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}

@@ -91,7 +91,7 @@ operations:
 		{"load", w, "--documents", "50"},
 		{"load", w, "--size", "1MB"},
 	} {
-		code, _, stderr := run(t, context.Background(), nil, append(args, "--uri", uri)...)
+		code, _, stderr := runCLI(t, context.Background(), nil, append(args, "--uri", uri)...)
 		if code != ExitSetup || !strings.Contains(stderr, "--allow-existing") || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 			t.Errorf("%s: exit %d, stderr %q; want %d and one line naming --allow-existing", args[0], code, stderr, ExitSetup)
 		}
@@ -105,14 +105,14 @@ operations:
 		}
 	}
 	// Reading it needs no flag, and still leaves nothing behind.
-	if code, _, stderr := run(t, context.Background(), nil, "run", w, "--uri", uri, "--operations", "20", "--duration", "0", "--quiet"); code != 0 {
+	if code, _, stderr := runCLI(t, context.Background(), nil, "run", w, "--uri", uri, "--operations", "20", "--duration", "0", "--quiet"); code != 0 {
 		t.Fatalf("read-only run: exit %d: %s", code, stderr)
 	}
 	if cs := d.collections(name); len(cs) != 1 {
 		t.Errorf("a read-only run left %v", cs)
 	}
 	// The user says so: seeding tops it up to 50.
-	if code, _, stderr := run(t, context.Background(), nil, "run", w, "--uri", uri, "--seed", "50", "--allow-existing", "--operations", "20", "--duration", "0", "--quiet"); code != 0 {
+	if code, _, stderr := runCLI(t, context.Background(), nil, "run", w, "--uri", uri, "--seed", "50", "--allow-existing", "--operations", "20", "--duration", "0", "--quiet"); code != 0 {
 		t.Fatalf("--allow-existing: exit %d: %s", code, stderr)
 	}
 	if n := d.count(name, "c"); n != 50 {
@@ -144,7 +144,7 @@ operations:
 	}
 	for _, tt := range tests {
 		args := append([]string{"run", w, "--uri", uri, "--drop", "--operations", "10", "--duration", "0", "--quiet"}, tt.args...)
-		if code, _, stderr := run(t, context.Background(), nil, args...); code != 0 {
+		if code, _, stderr := runCLI(t, context.Background(), nil, args...); code != 0 {
 			t.Fatalf("%v: exit %d: %s", tt.args, code, stderr)
 		}
 		if a, b := d.count(name, "a"), d.count(name, "b"); a != tt.a || b != tt.b {
@@ -181,7 +181,7 @@ operations:
 		t.Fatalf("interrupted seed: exit %d, no command in %q", code, stderr)
 	}
 	// Another --seed conflicts with the unfinished one: its hint must work too.
-	code, _, stderr = run(t, context.Background(), nil, "run", w, "--uri", uri, "--seed", "10", "--duration", "1s")
+	code, _, stderr = runCLI(t, context.Background(), nil, "run", w, "--uri", uri, "--seed", "10", "--duration", "1s")
 	m2 := backticked.FindStringSubmatch(stderr)
 	if code != ExitSetup || m2 == nil || strings.Contains(stderr, "--documents") {
 		t.Fatalf("conflicting seed: exit %d, stderr %q", code, stderr)
@@ -190,7 +190,7 @@ operations:
 		t.Logf("two hints: %q and %q", m[1], m2[1])
 	}
 	args := append(strings.Fields(m2[1])[1:], "--uri", uri)
-	if code, stdout, stderr := run(t, context.Background(), nil, args...); code != 0 {
+	if code, stdout, stderr := runCLI(t, context.Background(), nil, args...); code != 0 {
 		t.Fatalf("the hint %q: exit %d\n%s\n%s", m2[1], code, stdout, stderr)
 	}
 	if n := d.count(name, "c"); n != target {
@@ -217,11 +217,11 @@ collections:
 operations:
   - {name: copy, type: aggregate, weight: 1, pipeline: [{$match: {v: {$lt: 5}}}, %s]}
 `, name, stage))
-		code, stdout, _ := run(t, context.Background(), nil, "validate", w)
+		code, stdout, _ := runCLI(t, context.Background(), nil, "validate", w)
 		if code != 0 || !strings.Contains(stdout, `operation "copy" writes into`) || !strings.Contains(stdout, ".foreign through $") {
 			t.Errorf("%s: validate (exit %d) does not name the target: %q", stage, code, stdout)
 		}
-		code, _, stderr := run(t, context.Background(), nil, "run", w, "--uri", uri, "--operations", "20", "--duration", "0", "--quiet")
+		code, _, stderr := runCLI(t, context.Background(), nil, "run", w, "--uri", uri, "--operations", "20", "--duration", "0", "--quiet")
 		if code != ExitSetup || !strings.Contains(stderr, "--allow-existing") || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 			t.Errorf("%s: exit %d, stderr %q; want %d and one line naming --allow-existing", stage, code, stderr, ExitSetup)
 		}

@@ -32,7 +32,7 @@ operations:
 func TestThreePartitionsMerge(t *testing.T) {
 	uri, _ := testserver.Own(t)
 	p := writeFile(t, "w.yaml", partitioned)
-	if code, _, stderr := run(t, context.Background(), nil, "load", p, "--uri", uri, "--documents", "3000"); code != 0 {
+	if code, _, stderr := runCLI(t, context.Background(), nil, "load", p, "--uri", uri, "--documents", "3000"); code != 0 {
 		t.Fatal(stderr)
 	}
 	dir := t.TempDir()
@@ -44,7 +44,7 @@ func TestThreePartitionsMerge(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			code, _, stderr := run(t, context.Background(), nil, "run", p, "--uri", uri, "--partition", fmt.Sprintf("%d/3", i),
+			code, _, stderr := runCLI(t, context.Background(), nil, "run", p, "--uri", uri, "--partition", fmt.Sprintf("%d/3", i),
 				"--start-at", startAt, "--duration", "0", "--operations", "600", "--concurrency", "4", "--quiet", "--out", parts[i])
 			if code != 0 {
 				t.Errorf("partition %d: exit %d: %s", i, code, stderr)
@@ -57,7 +57,7 @@ func TestThreePartitionsMerge(t *testing.T) {
 	}
 	merged := filepath.Join(dir, "merged.json")
 	args := append([]string{"merge", "--out", merged}, parts...)
-	if code, _, stderr := run(t, context.Background(), nil, args...); code != 0 {
+	if code, _, stderr := runCLI(t, context.Background(), nil, args...); code != 0 {
 		t.Fatalf("merge: exit %d: %s", code, stderr)
 	}
 	m, err := results.ReadJSON(merged)

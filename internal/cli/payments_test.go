@@ -20,7 +20,7 @@ func TestPaymentsInvariants(t *testing.T) {
 	uri, _ := testserver.Own(t) // the preset's database is fixed: a server of its own
 	ctx := context.Background()
 	out := filepath.Join(t.TempDir(), "r.json")
-	code, stdout, stderr := run(t, ctx, nil, "run", "payments", "--uri", uri, "--seed-scale", "0.0001",
+	code, stdout, stderr := runCLI(t, ctx, nil, "run", "payments", "--uri", uri, "--seed-scale", "0.0001",
 		"--sessions", "0", "--concurrency", "32", "--duration", "3s", "--warmup", "0s", "--quiet", "--out", out)
 	if code != 0 {
 		t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
@@ -49,7 +49,7 @@ func TestPaymentsInvariants(t *testing.T) {
 	}
 	t.Logf("authorize: %d transactions, outcomes %v", auth.Count, auth.Outcomes)
 
-	code, stdout, stderr = run(t, ctx, nil, "verify", "payments", "--uri", uri)
+	code, stdout, stderr = runCLI(t, ctx, nil, "verify", "payments", "--uri", uri)
 	if code != 0 || strings.Count(stdout, "PASS") != 4 || !strings.Contains(stdout, "all 4 invariants hold") {
 		t.Fatalf("verify after a run: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -62,11 +62,11 @@ collections:
 operations:
   - {name: corrupt, type: updateOne, weight: 1, filter: {card_id: 7}, update: {$inc: {balance: -1}}}
 `)
-	if code, _, stderr := run(t, ctx, nil, "run", corrupt, "--uri", uri, "--operations", "1", "--duration", "0",
+	if code, _, stderr := runCLI(t, ctx, nil, "run", corrupt, "--uri", uri, "--operations", "1", "--duration", "0",
 		"--concurrency", "1", "--setup=false", "--quiet"); code != 0 {
 		t.Fatalf("corrupting a balance: exit %d: %s", code, stderr)
 	}
-	code, stdout, stderr = run(t, ctx, nil, "verify", "payments", "--uri", uri)
+	code, stdout, stderr = runCLI(t, ctx, nil, "verify", "payments", "--uri", uri)
 	if code != ExitInvariant {
 		t.Fatalf("verify after a corrupted balance: exit %d, want %d\n%s", code, ExitInvariant, stdout)
 	}
@@ -104,7 +104,7 @@ func TestVerifyBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, _, stderr := run(t, context.Background(), nil, tt.args...)
+			code, _, stderr := runCLI(t, context.Background(), nil, tt.args...)
 			if code != tt.code || !strings.Contains(stderr, tt.want) {
 				t.Errorf("exit %d, want %d; stderr %q, want %q", code, tt.code, stderr, tt.want)
 			}
@@ -119,7 +119,7 @@ func TestVerifyBadInput(t *testing.T) {
 // is a mistake in the command line, not a broken invariant.
 func TestVerifyEmptyDatabase(t *testing.T) {
 	uri := testserver.URI(t)
-	code, _, stderr := run(t, context.Background(), nil, "verify", "payments", "--uri", uri, "--database", "mltest_no_payments_here")
+	code, _, stderr := runCLI(t, context.Background(), nil, "verify", "payments", "--uri", uri, "--database", "mltest_no_payments_here")
 	if code != ExitUsage || !strings.Contains(stderr, "mltest_no_payments_here.cards holds no card") || !strings.Contains(stderr, "--database") {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -5,55 +5,11 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/spf13/pflag"
-
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/plgm"
+	"github.com/mongoload/mongoload/internal/run"
 	"github.com/mongoload/mongoload/internal/workload"
 )
-
-// The plgm flags point at a workload written for Percona's plgm.
-var plgmFlagNames = []string{"plgm-collections", "plgm-queries", "plgm-config"}
-
-func addPlgmFlags(fs *pflag.FlagSet) {
-	fs.String("plgm-collections", "", "run plgm collection definitions: a .json file or a directory of them [PLGM_COLLECTIONS_PATH]")
-	fs.String("plgm-queries", "", "plgm query definitions: a .json file or a directory [PLGM_QUERIES_PATH]")
-	fs.String("plgm-config", "", "plgm's config.yaml (mix percentages, concurrency, duration, seeding, connection)")
-}
-
-// plgmPaths returns the plgm flags of fs; ok is false when none is set.
-func plgmPaths(fs *pflag.FlagSet) (paths [3]string, ok bool) {
-	for i, name := range plgmFlagNames {
-		if f := fs.Lookup(name); f != nil {
-			paths[i] = f.Value.String()
-			ok = ok || paths[i] != ""
-		}
-	}
-	return paths, ok
-}
-
-// resolveWorkload is resolve for commands that also take plgm
-// definitions: those are converted, then layered like a workload file
-// (PLGM_* < MONGOLOAD_* < flags). Conversion warnings go to stderr.
-func resolveWorkload(ref string, fs *pflag.FlagSet, o IO) (*config.Config, *workload.Plan, error) {
-	paths, ok := plgmPaths(fs)
-	if !ok {
-		cfg, plan, err := resolve(ref, fs, o.Getenv)
-		warnDeprecated(o, cfg)
-		return cfg, plan, err
-	}
-	if ref != "" {
-		return nil, nil, withCode(ExitUsage, fmt.Errorf("give a workload (%s) or plgm definitions (--plgm-collections), not both", ref))
-	}
-	res, err := plgm.Convert(plgm.Options{CollectionsPath: paths[0], QueriesPath: paths[1], ConfigPath: paths[2], Getenv: o.Getenv})
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, w := range res.Warnings {
-		fmt.Fprintln(o.Stderr, "warning: plgm: "+w.String())
-	}
-	return layer(res.Config, fs, o.Getenv)
-}
 
 // importCommand converts another tool's workload into mongoload YAML on
 // stdout: mongoload import plgm --collections DIR --queries DIR > w.yaml.
@@ -122,7 +78,7 @@ func missWarnings(res *plgm.Result) []plgm.Warning {
 			if col.Name != op.Collection && col.Namespace() != op.Collection {
 				continue
 			}
-			if c := workload.MissCause(op.Filter, col.Template, seedTarget(cfg, i), nil); c != "" {
+			if c := workload.MissCause(op.Filter, col.Template, run.SeedTarget(cfg, i), nil); c != "" {
 				out = append(out, plgm.Warning{Field: op.Name, Msg: "its filter can find nothing, as in plgm: " + c})
 			}
 		}

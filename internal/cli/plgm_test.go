@@ -31,7 +31,7 @@ func TestRunPlgm(t *testing.T) {
 	uri := testserver.URI(t)
 	out := filepath.Join(t.TempDir(), "r.json")
 	env := map[string]string{"PLGM_SKIP_SEED": "false", "PLGM_DOCUMENTS_COUNT": "500", "PLGM_CONCURRENCY": "3", "PLGM_DURATION": "2s", "PLGM_URI": uri}
-	code, stdout, stderr := run(t, context.Background(), env, "run", "--plgm-collections", plgmCollections, "--plgm-queries", plgmQueries,
+	code, stdout, stderr := runCLI(t, context.Background(), env, "run", "--plgm-collections", plgmCollections, "--plgm-queries", plgmQueries,
 		"--drop", "--out", out, "--quiet")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
@@ -62,7 +62,7 @@ func TestRunPlgm(t *testing.T) {
 // TestImportPlgm writes the equivalent workload file, which validates and
 // runs.
 func TestImportPlgm(t *testing.T) {
-	code, yaml, stderr := run(t, context.Background(), nil, "import", "plgm", "--collections", plgmCollections, "--queries", plgmQueries)
+	code, yaml, stderr := runCLI(t, context.Background(), nil, "import", "plgm", "--collections", plgmCollections, "--queries", plgmQueries)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -70,15 +70,15 @@ func TestImportPlgm(t *testing.T) {
 		t.Fatalf("output:\n%s\nstderr:\n%s", yaml, stderr)
 	}
 	p := writeFile(t, "plgm.yaml", yaml)
-	if code, stdout, stderr := run(t, context.Background(), nil, "validate", p); code != 0 || !strings.Contains(stdout, "2 collection(s)") {
+	if code, stdout, stderr := runCLI(t, context.Background(), nil, "validate", p); code != 0 || !strings.Contains(stdout, "2 collection(s)") {
 		t.Fatalf("validate: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	uri := testserver.URI(t)
-	if code, stdout, stderr := run(t, context.Background(), nil, "load", p, "--uri", uri, "--documents", "300", "--drop"); code != 0 {
+	if code, stdout, stderr := runCLI(t, context.Background(), nil, "load", p, "--uri", uri, "--documents", "300", "--drop"); code != 0 {
 		t.Fatalf("load the imported workload: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	out := filepath.Join(t.TempDir(), "r.json")
-	code, _, stderr = run(t, context.Background(), nil, "run", p, "--uri", uri, "--duration", "1s", "--concurrency", "2", "--quiet", "--out", out)
+	code, _, stderr = runCLI(t, context.Background(), nil, "run", p, "--uri", uri, "--duration", "1s", "--concurrency", "2", "--quiet", "--out", out)
 	if code != 0 {
 		t.Fatalf("run the imported workload: exit %d: %s", code, stderr)
 	}
@@ -107,7 +107,7 @@ func TestPlgmCommandLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, _, stderr := run(t, context.Background(), nil, tt.args...)
+			code, _, stderr := runCLI(t, context.Background(), nil, tt.args...)
 			if code != tt.code || !strings.Contains(stderr, tt.want) {
 				t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr, tt.code, tt.want)
 			}
@@ -138,7 +138,7 @@ func TestPlgmFixMisses(t *testing.T) {
 			if fix {
 				args = append(args, "--fix-misses")
 			}
-			code, yaml, stderr := run(t, context.Background(), nil, args...)
+			code, yaml, stderr := runCLI(t, context.Background(), nil, args...)
 			if code != 0 {
 				t.Fatalf("import: exit %d: %s", code, stderr)
 			}
@@ -147,7 +147,7 @@ func TestPlgmFixMisses(t *testing.T) {
 			}
 			wl := writeFile(t, "w.yaml", yaml)
 			out := filepath.Join(t.TempDir(), "r.json")
-			code, stdout, stderr := run(t, context.Background(), nil, "run", wl, "--uri", uri, "--seed", "300", "--operations", "1500",
+			code, stdout, stderr := runCLI(t, context.Background(), nil, "run", wl, "--uri", uri, "--seed", "300", "--operations", "1500",
 				"--duration", "0s", "--warmup", "0s", "--concurrency", "3", "--out", out)
 			if code != 0 {
 				t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
@@ -205,7 +205,7 @@ func TestPlgmFixMisses(t *testing.T) {
 func TestImportWarnsOfFiltersThatCannotMatch(t *testing.T) {
 	q := writeFile(t, "q.json", `[{"database": "plgm_airline", "collection": "flights", "operation": "find", "filter": {"gate": "<int>"}},
   {"database": "plgm_airline", "collection": "flights", "operation": "find", "filter": {"flight_id": "<int>"}}]`)
-	code, yaml, stderr := run(t, context.Background(), nil, "import", "plgm", "--collections", "../plgm/testdata/collections/default.json", "--queries", q)
+	code, yaml, stderr := runCLI(t, context.Background(), nil, "import", "plgm", "--collections", "../plgm/testdata/collections/default.json", "--queries", q)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -78,7 +78,7 @@ func progressText(p loader.Progress) string {
 	bar := strings.Repeat("#", filled) + strings.Repeat(".", barWidth-filled)
 	eta := etaText(p)
 	return fmt.Sprintf("load %s%s [%s] %5.1f%%  %s/%s  %s docs/s  %.1f MB/s  %s",
-		p.Collection, partLabel(p.Part, p.Parts), bar, 100*f, results.Thousands(p.Done()), results.Thousands(p.Total),
+		p.Collection, loader.PartLabel(p.Part, p.Parts), bar, 100*f, results.Thousands(p.Done()), results.Thousands(p.Total),
 		results.Thousands(int64(p.Rate())), p.MBps(), eta)
 }
 
@@ -89,7 +89,7 @@ func resultText(r loader.Result, cpu time.Duration) string {
 	n := p.Written + p.Duplicates
 	var b strings.Builder
 	fmt.Fprintf(&b, "loaded %s%s: %s documents (%s of BSON) in %s: %s docs/s, %.1f MB/s",
-		p.Collection, partLabel(p.Part, p.Parts), results.Thousands(p.Written), bytesText(p.Bytes), shortDuration(p.Elapsed),
+		p.Collection, loader.PartLabel(p.Part, p.Parts), results.Thousands(p.Written), bytesText(p.Bytes), results.Rounded(p.Elapsed),
 		results.Thousands(int64(p.Rate())), p.MBps())
 	if n > 0 {
 		fmt.Fprintf(&b, ", client CPU %.1f µs/doc", float64(cpu.Microseconds())/float64(n))
@@ -107,11 +107,17 @@ func resultText(r loader.Result, cpu time.Duration) string {
 	return b.String()
 }
 
-func partLabel(part, parts int) string {
-	if parts <= 1 {
-		return ""
+// etaText is the estimated time left of a load: "ETA -" when unknown,
+// "ETA over 100 years" past what it can tell.
+func etaText(p loader.Progress) string {
+	switch d := p.ETA(); {
+	case d <= 0:
+		return "ETA -"
+	case p.ETAUnbounded():
+		return "ETA over 100 years"
+	default:
+		return "ETA " + results.Rounded(d)
 	}
-	return fmt.Sprintf(" (partition %d/%d)", part, parts)
 }
 
 // bytesText is a size in decimal units: 512 B, 20.1 MB, 1.3 GB.
@@ -126,20 +132,6 @@ func bytesText(n int64) string {
 		}
 	}
 	return fmt.Sprintf("%d B", n)
-}
-
-// shortDuration rounds d for people: 850ms, 42s, 8m20s, 2h05m.
-func shortDuration(d time.Duration) string {
-	switch {
-	case d < time.Second:
-		return d.Round(time.Millisecond).String()
-	case d < time.Minute:
-		return d.Round(100 * time.Millisecond).String()
-	case d < time.Hour:
-		return d.Round(time.Second).String()
-	}
-	d = d.Round(time.Minute)
-	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 }
 
 // commas writes n with thousands separators: 12,345,678.

@@ -42,7 +42,7 @@ func TestOutNeverOverwritesInput(t *testing.T) {
 			if args[0] != "merge" && args[0] != "report" {
 				args = append(args, "--uri", "mongodb://127.0.0.1:1", "--server-selection-timeout", "1s")
 			}
-			code, _, stderr := run(t, context.Background(), nil, args...)
+			code, _, stderr := runCLI(t, context.Background(), nil, args...)
 			if code != ExitOutput || !strings.Contains(stderr, "is also an input of this command") {
 				t.Fatalf("exit %d, stderr %q; want %d and a line saying it is an input", code, stderr, ExitOutput)
 			}
@@ -62,7 +62,7 @@ func TestOutInAnUnwritableDirectory(t *testing.T) {
 	if _, err := os.Stat("/proc/version"); err != nil {
 		t.Skip("no /proc")
 	}
-	code, _, stderr := run(t, context.Background(), nil, "run", writeFile(t, "w.yaml", minimal), "--out", "/proc/version", "--uri", "mongodb://127.0.0.1:1")
+	code, _, stderr := runCLI(t, context.Background(), nil, "run", writeFile(t, "w.yaml", minimal), "--out", "/proc/version", "--uri", "mongodb://127.0.0.1:1")
 	if code != ExitOutput || !strings.Contains(stderr, `directory "/proc", which does not accept one`) {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
@@ -74,7 +74,7 @@ func TestOutInAnUnwritableDirectory(t *testing.T) {
 // one line saying what to set, and the doc says the same of 17.
 func TestNoCredentialsIsAnAuthFailure(t *testing.T) {
 	uri := testserver.OwnServer(t, "--auth").URI
-	code, _, stderr := run(t, context.Background(), nil, "run", writeFile(t, "w.yaml", minimal), "--uri", uri, "--duration", "1s")
+	code, _, stderr := runCLI(t, context.Background(), nil, "run", writeFile(t, "w.yaml", minimal), "--uri", uri, "--duration", "1s")
 	if code != ExitAuth || !strings.Contains(stderr, "MONGOLOAD_USERNAME and MONGOLOAD_PASSWORD") || strings.Contains(stderr, "Unauthorized") {
 		t.Fatalf("exit %d, stderr %q; want %d naming MONGOLOAD_USERNAME and MONGOLOAD_PASSWORD", code, stderr, ExitAuth)
 	}
@@ -88,7 +88,7 @@ func TestNoCredentialsIsAnAuthFailure(t *testing.T) {
 func TestUnreachableServer(t *testing.T) {
 	w := writeFile(t, "w.yaml", minimal)
 	start := time.Now()
-	code, _, stderr := run(t, context.Background(), nil, "run", w, "--uri", "mongodb://127.0.0.1:1/?directConnection=true", "--duration", "1s")
+	code, _, stderr := runCLI(t, context.Background(), nil, "run", w, "--uri", "mongodb://127.0.0.1:1/?directConnection=true", "--duration", "1s")
 	took := time.Since(start)
 	if code != ExitUnreachable || !strings.Contains(stderr, "nothing listens at 127.0.0.1:1 (connection refused)") {
 		t.Fatalf("refused: exit %d, stderr %q", code, stderr)
@@ -115,7 +115,7 @@ func TestUnreachableServer(t *testing.T) {
 	}()
 	addr := ln.Addr().String()
 	start = time.Now()
-	code, _, stderr = run(t, context.Background(), nil, "run", w, "--uri", "mongodb://"+addr+"/?directConnection=true", "--server-selection-timeout", "3s", "--duration", "1s")
+	code, _, stderr = runCLI(t, context.Background(), nil, "run", w, "--uri", "mongodb://"+addr+"/?directConnection=true", "--server-selection-timeout", "3s", "--duration", "1s")
 	took = time.Since(start)
 	if code != ExitUnreachable || !strings.Contains(stderr, "no answer yet from "+addr+": waiting up to 1s more") {
 		t.Fatalf("silent server: exit %d, stderr %q", code, stderr)
@@ -138,7 +138,7 @@ func TestOutputsCheckedBeforeTheServerIsTouched(t *testing.T) {
 	d := openDB(t, uri)
 	name := uniqueName(t)
 	w := writeFile(t, "w.yaml", "collections:\n  - {database: "+name+", name: c, template: {_id: {$gen: key}}}\noperations:\n  - {name: get, type: findOne, weight: 1, filter: {_id: {$gen: key}}}\n")
-	if code, _, stderr := run(t, context.Background(), nil, "run", w, "--uri", uri, "--seed", "50", "--operations", "1", "--duration", "0", "--quiet"); code != 0 {
+	if code, _, stderr := runCLI(t, context.Background(), nil, "run", w, "--uri", uri, "--seed", "50", "--operations", "1", "--duration", "0", "--quiet"); code != 0 {
 		t.Fatalf("first run: exit %d: %s", code, stderr)
 	}
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
@@ -155,7 +155,7 @@ func TestOutputsCheckedBeforeTheServerIsTouched(t *testing.T) {
 			} else {
 				args = append(args, "--duration", "1s")
 			}
-			code, _, stderr := run(t, context.Background(), nil, args...)
+			code, _, stderr := runCLI(t, context.Background(), nil, args...)
 			if code != ExitOutput || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 				t.Errorf("%s %v: exit %d, stderr %q; want %d, one line", cmd, bad, code, stderr, ExitOutput)
 			}

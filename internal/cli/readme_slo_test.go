@@ -26,7 +26,7 @@ func TestReadmePaymentsVerdictIsTheTable(t *testing.T) {
 	uri, _ := testserver.Own(t) // the preset's database is fixed: a server of its own
 	out := filepath.Join(t.TempDir(), "r.json")
 	// README: mongoload run payments --slo "p99<=20ms,throughput>=5000" --repeat 5 --cooldown 30s
-	code, stdout, stderr := run(t, context.Background(), nil, "run", "payments", "--slo", "p99<=20ms,throughput>=5000", "--repeat", "2", "--cooldown", "1s",
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "run", "payments", "--slo", "p99<=20ms,throughput>=5000", "--repeat", "2", "--cooldown", "1s",
 		"--uri", uri, "--seed-scale", "0.0002", "--sessions", "20", "--think-time", "20ms", "--duration", "2s", "--warmup", "300ms", "--quiet", "--out", out)
 	if code != ExitSLA && code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)

@@ -1,14 +1,16 @@
 package cli
 
-// render.go is the one file of the command that reaches the renderers
-// (internal/report and its HTML page): the rest of the command deals in the
-// result model (internal/results) and hands it here to be shown or written.
+// render.go shows and writes the result model (internal/results) through
+// the renderers (internal/report and its HTML page), which only the
+// command layer imports.
 
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/mongoload/mongoload/internal/analysis"
+	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/report"
 	htmlreport "github.com/mongoload/mongoload/internal/report/html"
 	"github.com/mongoload/mongoload/internal/results"
@@ -88,27 +90,25 @@ func printSweep(w io.Writer, sw *results.Sweep, markdown bool) error {
 	return report.WriteSweepConsole(w, sw)
 }
 
-// printConsole prints a result's console report on w.
-func printConsole(w io.Writer, res *results.Result) error { return report.WriteConsole(w, res) }
-
 // output is how a run reports: the live sink and the final report.
 type output struct {
 	format string
 	ycsb   report.YCSBOptions
+	status sink.YCSBStatusOptions
 	// view is the operator's view shared by the command's measured phases
 	// (the dashboard); nil for none (operator.go).
 	view *operatorView
 }
 
 // live is the sink that shows progress during the run, nil when quiet.
-func (out output) live(o IO, quiet bool) sink.Sink {
+func (out output) live(o IO, quiet bool) []sink.Sink {
 	switch {
 	case quiet:
 		return nil
 	case out.format == "ycsb":
-		return report.NewYCSBStatusSink(o.Stderr, out.ycsb)
+		return []sink.Sink{sink.NewYCSBStatusSink(o.Stderr, out.status)}
 	}
-	return report.NewLiveSink(o.Stderr)
+	return []sink.Sink{sink.NewLiveSink(o.Stderr)}
 }
 
 // final writes the report at the end of the run.
@@ -129,24 +129,28 @@ func (out output) ycsbHeader(o IO, command string, args []string) {
 	_ = report.WriteYCSBHeader(o.Stderr, redactArgs(append([]string{command}, args...)), Version)
 }
 
-// resultsFileSink is the sink that writes the results file at path
-// (report.NewJSONSink).
-func resultsFileSink(path string, info results.RunInfo) sink.Sink {
-	return report.NewJSONSink(path, info)
-}
-
-// createHlog is the sink that writes the HDR interval log at path, created
-// now so an unwritable path fails before the run (report.CreateHlog).
-func createHlog(path string) (sink.Sink, error) { return report.CreateHlog(path) }
-
-// contextLine is a server context in one line, as the console shows it.
-func contextLine(c *results.ServerContext) string { return report.ContextLine(c) }
-
-// diffContext is the facts that differ between two servers' contexts.
-func diffContext(a, b *results.ServerContext) []report.ContextDiff { return report.DiffContext(a, b) }
-
 // htmlPage writes the HTML report of a result or a sweep on w (the
 // dashboard's download).
 func htmlPage(w io.Writer, res *results.Result, sw *results.Sweep) error {
 	return htmlreport.Write(w, htmlreport.Page{Result: res, Sweep: sw})
+}
+
+// redactArgs returns args with the password of every connection string
+// (--uri, -p mongodb.url=...) and the value of --password hidden.
+func redactArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		switch {
+		case i > 0 && args[i-1] == "--password":
+			a = config.Redacted
+		case strings.HasPrefix(a, "--password="):
+			a = "--password=" + config.Redacted
+		default:
+			if at := strings.Index(a, "mongodb"); at >= 0 && strings.Contains(a[at:], "://") {
+				a = a[:at] + config.RedactURI(a[at:])
+			}
+		}
+		out[i] = a
+	}
+	return out
 }

@@ -30,7 +30,7 @@ func TestRepeatableFlagsAccumulate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := run(t, context.Background(), tt.env, append([]string{"run", w, "--print-config"}, tt.args...)...)
+			code, stdout, stderr := runCLI(t, context.Background(), tt.env, append([]string{"run", w, "--print-config"}, tt.args...)...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
@@ -42,7 +42,7 @@ func TestRepeatableFlagsAccumulate(t *testing.T) {
 		})
 	}
 	// --help says which flags repeat, and how to repeat them in the environment.
-	_, help, _ := run(t, context.Background(), nil, "run", "--help")
+	_, help, _ := runCLI(t, context.Background(), nil, "run", "--help")
 	for _, s := range config.Settings {
 		if s.Join != "" && !s.NoFlag && !strings.Contains(help, "repeatable; in "+s.Env()) {
 			t.Errorf("--help does not say --%s is repeatable", s.Flag)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -12,47 +11,63 @@ import (
 	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/builtin"
 	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/dashboard"
 	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/plgm"
+	"github.com/mongoload/mongoload/internal/sink/promsink"
 	"github.com/mongoload/mongoload/internal/workload"
+	"github.com/mongoload/mongoload/internal/ycsb"
 )
 
-// addSettings registers every config.Setting as a flag of fs.
-func addSettings(fs *pflag.FlagSet) { addSettingsOf(fs, nil) }
-
-// addSettingsOf registers the settings named in only (all when nil) as
-// flags, so that a command's --help lists only the flags it reads.
-func addSettingsOf(fs *pflag.FlagSet, only []string) {
-	for _, s := range config.Settings {
-		if s.NoFlag || only != nil && !slices.Contains(only, s.Flag) {
-			continue
+// resolve builds a command's effective configuration, validated, and
+// compiles it into a plan. The workload is a file or a built-in (ref),
+// plgm definitions (--plgm-*, converted) or YCSB property files (-P, then
+// w is set); the environment and the flags apply over it (defaults < file
+// < environment < flags; for plgm, PLGM_* < MONGOLOAD_* < flags). Warnings
+// (conversions, deprecated settings) go to stderr, one line each.
+func resolve(ref string, fs *pflag.FlagSet, o IO) (cfg *config.Config, plan *workload.Plan, w *ycsb.Workload, err error) {
+	files, props := stringArray(fs, "ycsb"), stringArray(fs, "property")
+	paths, isPlgm := plgmPaths(fs)
+	switch {
+	case len(files) == 0 && len(props) > 0:
+		return nil, nil, nil, withCode(ExitUsage, errors.New("-p sets YCSB properties: give the property file with --ycsb (-P), for example -P workloads/workloada"))
+	case len(files) > 0 && (ref != "" || isPlgm):
+		if ref == "" {
+			ref = "plgm definitions"
 		}
-		f := fs.VarPF(&settingValue{join: s.Join}, s.Flag, "", s.Usage+s.Repeatable()+" ["+s.Env()+"]")
-		if s.Bool {
-			f.NoOptDefVal = "true"
+		return nil, nil, nil, withCode(ExitUsage, fmt.Errorf("give either a workload (%s) or --ycsb property files, not both", ref))
+	case isPlgm && ref != "":
+		return nil, nil, nil, withCode(ExitUsage, fmt.Errorf("give a workload (%s) or plgm definitions (--plgm-collections), not both", ref))
+	case len(files) > 0:
+		var warnings []string
+		cfg, w, warnings, err = ycsb.Load(files, props)
+		for _, msg := range warnings {
+			fmt.Fprintln(o.Stderr, "warning: "+msg)
 		}
+	case isPlgm:
+		var res *plgm.Result
+		if res, err = plgm.Convert(plgm.Options{CollectionsPath: paths[0], QueriesPath: paths[1], ConfigPath: paths[2], Getenv: o.Getenv}); err == nil {
+			for _, pw := range res.Warnings {
+				fmt.Fprintln(o.Stderr, "warning: plgm: "+pw.String())
+			}
+			cfg = res.Config
+		}
+	default:
+		cfg, err = loadWorkload(ref)
 	}
-}
-
-// settingValue only remembers the text; it is applied after the file and the
-// environment, so that flags win whatever the order of loading. A
-// repeatable flag (join set) keeps every value, joined; any other, the last.
-type settingValue struct {
-	vs   []string
-	join string
-}
-
-func (s *settingValue) String() string {
-	if s.join == "" {
-		if len(s.vs) == 0 {
-			return ""
-		}
-		return s.vs[len(s.vs)-1]
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	return strings.Join(s.vs, s.join)
+	cfg, plan, err = layer(cfg, fs, o.Getenv)
+	warnDeprecated(o, cfg)
+	return cfg, plan, w, err
 }
 
-func (s *settingValue) Set(v string) error { s.vs = append(s.vs, v); return nil }
-func (s *settingValue) Type() string       { return "value" }
+// stringArray is the value of fs's string-array flag name, nil if fs has none.
+func stringArray(fs *pflag.FlagSet, name string) []string {
+	v, _ := fs.GetStringArray(name)
+	return v
+}
 
 // loadWorkload reads a workload file, or a built-in workload by name.
 func loadWorkload(ref string) (*config.Config, error) {
@@ -70,16 +85,6 @@ func loadWorkload(ref string) (*config.Config, error) {
 	return config.Parse(data, "builtin:"+ref)
 }
 
-// resolve builds the effective configuration: defaults < file < environment
-// < flags, validated, and compiles it into a plan.
-func resolve(ref string, fs *pflag.FlagSet, env func(string) (string, bool)) (*config.Config, *workload.Plan, error) {
-	cfg, err := loadWorkload(ref)
-	if err != nil {
-		return nil, nil, err
-	}
-	return layer(cfg, fs, env)
-}
-
 // layer applies the environment and the flags over a workload read from
 // anywhere (a file, a built-in, plgm definitions), validates the result
 // and compiles it.
@@ -90,20 +95,12 @@ func layer(cfg *config.Config, fs *pflag.FlagSet, env func(string) (string, bool
 	if err := applyFlags(cfg, fs); err != nil {
 		return nil, nil, err
 	}
-	if es := cfg.Validate(); len(es) > 0 {
+	if es := append(cfg.Validate(), checkCommandLine(cfg)...); len(es) > 0 {
 		return nil, nil, es
 	}
 	cfg.Run.PickOperationSeed()
 	if cfg.Run.RateScale > 0 {
 		cfg.Run.ApplyRateScale() // --rate-scale: the captured (or given) rate, times it
-	}
-	if cfg.Run.SLO != "" {
-		if _, err := analysis.ParseObjectives(cfg.Run.SLO); err != nil {
-			return nil, nil, &config.Error{Kind: config.Invalid, Field: "--slo", Msg: err.Error()}
-		}
-	}
-	if err := mongodb.CheckURI(cfg.Connection.URI); err != nil {
-		return nil, nil, err
 	}
 	plan, err := workload.Compile(cfg)
 	if err != nil {
@@ -112,18 +109,40 @@ func layer(cfg *config.Config, fs *pflag.FlagSet, env func(string) (string, bool
 	return cfg, plan, nil
 }
 
-func applyFlags(cfg *config.Config, fs *pflag.FlagSet) error {
+// checkCommandLine is the part of validation that needs other packages
+// than config (the SLO's grammar, the listen addresses, the driver's URI
+// parser); Validate and it report every mistake of a command line at once.
+func checkCommandLine(cfg *config.Config) config.Errors {
 	var es config.Errors
-	for _, s := range config.Settings {
-		f := fs.Lookup(s.Flag)
-		if f == nil || !f.Changed {
-			continue
+	bad := func(kind config.Kind, field string, err error) {
+		var ce *config.Error
+		if errors.As(err, &ce) {
+			es = append(es, ce)
+			return
 		}
-		if err := s.Apply(cfg, f.Value.String(), "--"+s.Flag); err != nil {
-			es = append(es, &config.Error{Kind: config.Invalid, Field: "--" + s.Flag, Msg: err.Error()})
+		es = append(es, &config.Error{Kind: kind, Field: field, Msg: err.Error()})
+	}
+	if cfg.Run.SLO != "" {
+		if _, err := analysis.ParseObjectives(cfg.Run.SLO); err != nil {
+			bad(config.Invalid, "--slo", err)
 		}
 	}
-	return es.Err()
+	if cfg.Run.Dashboard != "" {
+		if _, err := dashboard.ListenAddr(cfg.Run.Dashboard); err != nil {
+			bad(config.Invalid, "--dashboard", err)
+		}
+	}
+	if cfg.Run.Prometheus != "" {
+		if _, err := promsink.ListenAddr(cfg.Run.Prometheus); err != nil {
+			bad(config.Invalid, "--prometheus", err)
+		}
+	}
+	if cfg.Run.Target != config.TargetNoop && cfg.Connection.URI != "" {
+		if err := mongodb.CheckURI(cfg.Connection.URI); err != nil {
+			bad(config.BadURI, "connection.uri", err)
+		}
+	}
+	return es
 }
 
 // describeError renders err as one line per problem, for stderr.
@@ -133,4 +152,14 @@ func describeError(err error) string {
 		return es.Error()
 	}
 	return err.Error()
+}
+
+// warnDeprecated prints a warning per setting used under an old name.
+func warnDeprecated(o IO, cfg *config.Config) {
+	if cfg == nil {
+		return
+	}
+	for _, d := range cfg.Deprecations() {
+		fmt.Fprintln(o.Stderr, "warning: "+d)
+	}
 }

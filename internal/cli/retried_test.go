@@ -37,7 +37,7 @@ operations:
   - {name: bump, type: updateOne, weight: 1, filter: {k: {$gen: key}}, update: {$inc: {n: 1}}}
 `)
 	out := filepath.Join(t.TempDir(), "r.json")
-	code, stdout, stderr := run(t, context.Background(), nil, "run", w, "--uri", finds.proxied(t, uri), "--concurrency", "1",
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "run", w, "--uri", finds.proxied(t, uri), "--concurrency", "1",
 		"--operations", "60", "--duration", "0", "--warmup", "0s", "--quiet", "--drop", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)

@@ -26,7 +26,7 @@ func uniqueDB(t *testing.T, workload string) string {
 func TestRunDefaultWorkload(t *testing.T) {
 	uri := testserver.URI(t)
 	out := filepath.Join(t.TempDir(), "results.json")
-	code, stdout, stderr := run(t, context.Background(), nil, "run", "--uri", uri, "--duration", "3s",
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "run", "--uri", uri, "--duration", "3s",
 		"--warmup", "500ms", "--seed", "2000", "--concurrency", "4", "--out", out, "--drop")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
@@ -65,7 +65,7 @@ func TestRunOperationsCount(t *testing.T) {
 	uri := testserver.URI(t)
 	p := uniqueDB(t, minimal)
 	out := filepath.Join(t.TempDir(), "r.json")
-	code, _, stderr := run(t, context.Background(), nil, "run", p, "--uri", uri, "--operations", "500",
+	code, _, stderr := runCLI(t, context.Background(), nil, "run", p, "--uri", uri, "--operations", "500",
 		"--duration", "0", "--seed", "100", "--concurrency", "3", "--out", out, "--quiet")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

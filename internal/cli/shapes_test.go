@@ -40,7 +40,7 @@ func TestResultShapesMatchTheServer(t *testing.T) {
 	uri := testserver.URI(t)
 	wl := uniqueDB(t, shapesWorkload)
 	out := filepath.Join(t.TempDir(), "r.json")
-	code, stdout, stderr := run(t, context.Background(), nil, "run", wl, "--uri", uri, "--seed", "500", "--operations", "1500",
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "run", wl, "--uri", uri, "--seed", "500", "--operations", "1500",
 		"--duration", "0s", "--warmup", "0s", "--concurrency", "4", "--interval", "200ms", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)

@@ -1,13 +1,12 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
-	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,8 +15,9 @@ import (
 
 	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/config"
-	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/run"
+	"github.com/mongoload/mongoload/internal/workload"
 )
 
 // sweepParams are the load parameters a sweep can step, with the setting
@@ -174,7 +174,11 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	}
 	inner := o
 	inner.Getenv = hideSettings(o.Getenv, sweepParams)
-	cfg, plan, out, err := rf.resolve(fs.Arg(0), fs, inner)
+	cfg, plan, w, err := resolve(fs.Arg(0), fs, inner)
+	if err != nil {
+		return err
+	}
+	out, err := rf.output(cfg, plan, w)
 	if err != nil {
 		return err
 	}
@@ -186,34 +190,31 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 		cfg.Run.Cooldown = config.Duration(defaultCooldown)
 	}
 	for _, lv := range levels { // every step's configuration must be valid before anything runs
-		if es := stepConfig(cfg, param, lv).Validate(); len(es) > 0 {
+		if es := run.StepConfig(cfg, param, lv).Validate(); len(es) > 0 {
 			return es
 		}
 	}
 	if param == "concurrency" {
 		cfg.Run.Concurrency = int(levels[len(levels)-1]) // seeding's parallelism follows it
 	}
-	if err := checkSweepOutputs(cfg, *sf.html, *sf.csv, rf.inputs(fs.Arg(0), fs)); err != nil {
-		return err
-	}
-	if err := checkOperatorFlags(cfg); err != nil {
+	if err := checkSweepOutputs(*sf.html, *sf.csv, rf.inputs(fs.Arg(0), fs)); err != nil {
 		return err
 	}
 	if out.view, err = startDashboard(o, cfg, "sweep"); err != nil {
 		return err
 	}
 	var sw *results.Sweep
-	defer func() { out.view.end(ctx, o, cfg, sw, err) }() // the dashboard's final report (operator.go)
+	defer func() { out.view.end(ctx, o, cfg, sw, err) }() // the dashboard's final report
 	out.view.sweep(param, levels)
-	st, err := prepareSteps(ctx, o, cfg, stepConfig(cfg, param, levels[0]), plan, out)
+	sess, st, err := openSteps(ctx, o, cfg, run.StepConfig(cfg, param, levels[0]), plan, out, rf.inputs(fs.Arg(0), fs))
 	if err != nil {
 		return err
 	}
-	defer st.close()
+	defer sess.Close()
 	if target > 0 {
 		requireServerCPU(st)
 	}
-	sw, runErr := runSweep(ctx, o, cfg, st, param, levels)
+	sw, runErr := run.Sweep(ctx, cfg, st, param, levels, Version)
 	if runErr == nil && target > 0 {
 		seed := map[float64]*results.Result{}
 		for _, s := range sw.Steps {
@@ -230,51 +231,29 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 // measures several steps, but those in skip (which it sets itself), with
 // its own usage for --out.
 func addStepSettings(fs *pflag.FlagSet, skip []string, outUsage string) {
-	for _, s := range config.Settings {
-		if s.NoFlag || contains(skip, s.Flag) {
-			continue
-		}
-		usage := s.Usage
-		if s.Flag == "out" {
-			usage = outUsage
-		}
-		fl := fs.VarPF(&settingValue{}, s.Flag, "", usage+" ["+s.Env()+"]")
-		if s.Bool {
-			fl.NoOptDefVal = "true"
-		}
-	}
+	addSettingsWhere(fs, func(flag string) bool { return !slices.Contains(skip, flag) }, map[string]string{"out": outUsage})
 }
 
-// stepConfig is the configuration of the step at level: the swept
-// parameter set, the other load models off.
-func stepConfig(cfg *config.Config, param string, level float64) *config.Config {
-	c := *cfg
-	switch param {
-	case "rate":
-		c.Run.Rate, c.Run.Sessions = level, 0
-	case "sessions":
-		c.Run.Sessions, c.Run.Rate = int(level), 0
-	default:
-		c.Run.Concurrency, c.Run.Rate, c.Run.Sessions = int(level), 0, 0
+// openSteps opens the session of a command that measures several steps
+// (first is the first step's configuration, whose load model says whether
+// sends are tracked; seeding follows cfg) and its stepper: each step's own
+// report on stdout is discarded, the command prints its table instead.
+func openSteps(ctx context.Context, o IO, cfg, first *config.Config, plan *workload.Plan, out output, inputs []string) (*run.Session, *run.Stepper, error) {
+	first.Run.Concurrency = cfg.Run.Concurrency
+	sess, err := openSession(ctx, o, first, plan, out, inputs)
+	if err != nil {
+		return nil, nil, err
 	}
-	return &c
+	measure := func(ctx context.Context, sc *config.Config) (*run.Result, error) {
+		return out.measure(ctx, o, sess, sc, io.Discard)
+	}
+	return sess, &run.Stepper{Cfg: cfg, Measure: measure, Log: o.Stderr}, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// checkSweepOutputs fails before the sweep if an output cannot be written
-// (the steps' interval logs go beside --hdr-log) or listened on.
-func checkSweepOutputs(cfg *config.Config, html, csvDir string, inputs []string) error {
-	if err := checkOutputs(cfg, inputs); err != nil {
-		return err
-	}
+// checkSweepOutputs fails before the sweep if its report files cannot be
+// written; run.Open tries the sweep file, the interval logs and the
+// Prometheus endpoint.
+func checkSweepOutputs(html, csvDir string, inputs []string) error {
 	if html != "" {
 		if err := results.CheckWritable(html, inputs...); err != nil {
 			return withCode(ExitOutput, err)
@@ -286,121 +265,6 @@ func checkSweepOutputs(cfg *config.Config, html, csvDir string, inputs []string)
 		}
 	}
 	return nil
-}
-
-// runSweep measures one step per level on the prepared data, with the
-// cooldown between steps, and returns the steps it measured. It writes the
-// sweep file (without analysis) after every step, so a sweep killed
-// outright still leaves its finished steps behind. The error is the step's
-// or the interruption's, with its exit code.
-func runSweep(ctx context.Context, o IO, cfg *config.Config, st *stepper, param string, levels []float64) (*results.Sweep, error) {
-	cool := st.cool
-	typ := map[string]string{"concurrency": results.Closed, "rate": results.Open, "sessions": results.Sessions}[param]
-	sw := &results.Sweep{
-		Schema: results.SweepSchema, Tool: results.Tool{Name: "mongoload", Version: Version}, Label: cfg.Run.Label,
-		Cost: costOf(cfg), Workload: results.Workload{Name: cfg.Name, Source: cfg.Source},
-		Load:        results.SweepLoad{Type: typ, Parameter: param, Levels: levels},
-		StepSeconds: cfg.Run.Duration.D().Seconds(), WarmupSeconds: cfg.Run.Warmup.D().Seconds(), CooldownSeconds: cool.Seconds(),
-		StartedAt: time.Now(), Outcome: results.Completed, Steps: []results.SweepStep{},
-	}
-	for i, lv := range levels {
-		step, res, err := st.measure(ctx, param, lv, fmt.Sprintf("step %d/%d: %s for %s", i+1, len(levels), sw.Load.Describe(lv), cfg.Run.Duration))
-		if errors.Is(err, errCooldownInterrupted) {
-			return stopSweep(sw, results.Interrupted, fmt.Sprintf("interrupted during the cooldown before step %d (%s)", i+1, sw.Load.Describe(lv)))
-		}
-		if err != nil { // the step could not run at all
-			sw.Notes = append(sw.Notes, fmt.Sprintf("the sweep stopped: step %d (%s) could not run: %v", i+1, sw.Load.Describe(lv), err))
-			sw.Outcome, sw.Reason = results.Failed, err.Error()
-			sw.EndedAt = time.Now()
-			return sw, err
-		}
-		complete := step.Outcome == engine.Completed
-		sw.Steps = append(sw.Steps, results.SweepStep{Level: lv, Complete: complete, Result: res})
-		fmt.Fprintln(o.Stderr, stepLine(i+1, len(levels), sw.Load, lv, res))
-		if cfg.Run.Out != "" {
-			sw.EndedAt = time.Now()
-			if err := results.WriteSweep(cfg.Run.Out, sw); err != nil {
-				fmt.Fprintln(o.Stderr, "warning: "+err.Error())
-			}
-		}
-		switch step.Outcome {
-		case engine.Interrupted:
-			return stopSweep(sw, results.Interrupted, fmt.Sprintf("interrupted during step %d (%s): its partial measurements are kept but not judged", i+1, sw.Load.Describe(lv)))
-		case engine.ServerLost:
-			return stopSweep(sw, results.ServerLost, fmt.Sprintf("the server went away during step %d (%s): %s", i+1, sw.Load.Describe(lv), step.Reason))
-		}
-	}
-	sw.EndedAt = time.Now()
-	return sw, nil
-}
-
-// stopSweep ends a sweep early with a note and the matching exit code.
-func stopSweep(sw *results.Sweep, outcome results.Outcome, why string) (*results.Sweep, error) {
-	sw.EndedAt = time.Now()
-	sw.Outcome, sw.Reason = outcome, why
-	done := 0
-	for _, st := range sw.Steps {
-		if st.Complete {
-			done++
-		}
-	}
-	sw.Notes = append(sw.Notes, fmt.Sprintf("the sweep stopped early, %s; %d of %d steps finished and are analysed", why, done, len(sw.Load.Levels)))
-	code := ExitInterrupted
-	if outcome == results.ServerLost {
-		code = ExitServerLost
-	}
-	finished := fmt.Sprintf("the %d finished steps above were analysed", done)
-	switch done {
-	case 0:
-		finished = "no step finished"
-	case 1:
-		finished = "the finished step above was analysed"
-	}
-	return sw, withCode(code, fmt.Errorf("the sweep stopped early: %s; %s", why, finished))
-}
-
-// stepResultOf is the step's full result: the one its results file holds
-// (with the interval series), else the one measureStep returned. The
-// recorded configuration names the sweep's file, not the temporary one.
-func stepResultOf(step *stepResult, tmpPath, sweepOut string, cost *results.Cost) *results.Result {
-	res := step.Result
-	if r, err := results.ReadJSON(tmpPath); err == nil {
-		res = r
-	} else {
-		res.Notes = append(res.Notes, "this step's interval series was not kept: "+err.Error())
-	}
-	oldQ, _ := json.Marshal(tmpPath)
-	newQ, _ := json.Marshal(sweepOut)
-	res.Config = bytes.ReplaceAll(res.Config, oldQ, newQ) // the path is unique: a fresh temporary directory
-	if res.Cost == nil {
-		res.Cost = cost
-	}
-	return res
-}
-
-// stepPath names a step's own file beside path: run.hlog -> run-c16.hlog.
-func stepPath(path, param string, level float64) string {
-	ext := filepath.Ext(path)
-	tag := map[string]string{"concurrency": "c", "rate": "r", "sessions": "s"}[param]
-	return strings.TrimSuffix(path, ext) + "-" + tag + strconv.FormatFloat(level, 'f', -1, 64) + ext
-}
-
-// stepLine is the one line printed after each step.
-func stepLine(i, n int, load results.SweepLoad, level float64, res *results.Result) string {
-	t := res.Totals
-	line := fmt.Sprintf("step %d/%d: %s: %.1f ops/s, avg %.3f ms, p99 %.3f ms, %d errors", i, n, load.Describe(level), t.Throughput, t.Latency.Avg, t.Latency.P99, t.Errors)
-	if c := res.Client; c != nil {
-		line += ", client CPU " + c.CPUText()
-	}
-	return line
-}
-
-// costOf is the configured monthly cost, nil when none was given.
-func costOf(cfg *config.Config) *results.Cost {
-	if cfg.Run.MonthlyCost <= 0 {
-		return nil
-	}
-	return &results.Cost{Monthly: cfg.Run.MonthlyCost, Currency: cfg.Run.Currency}
 }
 
 // finishSweep analyses what was measured, writes the files and prints the

@@ -42,7 +42,7 @@ func TestSweep(t *testing.T) {
 	uri := testserver.URI(t)
 	dir := t.TempDir()
 	out, page, csvDir := filepath.Join(dir, "sweep.json"), filepath.Join(dir, "sweep.html"), filepath.Join(dir, "csv")
-	code, stdout, stderr := run(t, context.Background(), nil, "sweep", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "1,4,16",
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "sweep", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "1,4,16",
 		"--step-duration", "2s", "--warmup", "200ms", "--cooldown", "300ms", "--seed", "1000", "--quiet",
 		"--label", "local", "--monthly-cost", "100", "--currency", "EUR", "--out", out, "--html", page, "--csv", csvDir)
 	if code != 0 {
@@ -77,8 +77,8 @@ func TestSweep(t *testing.T) {
 		if r.WarmupSeconds != 0.2 || r.Cost == nil {
 			t.Errorf("step %d: warm-up %v, cost %v", i+1, r.WarmupSeconds, r.Cost)
 		}
-		if strings.Contains(string(r.Config), stepsTemp) {
-			t.Errorf("step %d records the temporary results file: %s", i+1, r.Config)
+		if strings.Contains(string(r.Config), `"out"`) {
+			t.Errorf("step %d records a results file of its own: %s", i+1, r.Config) // the sweep's file holds it
 		}
 		f := sw.Analysis.Steps[i]
 		if f.Verdict == "" || f.Read == nil || f.Write == nil || f.ClientCPU == nil {
@@ -98,7 +98,7 @@ func TestSweep(t *testing.T) {
 		}
 	}
 	// The file renders again, as Markdown, without a server.
-	code, stdout, stderr = run(t, context.Background(), nil, "report", out, "--markdown")
+	code, stdout, stderr = runCLI(t, context.Background(), nil, "report", out, "--markdown")
 	if code != 0 || !strings.Contains(stdout, "| workers | ops/s |") {
 		t.Errorf("report --markdown: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -167,7 +167,7 @@ func TestSweepBadInput(t *testing.T) {
 		{[]string{"sweep", "--concurrency", "1,2", "--out", "/nonexistent/dir/s.json"}, nil, ExitOutput, "cannot be written"},
 		{[]string{"sweep"}, map[string]string{"MONGOLOAD_CONCURRENCY": "1,x"}, ExitUsage, `"x" is not a positive whole number`}, // from the environment
 	} {
-		code, _, stderr := run(t, context.Background(), c.env, c.args...)
+		code, _, stderr := runCLI(t, context.Background(), c.env, c.args...)
 		if code != c.code || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 			t.Errorf("%v: exit %d (want %d), stderr %q (want %q on one line)", c.args, code, c.code, stderr, c.want)
 		}
@@ -196,16 +196,16 @@ func TestCompareAndReport(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	code, stdout, stderr := run(t, context.Background(), nil, "compare", a, b, "--objective", "throughput>=2x", "--objective", "read.p95<=+5%")
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "compare", a, b, "--objective", "throughput>=2x", "--objective", "read.p95<=+5%")
 	if code != 0 || !strings.Contains(stdout, "throughput per cost (ops/s per 100 EUR/month)") || !strings.Contains(stdout, "meets every objective: s3-2xlarge-8") {
 		t.Errorf("compare: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	code, stdout, _ = run(t, context.Background(), nil, "compare", a, b, "--baseline", "s3-2xlarge-8", "--markdown")
+	code, stdout, _ = runCLI(t, context.Background(), nil, "compare", a, b, "--baseline", "s3-2xlarge-8", "--markdown")
 	if code != 0 || !strings.Contains(stdout, "## Comparison against s3-2xlarge-8 (baseline)") {
 		t.Errorf("compare --baseline --markdown: exit %d\n%s", code, stdout)
 	}
 	page, csvDir := filepath.Join(dir, "cmp.html"), filepath.Join(dir, "cmpcsv")
-	code, _, stderr = run(t, context.Background(), nil, "report", "compare", a, b, "--html", page, "--csv", csvDir)
+	code, _, stderr = runCLI(t, context.Background(), nil, "report", "compare", a, b, "--html", page, "--csv", csvDir)
 	if code != 0 || !strings.Contains(stderr, "HTML report written") {
 		t.Errorf("report compare: exit %d %s", code, stderr)
 	}
@@ -213,11 +213,11 @@ func TestCompareAndReport(t *testing.T) {
 		t.Error(err)
 	}
 	// A sweep file without an analysis (a killed sweep) is analysed on the way.
-	code, stdout, stderr = run(t, context.Background(), nil, "report", sweep)
+	code, stdout, stderr = runCLI(t, context.Background(), nil, "report", sweep)
 	if code != 0 || !strings.Contains(stdout, "Sweet spot: 32 workers") {
 		t.Errorf("report sweep: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	code, stdout, _ = run(t, context.Background(), nil, "report", a, "--markdown")
+	code, stdout, _ = runCLI(t, context.Background(), nil, "report", a, "--markdown")
 	if code != 0 || !strings.Contains(stdout, "| find_flight |") {
 		t.Errorf("report results --markdown: exit %d\n%s", code, stdout)
 	}
@@ -234,7 +234,7 @@ func TestCompareAndReport(t *testing.T) {
 		{[]string{"report"}, ExitUsage, "name a results or sweep file"},
 		{[]string{"report", a, b}, ExitUsage, "one file at a time"},
 	} {
-		code, _, stderr := run(t, context.Background(), nil, c.args...)
+		code, _, stderr := runCLI(t, context.Background(), nil, c.args...)
 		if code != c.code || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d (want %d), %q (want %q)", c.args, code, c.code, stderr, c.want)
 		}
@@ -255,7 +255,7 @@ func TestSweepOtherModels(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "sweep.json")
 			args := append([]string{"sweep", uniqueDB(t, mixed), "--uri", uri, "--step-duration", "1s", "--cooldown", "0s", "--seed", "200", "--quiet", "--out", out}, c.args...)
-			code, stdout, stderr := run(t, context.Background(), nil, args...)
+			code, stdout, stderr := runCLI(t, context.Background(), nil, args...)
 			if code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 			}
@@ -285,7 +285,7 @@ func TestSweepOtherModels(t *testing.T) {
 func TestSweepNamesTheClientPool(t *testing.T) {
 	uri := testserver.URI(t)
 	out := filepath.Join(t.TempDir(), "sweep.json")
-	code, stdout, stderr := run(t, context.Background(), nil, "sweep", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "2,4,8,16",
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "sweep", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "2,4,8,16",
 		"--max-pool-size", "2", "--step-duration", "1500ms", "--warmup", "200ms", "--cooldown", "200ms", "--seed", "1000", "--quiet", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)

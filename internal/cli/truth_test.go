@@ -57,7 +57,7 @@ func ms(us int64) float64 { return float64(us) / 1000 }
 func TestStallShowsInResponseTime(t *testing.T) {
 	testserver.Timing(t)
 	uri, pid := testserver.Own(t)
-	if code, _, stderr := run(t, context.Background(), nil, "load", writeFile(t, "w.yaml", minimal), "--uri", uri, "--documents", "1000"); code != 0 {
+	if code, _, stderr := runCLI(t, context.Background(), nil, "load", writeFile(t, "w.yaml", minimal), "--uri", uri, "--documents", "1000"); code != 0 {
 		t.Fatal(stderr)
 	}
 	res := openLoopRun(t, uri, pid, "--rate", "500", "--max-in-flight", "2000", "--max-pool-size", "4")
@@ -97,7 +97,7 @@ func TestStallShowsInResponseTime(t *testing.T) {
 func TestStallDropsBeyondMaxInFlight(t *testing.T) {
 	testserver.Timing(t)
 	uri, pid := testserver.Own(t)
-	if code, _, stderr := run(t, context.Background(), nil, "load", writeFile(t, "w.yaml", minimal), "--uri", uri, "--documents", "1000"); code != 0 {
+	if code, _, stderr := runCLI(t, context.Background(), nil, "load", writeFile(t, "w.yaml", minimal), "--uri", uri, "--documents", "1000"); code != 0 {
 		t.Fatal(stderr)
 	}
 	res := openLoopRun(t, uri, pid, "--rate", "500", "--max-in-flight", "50")

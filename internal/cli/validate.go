@@ -2,42 +2,14 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mongoload/mongoload/internal/builtin"
 	"github.com/mongoload/mongoload/internal/config"
 )
-
-var errHelp = errors.New("help shown")
-
-// newFlags makes a command's flag set; parse errors become usage errors.
-func newFlags(name, args string, o IO) *pflag.FlagSet {
-	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SetOutput(o.Stderr)
-	fs.SortFlags = false
-	fs.Usage = func() {
-		fmt.Fprintf(o.Stdout, "Usage: mongoload %s %s\n\nFlags:\n%s", name, args, fs.FlagUsages())
-	}
-	return fs
-}
-
-func parse(fs *pflag.FlagSet, args []string, maxArgs int) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return errHelp
-		}
-		return withCode(ExitUsage, unknownSetting(fs, err))
-	}
-	if fs.NArg() > maxArgs {
-		return withCode(ExitUsage, fmt.Errorf("too many arguments: %s", strings.Join(fs.Args(), " ")))
-	}
-	return nil
-}
 
 func validateCommand(_ context.Context, args []string, o IO) error {
 	fs := newFlags("validate", "[WORKLOAD] [flags]", o)
@@ -45,11 +17,10 @@ func validateCommand(_ context.Context, args []string, o IO) error {
 	if err := parse(fs, args, 1); err != nil {
 		return err
 	}
-	cfg, plan, err := resolve(fs.Arg(0), fs, o.Getenv)
+	cfg, plan, _, err := resolve(fs.Arg(0), fs, o)
 	if err != nil {
 		return err
 	}
-	warnDeprecated(o, cfg)
 	fmt.Fprintf(o.Stdout, "%s: valid: %d collection(s), %d operation(s)\n", cfg.Source, len(plan.Collections), len(plan.Ops))
 	for _, out := range plan.Outputs {
 		fmt.Fprintf(o.Stdout, "note: %s: a run refuses it unless mongoload created %s (or --allow-existing, or --drop)\n", out.Describe(), out.Collection.Namespace())
@@ -100,30 +71,4 @@ func printConfig(o IO, cfg *config.Config) error {
 		return err
 	}
 	return enc.Close()
-}
-
-// unknownSetting explains a setting flag this command does not take
-// ("unknown flag: --rate: load does not read that setting ..."); other
-// errors are returned as they are.
-func unknownSetting(fs *pflag.FlagSet, err error) error {
-	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
-	if !ok {
-		return err
-	}
-	for _, s := range config.Settings {
-		if s.Flag == name && !s.NoFlag {
-			return fmt.Errorf("%w: %s does not read that setting (mongoload %s --help lists those it does)", err, fs.Name(), fs.Name())
-		}
-	}
-	return err
-}
-
-// warnDeprecated prints a warning per setting used under an old name.
-func warnDeprecated(o IO, cfg *config.Config) {
-	if cfg == nil {
-		return
-	}
-	for _, d := range cfg.Deprecations() {
-		fmt.Fprintln(o.Stderr, "warning: "+d)
-	}
 }

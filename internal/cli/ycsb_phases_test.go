@@ -115,7 +115,7 @@ func TestYCSBWorkloadsBothPhases(t *testing.T) {
 			if !strings.Contains(url, db) {
 				t.Fatalf("cannot put a database into %s", uri)
 			}
-			code, stdout, stderr := run(t, context.Background(), nil, "load", "-P", file, "-p", url)
+			code, stdout, stderr := runCLI(t, context.Background(), nil, "load", "-P", file, "-p", url)
 			if code != 0 {
 				t.Fatalf("load: exit %d\n%s\n%s", code, stdout, stderr)
 			}
@@ -143,7 +143,7 @@ func TestYCSBWorkloadsBothPhases(t *testing.T) {
 				}
 			}
 			out := filepath.Join(t.TempDir(), "r.json")
-			code, stdout, stderr = run(t, context.Background(), nil, "run", "-P", file, "-p", url, "--format", "ycsb", "--out", out)
+			code, stdout, stderr = runCLI(t, context.Background(), nil, "run", "-P", file, "-p", url, "--format", "ycsb", "--out", out)
 			if code != 0 {
 				t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
 			}
@@ -234,7 +234,7 @@ func TestYCSBLoadOrderedZeroPadded(t *testing.T) {
 	db := fmt.Sprintf("ml_ycsb_ordered_%d", time.Now().UnixNano()%1e6)
 	url := "mongodb.url=" + strings.Replace(uri, "/?", "/"+db+"?", 1)
 	file := filepath.Join("..", "ycsb", "testdata", "workloada")
-	code, stdout, stderr := run(t, context.Background(), nil, "load", "-P", file, "-p", url, "-p", "recordcount=50", "-p", "insertorder=ordered", "-p", "zeropadding=6")
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "load", "-P", file, "-p", url, "-p", "recordcount=50", "-p", "insertorder=ordered", "-p", "zeropadding=6")
 	if code != 0 {
 		t.Fatalf("load: exit %d\n%s\n%s", code, stdout, stderr)
 	}

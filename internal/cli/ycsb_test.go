@@ -82,7 +82,7 @@ func checkShare(t *testing.T, res *results.Result, name string, p float64) {
 func TestRunYCSBWorkloadA(t *testing.T) {
 	uri := testserver.URI(t)
 	out := filepath.Join(t.TempDir(), "r.json")
-	code, stdout, stderr := run(t, context.Background(), nil, "run", uniqueYCSB(t, "ycsb-a"), "--uri", uri,
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "run", uniqueYCSB(t, "ycsb-a"), "--uri", uri,
 		"--operations", "3000", "--duration", "0", "--concurrency", "4", "--format", "ycsb", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
@@ -196,7 +196,7 @@ func TestRunYCSBWorkloadE(t *testing.T) {
 	p := writeFile(t, "workloade", workloadE)
 	db := fmt.Sprintf("ml_ycsb_e_%d", time.Now().UnixNano()%1e6)
 	out := filepath.Join(t.TempDir(), "r.json")
-	code, stdout, stderr := run(t, context.Background(), nil, "run", "-P", p, "-p", "operationcount=2000",
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "run", "-P", p, "-p", "operationcount=2000",
 		"-p", "threadcount=4", "-p", "mongodb.url="+withDatabase(uri, db), "--format", "ycsb", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
@@ -252,7 +252,7 @@ func TestYCSBCommandLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := run(t, context.Background(), nil, tt.args...)
+			code, stdout, stderr := runCLI(t, context.Background(), nil, tt.args...)
 			if code != tt.code || !strings.Contains(stdout, tt.stdout) || !strings.Contains(stderr, tt.stderr) {
 				t.Errorf("exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
 			}

@@ -160,6 +160,12 @@ type Operation struct {
 	Line int `yaml:"-" json:"-"`
 }
 
+// The targets of a run (Run.Target).
+const (
+	TargetMongoDB = "mongodb" // the server at the connection URI (also "")
+	TargetNoop    = "noop"    // no server: every operation is answered at once
+)
+
 // Run holds the phases and the load model of a run.
 type Run struct {
 	Concurrency int      `yaml:"concurrency,omitempty" json:"concurrency"`
@@ -194,6 +200,9 @@ type Run struct {
 	MonthlyCost float64 `yaml:"monthlyCost,omitempty" json:"monthlyCost,omitempty"`
 	Currency    string  `yaml:"currency,omitempty" json:"currency,omitempty"`
 	Quiet       bool    `yaml:"quiet,omitempty" json:"quiet,omitempty"`
+	// Target is what the operations go to: the server (TargetMongoDB, the
+	// default) or nothing (TargetNoop), to see the client's own ceiling.
+	Target string `yaml:"target,omitempty" json:"target,omitempty"`
 
 	// Load models: closed loop (Concurrency workers) unless Rate (open loop
 	// at a target rate) or Sessions (think-time sessions) is set.

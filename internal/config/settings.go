@@ -140,6 +140,7 @@ var Settings = []Setting{
 		return nil
 	}},
 	{Flag: "currency", Usage: "the currency of --monthly-cost, such as EUR", Set: func(c *Config, v string) error { c.Run.Currency = v; return nil }},
+	{Flag: "target", Usage: "where the operations go: mongodb (the server at --uri) or noop (no server: the engine, generators, recorder and sinks alone, to see mongoload's own ceiling for this workload)", Set: func(c *Config, v string) error { c.Run.Target = v; return nil }},
 	{Flag: "quiet", Bool: true, Usage: "no per-interval lines", Set: boolSetter(func(c *Config) *bool { return &c.Run.Quiet })},
 	{Flag: "hdr-log", Usage: "write each interval's latency histograms per operation to this HdrHistogram log (.hlog)", Set: func(c *Config, v string) error { c.Run.HdrLog = v; return nil }},
 	{Flag: "prometheus", Usage: "serve /metrics for Prometheus on this address during the run (a bare port listens on loopback)", Set: func(c *Config, v string) error { c.Run.Prometheus = v; return nil }},

@@ -301,6 +301,13 @@ func (c *Config) validateRun(add adder) {
 			add(Invalid, 0, "run.gogc", "%v", err)
 		}
 	}
+	if r.Explain < 0 {
+		add(Invalid, 0, "run.explain", "--explain %d: give how many of the slowest shapes to explain, 0 or more", r.Explain)
+	}
+	checkOneOf(add, "run.target", r.Target, []string{TargetMongoDB, TargetNoop})
+	if r.Target == TargetNoop && len(r.Faults) > 0 {
+		add(Invalid, 0, "run.faults", "a fault schedule needs a server: remove --fault, or run against one (--target mongodb)")
+	}
 	for i, f := range r.Faults {
 		if fa, err := ParseFault(f); err != nil {
 			add(Invalid, 0, fmt.Sprintf("run.faults[%d]", i), "%v", err)

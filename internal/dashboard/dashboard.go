@@ -10,7 +10,7 @@
 // small JSON and Server-Sent Events API, documented in docs/dashboard.md:
 // GET /api/run, /api/snapshots, /api/server, /api/result and /api/events.
 //
-// Data reaches the dashboard through a sink.Sink (one snapshot per
+// Data reaches the dashboard through sink.Dashboard (one snapshot per
 // interval, behind sink.Fanout, so it never holds up the engine) and a
 // few calls for what is not an interval (server samples, sweep steps, load
 // progress). Publishing never waits for a page: one that falls behind is

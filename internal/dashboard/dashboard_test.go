@@ -106,9 +106,9 @@ func interval(start time.Time) *metrics.Interval {
 	return iv
 }
 
-// TestPhaseFeedsTheAPI: a phase's intervals and result reach every
+// TestRunFeedsTheAPI: a measured run's intervals and result reach every
 // endpoint, and the downloads appear only once the run is over.
-func TestPhaseFeedsTheAPI(t *testing.T) {
+func TestRunFeedsTheAPI(t *testing.T) {
 	s := start(t, func(w io.Writer, res *results.Result, _ *results.Sweep) error {
 		_, err := io.WriteString(w, "<html>report of "+res.Workload.Name+"</html>")
 		return err
@@ -122,10 +122,13 @@ func TestPhaseFeedsTheAPI(t *testing.T) {
 			t.Errorf("GET /%s = %d, %d bytes", a, code, len(body))
 		}
 	}
-	sink := s.Sink(Phase{Load: results.LoadModel{Type: results.Closed, Concurrency: 4}, Ops: []OpView{{Name: "get"}, {Name: "step", Parent: "txn"}}, Interval: time.Second})
+	step := s.StartRun(Run{Load: results.LoadModel{Type: results.Closed, Concurrency: 4}, Ops: []OpView{{Name: "get"}, {Name: "step", Parent: "txn"}}, Interval: time.Second})
 	t0 := time.Now()
+	var series []results.IntervalSummary
 	for i := range 3 {
-		sink.Interval(interval(t0.Add(time.Duration(i)*time.Second)), time.Duration(i+1)*time.Second)
+		iv := interval(t0.Add(time.Duration(i) * time.Second))
+		series = append(series, results.Summarize(iv, time.Duration(i+1)*time.Second))
+		s.RunInterval(step, 1, iv, series[i])
 	}
 	var snaps []Snapshot
 	_, body := get(t, base+"api/snapshots")
@@ -139,9 +142,7 @@ func TestPhaseFeedsTheAPI(t *testing.T) {
 	if code, _ := get(t, base+"report.html"); code != 404 {
 		t.Errorf("report.html before the end = %d, want 404", code)
 	}
-	if err := sink.Close(&results.Result{Workload: results.Workload{Name: "w"}, Outcome: results.Completed}); err != nil {
-		t.Fatal(err)
-	}
+	s.EndRun(step, &results.Result{Workload: results.Workload{Name: "w"}, Outcome: results.Completed, Intervals: series})
 	s.Finish(nil, nil)
 	var info Info
 	_, body = get(t, base+"api/run")
@@ -154,7 +155,7 @@ func TestPhaseFeedsTheAPI(t *testing.T) {
 	var res results.Result
 	_, body = get(t, base+"results.json")
 	if err := json.Unmarshal([]byte(body), &res); err != nil || len(res.Intervals) != 3 {
-		t.Errorf("results.json must carry the series the sink received: %v, %d intervals", err, len(res.Intervals))
+		t.Errorf("results.json must carry the run's series: %v, %d intervals", err, len(res.Intervals))
 	}
 }
 
@@ -196,10 +197,11 @@ func sse(t *testing.T, url, lastID string, n int) []string {
 func TestEventsReplayAndResume(t *testing.T) {
 	s := start(t, nil)
 	s.SetSweep("concurrency", []float64{4, 8})
-	sink := s.Sink(Phase{Ops: []OpView{{Name: "get"}, {Name: "step"}}})
-	sink.Interval(interval(time.Now()), time.Second)
+	step := s.StartRun(Run{Ops: []OpView{{Name: "get"}, {Name: "step"}}})
+	iv := interval(time.Now())
+	s.RunInterval(step, 1, iv, results.Summarize(iv, time.Second))
 	s.Server(results.ServerSample{T: 1, Dt: 1, At: time.Now()})
-	_ = sink.Close(&results.Result{Outcome: results.Completed})
+	s.EndRun(step, &results.Result{Outcome: results.Completed})
 	got := sse(t, s.URL()+"api/events", "", 6)
 	want := []string{"1 sweep", "2 run", "3 interval", "4 server", "5 result", "6 step"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
@@ -269,14 +271,15 @@ func TestHistoryIsBounded(t *testing.T) {
 // rather than end in a false dip or spike.
 func TestPartialMarked(t *testing.T) {
 	s := start(t, nil)
-	sink := s.Sink(Phase{Ops: []OpView{{Name: "get"}, {Name: "step", Parent: "txn"}}, Interval: time.Second})
+	step := s.StartRun(Run{Ops: []OpView{{Name: "get"}, {Name: "step", Parent: "txn"}}, Interval: time.Second})
 	t0 := time.Now()
 	for i := range 2 {
-		sink.Interval(interval(t0.Add(time.Duration(i)*time.Second)), time.Duration(i+1)*time.Second)
+		iv := interval(t0.Add(time.Duration(i) * time.Second))
+		s.RunInterval(step, 1, iv, results.Summarize(iv, time.Duration(i+1)*time.Second))
 	}
 	cut := interval(t0.Add(2 * time.Second))
 	cut.End = cut.Start.Add(50 * time.Millisecond)
-	sink.Interval(cut, 2050*time.Millisecond)
+	s.RunInterval(step, 1, cut, results.Summarize(cut, 2050*time.Millisecond))
 	for _, dt := range []float64{1, 1, 0.05} {
 		s.Server(results.ServerSample{T: 1, Dt: dt, At: time.Now()})
 	}

@@ -26,8 +26,8 @@ func (r *run) startMeasuring() {
 	r.rec.Reset(r.measureStart)
 	r.measuring.Store(true)
 	close(r.measured)
-	if r.o.OnPhase != nil {
-		r.o.OnPhase("measure")
+	if r.o.OnMeasure != nil {
+		r.o.OnMeasure()
 	}
 }
 
@@ -133,7 +133,7 @@ func (r *run) interval(now time.Time, res *Result) bool {
 	}
 	res.Totals.Add(iv)
 	iv.RunTotals = res.Totals // the one whole-run total; sinks keep none of their own
-	r.sink.Interval(iv, elapsed)
+	r.onInterval(iv, elapsed)
 	ok := progressed(iv)
 	iv.Release()
 	return ok

@@ -5,29 +5,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/engine/enginetest"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/testserver"
-	"github.com/mongoload/mongoload/internal/workload"
+	"github.com/mongoload/mongoload/internal/workload/workloadtest"
 )
 
 // execLoop is one worker's measured loop over a find-only plan, the way the
 // closed loop runs it, without the goroutines.
 func execLoop(tb testing.TB) func() {
-	cfg, err := config.Parse([]byte(`
+	_, p := workloadtest.Compile(tb, []byte(`
 collections:
   - {database: d, name: c, template: {k: {$gen: key}}}
 operations:
   - {name: a, type: findOne, collection: c, weight: 1, filter: {k: {$gen: key}}}
 `), "t.yaml")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	p, err := workload.Compile(cfg)
-	if err != nil {
-		tb.Fatal(err)
-	}
 	p.Collections[0].Keys.Reset(0, 1000)
 	rec := metrics.NewRecorder(p.OpNames(), metrics.Options{Shards: 1})
 	r := newRun(context.Background(), p, []Executor{enginetest.Answer{Returned: 2, Shaped: 1}}, rec, nil, Options{Concurrency: 1, Interval: time.Hour})

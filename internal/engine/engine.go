@@ -35,13 +35,11 @@ type Executor interface {
 	Do(ctx context.Context, r *workload.Request) (workload.Reply, error)
 }
 
-// Sink receives one snapshot per interval of the measured phase. The engine
-// releases each interval once Interval returns (its histograms are reused):
-// a sink that keeps it, or reads it on another goroutine later, must Retain
-// it first and Release it when done.
-type Sink interface {
-	Interval(iv *metrics.Interval, elapsed time.Duration)
-}
+// OnInterval receives one snapshot per interval of the measured phase, on
+// the engine's collecting goroutine. The engine releases each interval once
+// it returns (its histograms are reused): whoever keeps it, or reads it on
+// another goroutine later, must Retain it first and Release it when done.
+type OnInterval func(iv *metrics.Interval, elapsed time.Duration)
 
 // Model is a load model.
 type Model string
@@ -99,9 +97,9 @@ type Options struct {
 	// business error such as a duplicate key): such errors open the
 	// availability gaps of Result.Gaps. nil: every error.
 	IsFault func(error) bool
-	// OnPhase is told when the measured phase starts (after the warm-up), on
-	// the goroutine that called Run.
-	OnPhase func(phase string)
+	// OnMeasure is told when the measured phase starts (after the warm-up),
+	// on the goroutine that called Run.
+	OnMeasure func()
 	// OnSlow, if set, is called on the worker's goroutine for each measured
 	// operation whose latency reached SlowThreshold, with its request still
 	// built (it is reused once OnSlow returns) and its error: it must copy
@@ -200,8 +198,8 @@ func closedWorkers(o Options) int {
 
 // Run executes plan until the duration, operation count or stages are done,
 // ctx is cancelled (Interrupted) or the server is lost.
-func Run(ctx context.Context, plan *workload.Plan, execs []Executor, rec *metrics.Recorder, sink Sink, o Options) *Result {
-	r := newRun(ctx, plan, execs, rec, sink, o)
+func Run(ctx context.Context, plan *workload.Plan, execs []Executor, rec *metrics.Recorder, onInterval OnInterval, o Options) *Result {
+	r := newRun(ctx, plan, execs, rec, onInterval, o)
 	defer r.cancel()
 	if r.o.Warmup <= 0 {
 		r.startMeasuring() // before the workers: their first operations are measured
@@ -226,7 +224,7 @@ type run struct {
 	plan         *workload.Plan
 	execs        []Executor
 	rec          *metrics.Recorder
-	sink         Sink
+	onInterval   OnInterval
 	o            Options
 	service      bool
 	stop         atomic.Bool
@@ -247,7 +245,7 @@ type lossNote struct {
 	err error
 }
 
-func newRun(ctx context.Context, plan *workload.Plan, execs []Executor, rec *metrics.Recorder, sink Sink, o Options) *run {
+func newRun(ctx context.Context, plan *workload.Plan, execs []Executor, rec *metrics.Recorder, onInterval OnInterval, o Options) *run {
 	if o.Model == "" {
 		o.Model = Closed
 	}
@@ -278,7 +276,7 @@ func newRun(ctx context.Context, plan *workload.Plan, execs []Executor, rec *met
 		stages = []Stage{{Target: target}}
 	}
 	opCtx, cancel := context.WithCancel(ctx)
-	r := &run{ctx: ctx, opCtx: opCtx, cancel: cancel, plan: plan, execs: execs, rec: rec, sink: sink, o: o,
+	r := &run{ctx: ctx, opCtx: opCtx, cancel: cancel, plan: plan, execs: execs, rec: rec, onInterval: onInterval, o: o,
 		service: Service(o), measured: make(chan struct{}), stopC: make(chan struct{}), schedule: NewSchedule(stages)}
 	r.remaining.Store(o.Operations)
 	return r

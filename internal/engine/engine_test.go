@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/engine/enginetest"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/workload"
+	"github.com/mongoload/mongoload/internal/workload/workloadtest"
 )
 
 // These tests drive the engine with in-process executors: they check the
@@ -32,23 +32,13 @@ func (s *collectSink) Interval(iv *metrics.Interval, _ time.Duration) {
 
 func testPlan(t testing.TB) *workload.Plan {
 	t.Helper()
-	cfg, err := config.Parse([]byte(`
+	_, p := workloadtest.Compile(t, []byte(`
 collections:
   - {database: d, name: c, template: {k: {$gen: key}}}
 operations:
   - {name: a, type: findOne, weight: 3, filter: {k: {$gen: key}}}
   - {name: b, type: insertOne, weight: 1}
 `), "t.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if es := cfg.Validate(); len(es) > 0 {
-		t.Fatal(es)
-	}
-	p, err := workload.Compile(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
 	return p
 }
 
@@ -68,7 +58,7 @@ func runWith(t *testing.T, ctx context.Context, ex Executor, o Options) (*Result
 	if o.Interval == 0 {
 		o.Interval = 50 * time.Millisecond
 	}
-	return Run(ctx, p, []Executor{ex, ex}, rec, sink, o), sink
+	return Run(ctx, p, []Executor{ex, ex}, rec, sink.Interval, o), sink
 }
 
 // TestOperationsLimit: a run bounded by operations does exactly that many

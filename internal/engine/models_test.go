@@ -21,7 +21,7 @@ func runModel(t *testing.T, ex Executor, o Options) (*Result, *collectSink) {
 	if o.Interval == 0 {
 		o.Interval = 100 * time.Millisecond
 	}
-	return Run(context.Background(), p, []Executor{ex, ex}, rec, sink, o), sink
+	return Run(context.Background(), p, []Executor{ex, ex}, rec, sink.Interval, o), sink
 }
 
 // TestOpenLoopKeepsItsRate: the achieved rate is the target (to 1%) when the

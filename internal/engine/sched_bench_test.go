@@ -26,7 +26,7 @@ func schedulingLateness(b *testing.B, o Options) {
 			mu.Unlock()
 		}
 		rec := metrics.NewRecorder(p.OpNames(), metrics.Options{Service: Service(o)})
-		res := Run(context.Background(), p, []Executor{nop, nop}, rec, discard{}, o)
+		res := Run(context.Background(), p, []Executor{nop, nop}, rec, discard{}.Interval, o)
 		load := res.Totals.Load()
 		var ops int64
 		for i := 0; i < res.Totals.Len(); i++ {

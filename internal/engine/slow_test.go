@@ -35,7 +35,7 @@ func TestOnSlow(t *testing.T) {
 	var calls, withFilter, tooFast int
 	o := Options{Concurrency: 2, Warmup: 100 * time.Millisecond, Duration: 300 * time.Millisecond, SlowThreshold: 15 * time.Millisecond}
 	var measuring bool
-	o.OnPhase = func(string) { mu.Lock(); measuring = true; mu.Unlock() }
+	o.OnMeasure = func() { mu.Lock(); measuring = true; mu.Unlock() }
 	o.OnSlow = func(op *workload.Op, lat time.Duration, req *workload.Request, err error) {
 		mu.Lock()
 		defer mu.Unlock()

@@ -4,9 +4,9 @@ import (
 	"testing"
 
 	"github.com/mongoload/mongoload/internal/builtin"
-	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/generate"
 	"github.com/mongoload/mongoload/internal/workload"
+	"github.com/mongoload/mongoload/internal/workload/workloadtest"
 )
 
 // ycsbTemplate is a YCSB record: _id "user" + number and ten 100-byte fields.
@@ -19,17 +19,7 @@ const ycsbTemplate = `{_id: {$gen: key, as: string, prefix: user},
 
 func defaultCollection(b *testing.B) *workload.Collection {
 	data, _ := builtin.Get("default")
-	cfg, err := config.Parse(data, "builtin:default")
-	if err != nil {
-		b.Fatal(err)
-	}
-	if es := cfg.Validate(); len(es) > 0 {
-		b.Fatal(es)
-	}
-	p, err := workload.Compile(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, p := workloadtest.Compile(b, data, "builtin:default")
 	return p.Collections[0]
 }
 

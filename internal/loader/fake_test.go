@@ -8,8 +8,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/workload"
+	"github.com/mongoload/mongoload/internal/workload/workloadtest"
 )
 
 // memStore is a Store in memory, with the server's atomicity: each call
@@ -155,17 +155,7 @@ collections:
 operations:
   - {name: get, type: findOne, weight: 1, filter: {k: {$gen: key}}}
 `, template)
-	cfg, err := config.Parse([]byte(src), "t.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if es := cfg.Validate(); len(es) > 0 {
-		t.Fatal(es)
-	}
-	p, err := workload.Compile(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, p := workloadtest.Compile(t, []byte(src), "t.yaml")
 	return p.Collections[0]
 }
 

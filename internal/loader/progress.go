@@ -1,6 +1,9 @@
 package loader
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Progress is a snapshot of one collection's load, reported about once an
 // interval and at the end.
@@ -66,3 +69,12 @@ func (p Progress) ETAUnbounded() bool { return p.ETA() >= maxETA }
 // Unfinished reports whether a final snapshot ended with documents left:
 // the load was interrupted or failed.
 func (p Progress) Unfinished() bool { return p.Final && p.Done() < p.Total }
+
+// PartLabel names a partition in a progress line: " (partition 1/4)", or
+// nothing for an unpartitioned load.
+func PartLabel(part, parts int) string {
+	if parts <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(" (partition %d/%d)", part, parts)
+}

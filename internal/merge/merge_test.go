@@ -12,7 +12,6 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/mongoload/mongoload/internal/metrics"
-	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/sink"
 )
@@ -57,7 +56,8 @@ func newSplit(t *testing.T, service bool) *split {
 	sp.ref = metrics.NewTotals(ops, service)
 	recs := make([]*metrics.Recorder, procs)
 	totals := make([]*metrics.Totals, procs)
-	sinks := make([][]sink.Sink, procs)
+	hlogs := make([]sink.Sink, procs)
+	series := make([][]results.IntervalSummary, procs)
 	for p := range procs {
 		sp.start = append(sp.start, t0.Add(offsets[p]))
 		recs[p] = metrics.NewRecorder(ops, opt)
@@ -65,11 +65,11 @@ func newSplit(t *testing.T, service bool) *split {
 		totals[p] = metrics.NewTotals(ops, service)
 		sp.json = append(sp.json, filepath.Join(sp.dir, fmt.Sprintf("p%d.json", p)))
 		sp.hlog = append(sp.hlog, filepath.Join(sp.dir, fmt.Sprintf("p%d.hlog", p)))
-		hl, err := report.CreateHlog(sp.hlog[p])
+		hl, err := sink.CreateHlog(sp.hlog[p])
 		if err != nil {
 			t.Fatal(err)
 		}
-		sinks[p] = []sink.Sink{report.NewJSONSink(sp.json[p], info(p, service)), hl}
+		hlogs[p] = hl
 		sp.errs = append(sp.errs, map[string]int64{})
 	}
 	for sec := range seconds {
@@ -97,20 +97,21 @@ func newSplit(t *testing.T, service bool) *split {
 			end := sp.start[p].Add(time.Duration(sec+1) * time.Second)
 			iv := recs[p].Interval(end)
 			totals[p].Add(iv)
-			for _, s := range sinks[p] {
-				s.Interval(iv, end.Sub(sp.start[p]))
-			}
+			snap := sink.NewSnapshot(iv, end.Sub(sp.start[p]))
+			series[p] = append(series[p], snap.Summary) // as a run keeps its series
+			hlogs[p].Interval(snap)
 		}
 		iv := ref.Interval(t0.Add(time.Duration(sec+1) * time.Second))
 		sp.ref.Add(iv)
 		sp.refIvs = append(sp.refIvs, iv)
 	}
 	for p := range procs {
-		res := results.Build(info(p, service), totals[p], nil)
-		for _, s := range sinks[p] {
-			if err := s.Close(res); err != nil {
-				t.Fatal(err)
-			}
+		res := results.Build(info(p, service), totals[p], series[p])
+		if err := hlogs[p].Close(res); err != nil {
+			t.Fatal(err)
+		}
+		if err := results.WriteJSON(sp.json[p], res); err != nil {
+			t.Fatal(err)
 		}
 	}
 	return sp

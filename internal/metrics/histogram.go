@@ -46,3 +46,12 @@ func micros(d time.Duration) (v int64, clamped bool) {
 	}
 	return int64((d + time.Microsecond/2) / time.Microsecond), false
 }
+
+// ReportedMax is h's max as Java's HdrHistogram reports it (0 when empty),
+// capped at HighestMicros.
+func ReportedMax(h *hdrhistogram.Histogram) int64 {
+	if h.TotalCount() == 0 {
+		return 0
+	}
+	return min(h.Max(), HighestMicros)
+}

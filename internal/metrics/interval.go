@@ -22,14 +22,10 @@ type Interval struct {
 	ClientCPU *time.Duration
 	// RunTotals are the run's whole-run totals, this interval included: the
 	// one whole-run total, kept by the collector, which keeps adding to it.
-	// A sink may keep the pointer but must read it only once the run is
-	// over (the JSON sink's fallback when it gets no result). Nil where no
+	// Whoever keeps the pointer must read it only once the run is over
+	// (the run's fallback result when it ends early). Nil where no
 	// collector keeps totals.
 	RunTotals *Totals
-	// Summary is the interval's summary, computed once by the first sink
-	// that asks (results.Summarize) and shared by all of them.
-	Summary Memo
-
 	// refs counts the holders of an interval made by a Recorder; the last
 	// Release returns its histograms to the recorder's pool.
 	refs atomic.Int32
@@ -101,19 +97,6 @@ func (p *histPool) put(h *hdrhistogram.Histogram) {
 		p.free = append(p.free, h)
 	}
 	p.mu.Unlock()
-}
-
-// Memo holds one value derived from an immutable interval: computed once,
-// by whichever goroutine asks first, and shared.
-type Memo struct {
-	once sync.Once
-	v    any
-}
-
-// Get returns the value, computing it with f on the first call.
-func (m *Memo) Get(f func() any) any {
-	m.once.Do(func() { m.v = f() })
-	return m.v
 }
 
 // OpInterval is what one operation recorded during an interval.

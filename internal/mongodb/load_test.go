@@ -14,6 +14,7 @@ import (
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/loader"
 	"github.com/mongoload/mongoload/internal/workload"
+	"github.com/mongoload/mongoload/internal/workload/workloadtest"
 )
 
 // The client is the driver's side of a load (internal/loader).
@@ -279,16 +280,6 @@ operations:
   - {name: put, type: insertOne, weight: 1}
   - {name: get, type: findOne, weight: 1, filter: {k: {$gen: key}}}
 `
-	cfg, err := config.Parse([]byte(src), "t.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if es := cfg.Validate(); len(es) > 0 {
-		t.Fatal(es)
-	}
-	p, err := workload.Compile(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, p := workloadtest.Compile(t, []byte(src), "t.yaml")
 	return p, db
 }

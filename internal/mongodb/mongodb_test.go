@@ -13,6 +13,7 @@ import (
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/testserver"
 	"github.com/mongoload/mongoload/internal/workload"
+	"github.com/mongoload/mongoload/internal/workload/workloadtest"
 )
 
 func TestMain(m *testing.M) { testserver.Main(m) }
@@ -51,17 +52,7 @@ operations:
 // compile parses, validates and compiles a workload written in a test.
 func compile(tb testing.TB, src string) *workload.Plan {
 	tb.Helper()
-	cfg, err := config.Parse([]byte(src), "t.yaml")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if es := cfg.Validate(); len(es) > 0 {
-		tb.Fatal(es)
-	}
-	p, err := workload.Compile(cfg)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	_, p := workloadtest.Compile(tb, []byte(src), "t.yaml")
 	return p
 }
 

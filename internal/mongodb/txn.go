@@ -134,16 +134,26 @@ func addRetry(m map[string]int64, cause string, n int64) map[string]int64 {
 
 // runSteps sends each step as its own command, in order.
 func (t *txn) runSteps(sc context.Context, r *workload.Request) error {
-	for i, e := range t.steps {
-		start := time.Now()
-		d, err := e.do(sc, &r.Steps[i])
-		r.StepRuns = append(r.StepRuns, workload.StepRun{Op: e.op, Latency: time.Since(start), Err: err, Docs: d})
-		if err != nil {
+	for i := range t.steps {
+		if err := t.runStep(sc, r, i); err != nil {
 			return err
 		}
-		if e.op.AbortIfNoMatch && d.Empty != 0 {
-			return &workload.Abort{Reason: e.op.AbortReason}
-		}
+	}
+	return nil
+}
+
+// runStep sends step i as its own command and records it; a step that must
+// match and matched nothing aborts the transaction.
+func (t *txn) runStep(sc context.Context, r *workload.Request, i int) error {
+	e := t.steps[i]
+	start := time.Now()
+	d, err := e.do(sc, &r.Steps[i])
+	r.StepRuns = append(r.StepRuns, workload.StepRun{Op: e.op, Latency: time.Since(start), Err: err, Docs: d})
+	if err != nil {
+		return err
+	}
+	if e.op.AbortIfNoMatch && d.Empty != 0 {
+		return &workload.Abort{Reason: e.op.AbortReason}
 	}
 	return nil
 }
@@ -156,14 +166,8 @@ func (t *txn) runBatched(sc context.Context, r *workload.Request) error {
 	for i, e := range t.steps {
 		m := clientModel(e.op, &r.Steps[i])
 		if m == nil { // a read: its own command
-			start := time.Now()
-			d, err := e.do(sc, &r.Steps[i])
-			r.StepRuns = append(r.StepRuns, workload.StepRun{Op: e.op, Latency: time.Since(start), Err: err, Docs: d})
-			if err != nil {
+			if err := t.runStep(sc, r, i); err != nil {
 				return err
-			}
-			if e.op.AbortIfNoMatch && d.Empty != 0 {
-				return &workload.Abort{Reason: e.op.AbortReason}
 			}
 			continue
 		}

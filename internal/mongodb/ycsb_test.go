@@ -9,9 +9,9 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/generate"
 	"github.com/mongoload/mongoload/internal/workload"
+	"github.com/mongoload/mongoload/internal/workload/workloadtest"
 	"github.com/mongoload/mongoload/internal/ycsb"
 )
 
@@ -20,17 +20,7 @@ import (
 func ycsbPlan(t *testing.T, w *ycsb.Workload) *workload.Plan {
 	t.Helper()
 	w.Database = fmt.Sprintf("mltest_ycsb_%d", time.Now().UnixNano())
-	cfg, err := config.Parse(w.YAML(ycsb.RenderOptions{Name: "t", Builtin: true}), "t.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if es := cfg.Validate(); len(es) > 0 {
-		t.Fatal(es)
-	}
-	p, err := workload.Compile(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, p := workloadtest.Compile(t, w.YAML(ycsb.RenderOptions{Name: "t", Builtin: true}), "t.yaml")
 	return p
 }
 

@@ -165,7 +165,7 @@ func FormatValue(v *float64, unit string) string {
 	case "ms":
 		return msFixed(*v)
 	case "ops/s":
-		return rateWhole(*v)
+		return results.Whole(*v)
 	case "%":
 		return fmt.Sprintf("%.2f%%", *v)
 	case "workers", "sessions", "rate":

@@ -9,9 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/results"
-	"github.com/mongoload/mongoload/internal/sink"
 )
 
 // WriteConsole writes the final report of res for people: a header, a
@@ -66,21 +64,6 @@ func WriteConsole(w io.Writer, res *results.Result) error {
 		ew.printf("config:   %s\n", res.ConfigLine)
 	}
 	return ew.err
-}
-
-// NewConsoleSink returns a sink that ignores intervals and writes the final
-// report to w on Close.
-func NewConsoleSink(w io.Writer) sink.Sink { return consoleSink{w} }
-
-type consoleSink struct{ w io.Writer }
-
-func (consoleSink) Name() string                              { return "console report" }
-func (consoleSink) Interval(*metrics.Interval, time.Duration) {}
-func (s consoleSink) Close(res *results.Result) error {
-	if res == nil {
-		return nil
-	}
-	return WriteConsole(s.w, res)
 }
 
 func writeHeader(w *errWriter, res *results.Result) {

@@ -3,8 +3,6 @@ package report
 import (
 	"cmp"
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/mongoload/mongoload/internal/results"
@@ -29,7 +27,7 @@ func ContextLine(c *results.ServerContext) string {
 	if c.StorageEngine != "" || c.CacheBytes != nil {
 		s := cmp.Or(c.StorageEngine, "storage engine unknown")
 		if c.CacheBytes != nil {
-			s += " cache " + bytesText(*c.CacheBytes)
+			s += " cache " + results.Bytes(*c.CacheBytes)
 		}
 		if c.BlockCompressor != "" {
 			s += ", " + c.BlockCompressor + " blocks"
@@ -48,10 +46,10 @@ func ContextLine(c *results.ServerContext) string {
 			s += fmt.Sprintf(", %d cores", *h.Cores)
 		}
 		if h.MemoryMB != nil {
-			s += ", " + bytesText(*h.MemoryMB<<20)
+			s += ", " + results.Bytes(*h.MemoryMB<<20)
 		}
 		if h.MemLimitMB != nil && h.MemoryMB != nil && *h.MemLimitMB < *h.MemoryMB {
-			s += " (limit " + bytesText(*h.MemLimitMB<<20) + ")"
+			s += " (limit " + results.Bytes(*h.MemLimitMB<<20) + ")"
 		}
 		parts = append(parts, s)
 	}
@@ -74,28 +72,6 @@ func topologyText(t *results.Topology) string {
 		s += fmt.Sprintf(" (%s, %s)", results.Plural(int64(len(t.Shards)), "shard", "shards"), results.Plural(int64(len(t.Mongos)), "mongos", "mongos"))
 	}
 	return s
-}
-
-// bytesText formats a size in binary units: 256 MB, 1.5 GB.
-func bytesText(n int64) string {
-	f := float64(n)
-	switch {
-	case f >= 1<<40:
-		return trimZero(f/(1<<40)) + " TB"
-	case f >= 1<<30:
-		return trimZero(f/(1<<30)) + " GB"
-	case f >= 1<<20:
-		return trimZero(f/(1<<20)) + " MB"
-	case f >= 1<<10:
-		return trimZero(f/(1<<10)) + " KB"
-	}
-	return strconv.FormatInt(n, 10) + " B"
-}
-
-// trimZero formats f with one decimal, none when it is whole.
-func trimZero(f float64) string {
-	s := strconv.FormatFloat(math.Round(f*10)/10, 'f', 1, 64)
-	return strings.TrimSuffix(s, ".0")
 }
 
 // writeContext writes the server's context and what it did not report.
@@ -134,10 +110,10 @@ func writeCollections(w *errWriter, res *results.Result) {
 		}
 		t.add(c.Namespace,
 			pair(func(s *results.CollStats) *int64 { return s.Count }, results.Thousands),
-			pair(func(s *results.CollStats) *int64 { return s.DataSize }, bytesText),
-			pair(func(s *results.CollStats) *int64 { return s.StorageSize }, bytesText),
-			pair(func(s *results.CollStats) *int64 { return s.TotalIndexSize }, bytesText),
-			optText(get(c.After, func(s *results.CollStats) *int64 { return s.AvgObjSize }), bytesText))
+			pair(func(s *results.CollStats) *int64 { return s.DataSize }, results.Bytes),
+			pair(func(s *results.CollStats) *int64 { return s.StorageSize }, results.Bytes),
+			pair(func(s *results.CollStats) *int64 { return s.TotalIndexSize }, results.Bytes),
+			optText(get(c.After, func(s *results.CollStats) *int64 { return s.AvgObjSize }), results.Bytes))
 	}
 	t.write(w, "  ")
 }
@@ -242,9 +218,9 @@ func perText(per *float64, total int64) string {
 // msText formats a threshold in milliseconds: 200ms, 1.5s.
 func msText(v float64) string {
 	if v >= 1000 {
-		return trimZero(v/1000) + "s"
+		return results.Decimal1(v/1000) + "s"
 	}
-	return trimZero(v) + "ms"
+	return results.Decimal1(v) + "ms"
 }
 
 // writeCPU sets the client's CPU per interval beside the server's, and

@@ -55,7 +55,7 @@ func TestOperatorConsoleGolden(t *testing.T) {
 	if err := WriteConsole(&b, operatorResult()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "operator.golden", b.Bytes())
+	resultstest.Golden(t, "operator.golden", b.Bytes())
 }
 
 func TestCPUSummary(t *testing.T) {
@@ -99,11 +99,12 @@ func TestDiffContext(t *testing.T) {
 	b.Version, b.FCV = "8.0.4", "8.0"
 	b.Host = &results.HostFacts{Cores: p64(8), MemoryMB: p64(8192), MemLimitMB: p64(4096)}
 	b.CacheBytes = nil
-	want := []ContextDiff{{"version", "7.0.12", "8.0.4"}, {"featureCompatibilityVersion", "7.0", "8.0"}, {"cacheBytes", "3 GB", "absent"}, {"host.cores", "4", "8"}}
-	if got := DiffContext(a, &b); !reflect.DeepEqual(got, want) {
+	want := []results.ContextDiff{{Field: "version", A: "7.0.12", B: "8.0.4"}, {Field: "featureCompatibilityVersion", A: "7.0", B: "8.0"},
+		{Field: "cacheBytes", A: "3 GB", B: "absent"}, {Field: "host.cores", A: "4", B: "8"}}
+	if got := results.DiffContext(a, &b); !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v", got)
 	}
-	if got := DiffContext(a, a); len(got) != 0 {
+	if got := results.DiffContext(a, a); len(got) != 0 {
 		t.Errorf("a context differs from itself: %+v", got)
 	}
 }

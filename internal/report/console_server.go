@@ -48,7 +48,7 @@ func writeServer(w *errWriter, res *results.Result) {
 	who := strings.TrimSpace(s.Host + " " + s.Process + " " + s.Version)
 	w.printf("\nserver:   %s, %s every %s\n", who, results.Plural(int64(len(s.Samples)), "sample", "samples"), results.ShortDuration(secondsDuration(s.IntervalSeconds)))
 	if o := s.Opcounters; o != nil && res.DurationSeconds > 0 {
-		w.printf("          %s ops/s over the phase (%s)\n", rateWhole(float64(sumCounters(o))/res.DurationSeconds), counterList(o, res.DurationSeconds))
+		w.printf("          %s ops/s over the phase (%s)\n", results.Whole(float64(sumCounters(o))/res.DurationSeconds), counterList(o, res.DurationSeconds))
 	}
 	if line := serverPeaks(s); line != "" {
 		w.printf("          %s\n", line)
@@ -152,7 +152,7 @@ func counterList(o *results.Opcounters, secs float64) string {
 	}{{"query", o.Query}, {"insert", o.Insert}, {"update", o.Update}, {"delete", o.Delete}, {"command", o.Command}, {"getmore", o.Getmore}} {
 		v := "-"
 		if c.v != nil {
-			v = rateWhole(float64(*c.v) / secs)
+			v = results.Whole(float64(*c.v) / secs)
 		}
 		parts = append(parts, c.name+" "+v)
 	}

@@ -71,7 +71,7 @@ func TestConsoleServerGolden(t *testing.T) {
 			if err := WriteConsole(&b, tt.res); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tt.name, b.Bytes())
+			resultstest.Golden(t, tt.name, b.Bytes())
 		})
 	}
 }

@@ -19,13 +19,8 @@ func TestFormats(t *testing.T) {
 		{results.Thousands(-1234), "-1,234"},                              // the sign stays in front
 		{results.Rate(4119.96), "4,120.0"},                                // rounding carries into the separator
 		{results.Rate(0), "0.0"},                                          // idle
-		{rateWhole(8411.5), "8,412"},                                      // live rounds to whole ops/s
+		{results.Whole(8411.5), "8,412"},                                  // live rounds to whole ops/s
 		{msFixed(1.2345), "1.234"},                                        // microsecond precision
-		{msShort(0.412), "0.41ms"},                                        // sub-millisecond
-		{msShort(2.31), "2.31ms"},                                         // three significant digits
-		{msShort(40.13), "40.1ms"},                                        // tens
-		{msShort(512.4), "512ms"},                                         // hundreds
-		{msShort(1234), "1.23s"},                                          // switch to seconds
 		{seconds(59.96), "60.0s"},                                         // durations
 		{results.Target(5000), "5,000"},                                   // a whole configured rate
 		{results.Target(2.5), "2.5"},                                      // a fractional one

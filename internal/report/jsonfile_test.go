@@ -20,5 +20,5 @@ func TestWriteJSONGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "result.golden.json", b)
+	resultstest.Golden(t, "result.golden.json", b)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 	rt "github.com/mongoload/mongoload/internal/results/resultstest"
+	"github.com/mongoload/mongoload/internal/sink"
 )
 
 // The mix's operations per second, computed from what resultstest recorded:
@@ -34,7 +35,7 @@ func TestTransactionIsOneOperation(t *testing.T) {
 	}
 
 	t.Run("live line", func(t *testing.T) {
-		line := report.LiveLine(results.Summarize(ivs[0], time.Second))
+		line := sink.LiveLine(results.Summarize(ivs[0], time.Second))
 		if !strings.Contains(line, fmt.Sprintf(" %d ops/s ", mixPerSecond)) || strings.Contains(line, "pay/debit") {
 			t.Errorf("live line must show %d ops/s and no step:\n%s", mixPerSecond, line)
 		}
@@ -93,9 +94,9 @@ func TestTransactionIsOneOperation(t *testing.T) {
 
 	t.Run("ycsb", func(t *testing.T) {
 		var status bytes.Buffer
-		s := report.NewYCSBStatusSink(&status, report.YCSBOptions{StatusInterval: time.Second, Location: time.UTC})
+		s := sink.NewYCSBStatusSink(&status, sink.YCSBStatusOptions{StatusInterval: time.Second, Location: time.UTC})
 		for i, iv := range ivs {
-			s.Interval(iv, time.Duration(i+1)*time.Second)
+			s.Interval(sink.NewSnapshot(iv, time.Duration(i+1)*time.Second))
 		}
 		_ = s.Close(res)
 		done := wantOps + rt.PayErrors*rt.TxnSeconds // YCSB counts failures too

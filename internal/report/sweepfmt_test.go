@@ -2,7 +2,6 @@ package report_test
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,26 +13,6 @@ import (
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/results/resultstest"
 )
-
-// goldenFile compares got with testdata/name, or rewrites it with -update
-// (the flag of this package's internal tests).
-func goldenFile(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run go test -update to accept it):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
-}
 
 // analysedSweep is seed 000's workload #1 as a synthetic sweep, analysed,
 // with server telemetry from 48 workers on and an interrupted last step.
@@ -61,7 +40,7 @@ func TestSweepConsoleGolden(t *testing.T) {
 	if err := report.WriteSweepConsole(&b, analysedSweep(t)); err != nil {
 		t.Fatal(err)
 	}
-	goldenFile(t, "sweep.golden", b.Bytes())
+	resultstest.Golden(t, "sweep.golden", b.Bytes())
 }
 
 func TestSweepMarkdownGolden(t *testing.T) {
@@ -69,7 +48,7 @@ func TestSweepMarkdownGolden(t *testing.T) {
 	if err := report.WriteSweepMarkdown(&b, analysedSweep(t)); err != nil {
 		t.Fatal(err)
 	}
-	goldenFile(t, "sweep.golden.md", b.Bytes())
+	resultstest.Golden(t, "sweep.golden.md", b.Bytes())
 }
 
 // The CSV files of a sweep, concatenated in name order with a line naming
@@ -80,7 +59,7 @@ func TestSweepCSVGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goldenFile(t, "sweep-csv.golden", catFiles(t, files))
+	resultstest.Golden(t, "sweep-csv.golden", catFiles(t, files))
 }
 
 func TestSweepRoundTrip(t *testing.T) {
@@ -145,17 +124,17 @@ func TestComparisonGolden(t *testing.T) {
 	if err := report.WriteComparisonConsole(&b, comparison(t)); err != nil {
 		t.Fatal(err)
 	}
-	goldenFile(t, "compare.golden", b.Bytes())
+	resultstest.Golden(t, "compare.golden", b.Bytes())
 	b.Reset()
 	if err := report.WriteComparisonMarkdown(&b, comparison(t)); err != nil {
 		t.Fatal(err)
 	}
-	goldenFile(t, "compare.golden.md", b.Bytes())
+	resultstest.Golden(t, "compare.golden.md", b.Bytes())
 	files, err := report.WriteComparisonCSV(t.TempDir(), comparison(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	goldenFile(t, "compare-csv.golden", catFiles(t, files))
+	resultstest.Golden(t, "compare-csv.golden", catFiles(t, files))
 }
 
 func TestResultMarkdownGolden(t *testing.T) {
@@ -164,12 +143,12 @@ func TestResultMarkdownGolden(t *testing.T) {
 	if err := report.WriteResultMarkdown(&b, res); err != nil {
 		t.Fatal(err)
 	}
-	goldenFile(t, "result.golden.md", b.Bytes())
+	resultstest.Golden(t, "result.golden.md", b.Bytes())
 	files, err := report.WriteResultCSV(t.TempDir(), res)
 	if err != nil {
 		t.Fatal(err)
 	}
-	goldenFile(t, "result-csv.golden", catFiles(t, files))
+	resultstest.Golden(t, "result-csv.golden", catFiles(t, files))
 }
 
 func catFiles(t *testing.T, files []string) []byte {

@@ -1,4 +1,4 @@
-package report
+package report_test
 
 import (
 	"bytes"
@@ -8,8 +8,10 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/results/resultstest"
+	"github.com/mongoload/mongoload/internal/sink"
 )
 
 // TestYCSBReadModifyWriteParts: YCSB measures the read and the update
@@ -60,7 +62,7 @@ func TestYCSBReadModifyWriteParts(t *testing.T) {
 		"READ-MODIFY-WRITE": {seconds * 5, seconds * 5, seconds * 1},
 	}
 	var b bytes.Buffer
-	if err := WriteYCSB(&b, res, YCSBOptions{}); err != nil {
+	if err := report.WriteYCSB(&b, res, report.YCSBOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("\n%s", b.String())
@@ -92,9 +94,9 @@ func TestYCSBReadModifyWriteParts(t *testing.T) {
 
 	// The status lines count the same, each over its own interval.
 	var st bytes.Buffer
-	s := NewYCSBStatusSink(&st, YCSBOptions{StatusInterval: time.Second, Location: time.UTC, Types: types})
+	s := sink.NewYCSBStatusSink(&st, sink.YCSBStatusOptions{StatusInterval: time.Second, Location: time.UTC, Types: types})
 	for i, iv := range ivs {
-		s.Interval(iv, time.Duration(i+1)*time.Second)
+		s.Interval(sink.NewSnapshot(iv, time.Duration(i+1)*time.Second))
 	}
 	if err := s.Close(res); err != nil {
 		t.Fatal(err)

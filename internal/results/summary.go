@@ -59,16 +59,12 @@ type OpSummary struct {
 }
 
 // Summarize reduces an interval to its series entry. elapsed is the time
-// since the measured phase began, at the interval's end (the same for every
-// sink of an interval). The summary is computed once per interval and
-// shared by every sink that asks (each percentile walks the histograms):
-// callers must not modify it, and the interval must be complete (its
-// ClientCPU stamped) before the first call.
+// since the measured phase began, at the interval's end. Each percentile
+// walks the histograms: a run summarises each interval once, on its
+// collecting goroutine once the interval is complete (its ClientCPU
+// stamped), and hands the summary to every sink with the interval
+// (sink.Snapshot).
 func Summarize(iv *metrics.Interval, elapsed time.Duration) IntervalSummary {
-	return iv.Summary.Get(func() any { return summarize(iv, elapsed) }).(IntervalSummary)
-}
-
-func summarize(iv *metrics.Interval, elapsed time.Duration) IntervalSummary {
 	dt := iv.End.Sub(iv.Start).Seconds()
 	s := IntervalSummary{T: Round3(elapsed.Seconds()), Dt: Round3(dt), Ops: make([]OpSummary, len(iv.Ops))}
 	if l := iv.Load; l != (metrics.Load{}) {

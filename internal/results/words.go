@@ -39,6 +39,10 @@ func Rate(f float64) string {
 	return Thousands(n) + whole[i:]
 }
 
+// Whole formats a per-second figure with separators, rounded to a whole
+// number: 8,412.
+func Whole(f float64) string { return Thousands(int64(f + 0.5)) }
+
 // Target formats a configured rate: whole numbers without decimals.
 func Target(f float64) string {
 	if f == math.Trunc(f) {
@@ -57,6 +61,42 @@ func ShortDuration(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
+}
+
+// Rounded rounds d for people: 850ms, 42s, 8m20s, 2h05m.
+func Rounded(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return d.Round(time.Millisecond).String()
+	case d < time.Minute:
+		return d.Round(100 * time.Millisecond).String()
+	case d < time.Hour:
+		return d.Round(time.Second).String()
+	}
+	d = d.Round(time.Minute)
+	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+}
+
+// Bytes formats a size in binary units: 256 MB, 1.5 GB.
+func Bytes(n int64) string {
+	f := float64(n)
+	switch {
+	case f >= 1<<40:
+		return Decimal1(f/(1<<40)) + " TB"
+	case f >= 1<<30:
+		return Decimal1(f/(1<<30)) + " GB"
+	case f >= 1<<20:
+		return Decimal1(f/(1<<20)) + " MB"
+	case f >= 1<<10:
+		return Decimal1(f/(1<<10)) + " KB"
+	}
+	return strconv.FormatInt(n, 10) + " B"
+}
+
+// Decimal1 formats f with one decimal, none when it is whole: 1.5, 2.
+func Decimal1(f float64) string {
+	s := strconv.FormatFloat(math.Round(f*10)/10, 'f', 1, 64)
+	return strings.TrimSuffix(s, ".0")
 }
 
 // Plural formats a count with the right form of its noun: 1 latency, 2

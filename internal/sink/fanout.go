@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
-	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/results"
 )
 
@@ -31,23 +29,18 @@ type Fanout struct {
 // outlet is one sink with its queue.
 type outlet struct {
 	sink    Sink
-	ch      chan delivery
+	ch      chan *Snapshot
 	dropped int64 // guarded by Fanout.mu
 	res     *results.Result
 	err     error
 	done    chan struct{}
 }
 
-type delivery struct {
-	iv      *metrics.Interval
-	elapsed time.Duration
-}
-
 // NewFanout starts one goroutine per sink; Close ends them.
 func NewFanout(sinks ...Sink) *Fanout {
 	f := &Fanout{}
 	for _, s := range sinks {
-		o := &outlet{sink: s, ch: make(chan delivery, FanoutBuffer), done: make(chan struct{})}
+		o := &outlet{sink: s, ch: make(chan *Snapshot, FanoutBuffer), done: make(chan struct{})}
 		f.outs = append(f.outs, o)
 		go o.run()
 	}
@@ -56,18 +49,18 @@ func NewFanout(sinks ...Sink) *Fanout {
 
 func (o *outlet) run() {
 	defer close(o.done)
-	for d := range o.ch {
-		o.sink.Interval(d.iv, d.elapsed)
-		d.iv.Release() // retained when queued
+	for s := range o.ch {
+		o.sink.Interval(s)
+		s.Interval.Release() // retained when queued
 	}
 	// o.res was set before o.ch was closed, so reading it here is ordered.
 	o.err = o.sink.Close(o.res)
 }
 
-// Interval queues iv for every sink without ever waiting: a sink whose
+// Interval queues s for every sink without ever waiting: a sink whose
 // buffer is full misses it, and the miss is counted. Each queued delivery
-// retains iv until its sink has read it.
-func (f *Fanout) Interval(iv *metrics.Interval, elapsed time.Duration) {
+// retains the interval until its sink has read it.
+func (f *Fanout) Interval(s *Snapshot) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.closed {
@@ -75,11 +68,11 @@ func (f *Fanout) Interval(iv *metrics.Interval, elapsed time.Duration) {
 	}
 	f.sent++
 	for _, o := range f.outs {
-		iv.Retain() // the outlet releases it once its sink has read it
+		s.Interval.Retain() // the outlet releases it once its sink has read it
 		select {
-		case o.ch <- delivery{iv, elapsed}:
+		case o.ch <- s:
 		default:
-			iv.Release()
+			s.Interval.Release()
 			o.dropped++
 		}
 	}

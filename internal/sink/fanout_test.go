@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/results/resultstest"
 )
@@ -25,7 +24,7 @@ type stuckSink struct {
 
 func (s *stuckSink) Name() string { return "stuck" }
 
-func (s *stuckSink) Interval(*metrics.Interval, time.Duration) {
+func (s *stuckSink) Interval(*Snapshot) {
 	s.once.Do(func() { close(s.entered) })
 	<-s.release
 	s.got++
@@ -40,8 +39,8 @@ type countSink struct {
 	err     error
 }
 
-func (s *countSink) Interval(_ *metrics.Interval, e time.Duration) { s.elapsed = append(s.elapsed, e) }
-func (s *countSink) Close(res *results.Result) error               { s.closed = res; return s.err }
+func (s *countSink) Interval(snap *Snapshot)         { s.elapsed = append(s.elapsed, snap.Elapsed) }
+func (s *countSink) Close(res *results.Result) error { s.closed = res; return s.err }
 
 // TestFanoutNeverBlocks protects the engine from a stuck sink: Interval
 // returns at once however far behind a sink is, the overflow is counted
@@ -53,13 +52,13 @@ func TestFanoutNeverBlocks(t *testing.T) {
 	f := NewFanout(stuck, fast)
 	iv := resultstest.ClosedRun().Ivs[0]
 
-	f.Interval(iv, 0)
+	f.Interval(&Snapshot{Interval: iv, Elapsed: 0})
 	<-stuck.entered // the stuck sink now holds one snapshot and waits
 
 	allSent := make(chan struct{})
 	go func() {
 		for i := 1; i < sent; i++ {
-			f.Interval(iv, time.Duration(i))
+			f.Interval(&Snapshot{Interval: iv, Elapsed: time.Duration(i)})
 		}
 		close(allSent)
 	}()
@@ -102,7 +101,7 @@ func TestFanoutOrder(t *testing.T) {
 	f := NewFanout(s)
 	iv := resultstest.ClosedRun().Ivs[0]
 	for i := range 10 {
-		f.Interval(iv, time.Duration(i))
+		f.Interval(&Snapshot{Interval: iv, Elapsed: time.Duration(i)})
 	}
 	res := &results.Result{}
 	if err := f.Close(res); err != nil {
@@ -116,7 +115,7 @@ func TestFanoutOrder(t *testing.T) {
 	if len(s.elapsed) != 10 || s.closed != res || len(res.Notes) != 0 {
 		t.Errorf("got %d snapshots, closed with %p (want %p), notes %q", len(s.elapsed), s.closed, res, res.Notes)
 	}
-	f.Interval(iv, 0) // after Close: ignored, must not panic
+	f.Interval(&Snapshot{Interval: iv, Elapsed: 0}) // after Close: ignored, must not panic
 	if err := f.Close(res); err == nil {
 		t.Error("second Close succeeded")
 	}
@@ -129,10 +128,10 @@ func TestFanoutErrors(t *testing.T) {
 	stuck := &stuckSink{entered: make(chan struct{}), release: make(chan struct{})}
 	f := NewFanout(&countSink{err: e1}, &countSink{err: e2}, stuck)
 	iv := resultstest.ClosedRun().Ivs[0]
-	f.Interval(iv, 0)
+	f.Interval(&Snapshot{Interval: iv, Elapsed: 0})
 	<-stuck.entered
 	for range FanoutBuffer + 1 {
-		f.Interval(iv, 0)
+		f.Interval(&Snapshot{Interval: iv, Elapsed: 0})
 	}
 	close(stuck.release)
 	err := f.Close(nil)

@@ -1,36 +1,15 @@
 package telemetry
 
 import (
-	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/results/resultstest"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run go test -update to accept it):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
-}
+var _ = resultstest.UpdateFlag() // go test -update rewrites the golden files
 
 // TestLineGolden protects the --server-stats line: the test server's
 // sample (no CPU, no lag), a mongod-like one with everything, one over a
@@ -49,5 +28,5 @@ func TestLineGolden(t *testing.T) {
 	for _, s := range []results.ServerSample{test, mongod, restart, {T: 14, Dt: 1}} {
 		b.WriteString(Line(s))
 	}
-	golden(t, "line.golden", []byte(b.String()))
+	resultstest.Golden(t, "line.golden", []byte(b.String()))
 }

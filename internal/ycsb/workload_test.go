@@ -11,6 +11,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/workload"
+	"github.com/mongoload/mongoload/internal/workload/workloadtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the built-in YCSB workloads in internal/builtin")
@@ -246,17 +247,7 @@ func TestBuiltins(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Fatalf("%s is out of date: run go test ./internal/ycsb -update", path)
 			}
-			cfg, err := config.Parse(got, "builtin:"+c.Name())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if es := cfg.Validate(); len(es) > 0 {
-				t.Fatal(es)
-			}
-			plan, err := workload.Compile(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			cfg, plan := workloadtest.Compile(t, got, "builtin:"+c.Name())
 			var names []string
 			for _, op := range plan.Ops {
 				names = append(names, op.Name)

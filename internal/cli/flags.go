@@ -1,0 +1,198 @@
+package cli
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/workload"
+	"github.com/mongoload/mongoload/internal/ycsb"
+)
+
+// flags.go: the flag sets of the commands and the flags they share.
+
+var errHelp = errors.New("help shown")
+
+// newFlags makes a command's flag set; parse errors become usage errors.
+func newFlags(name, args string, o IO) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(o.Stderr)
+	fs.SortFlags = false
+	fs.Usage = func() {
+		fmt.Fprintf(o.Stdout, "Usage: mongoload %s %s\n\nFlags:\n%s", name, args, fs.FlagUsages())
+	}
+	return fs
+}
+
+func parse(fs *pflag.FlagSet, args []string, maxArgs int) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return errHelp
+		}
+		return withCode(ExitUsage, unknownSetting(fs, err))
+	}
+	if fs.NArg() > maxArgs {
+		return withCode(ExitUsage, fmt.Errorf("too many arguments: %s", strings.Join(fs.Args(), " ")))
+	}
+	return nil
+}
+
+// unknownSetting explains a setting flag this command does not take
+// ("unknown flag: --rate: load does not read that setting ..."); other
+// errors are returned as they are.
+func unknownSetting(fs *pflag.FlagSet, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return err
+	}
+	for _, s := range config.Settings {
+		if s.Flag == name && !s.NoFlag {
+			return fmt.Errorf("%w: %s does not read that setting (mongoload %s --help lists those it does)", err, fs.Name(), fs.Name())
+		}
+	}
+	return err
+}
+
+// addSettings registers every config.Setting as a flag of fs.
+func addSettings(fs *pflag.FlagSet) { addSettingsOf(fs, nil) }
+
+// addSettingsOf registers the settings named in only (all when nil) as
+// flags, so that a command's --help lists only the flags it reads.
+func addSettingsOf(fs *pflag.FlagSet, only []string) {
+	addSettingsWhere(fs, func(flag string) bool { return only == nil || slices.Contains(only, flag) }, nil)
+}
+
+// addSettingsWhere registers the settings whose flag keep keeps, with the
+// usage text of usage[flag] where the command words it its own way.
+func addSettingsWhere(fs *pflag.FlagSet, keep func(flag string) bool, usage map[string]string) {
+	for _, s := range config.Settings {
+		if s.NoFlag || !keep(s.Flag) {
+			continue
+		}
+		f := fs.VarPF(&settingValue{join: s.Join}, s.Flag, "", cmp.Or(usage[s.Flag], s.Usage)+s.Repeatable()+" ["+s.Env()+"]")
+		if s.Bool {
+			f.NoOptDefVal = "true"
+		}
+	}
+}
+
+// settingValue only remembers the text; it is applied after the file and the
+// environment, so that flags win whatever the order of loading. A
+// repeatable flag (join set) keeps every value, joined; any other, the last.
+type settingValue struct {
+	vs   []string
+	join string
+}
+
+func (s *settingValue) String() string {
+	if s.join == "" {
+		if len(s.vs) == 0 {
+			return ""
+		}
+		return s.vs[len(s.vs)-1]
+	}
+	return strings.Join(s.vs, s.join)
+}
+
+func (s *settingValue) Set(v string) error { s.vs = append(s.vs, v); return nil }
+func (s *settingValue) Type() string       { return "value" }
+
+func applyFlags(cfg *config.Config, fs *pflag.FlagSet) error {
+	var es config.Errors
+	for _, s := range config.Settings {
+		f := fs.Lookup(s.Flag)
+		if f == nil || !f.Changed {
+			continue
+		}
+		if err := s.Apply(cfg, f.Value.String(), "--"+s.Flag); err != nil {
+			es = append(es, &config.Error{Kind: config.Invalid, Field: "--" + s.Flag, Msg: err.Error()})
+		}
+	}
+	return es.Err()
+}
+
+// runFlags are run's flags for YCSB property files and output formats.
+type runFlags struct {
+	ycsbFlags
+	format *string
+}
+
+// addRunFlags registers --ycsb (-P, as YCSB spells it), -p and --format.
+func addRunFlags(fs *pflag.FlagSet) *runFlags {
+	return &runFlags{
+		ycsbFlags: addYCSBFlags(fs, "run"),
+		format:    fs.String("format", "console", "report format: console, or ycsb for YCSB's status lines and [OVERALL]/[READ]... summary"),
+	}
+}
+
+// inputs are the files a run or sweep reads (its workload file, -P and
+// plgm files): an output must not overwrite one of them.
+func (f *runFlags) inputs(ref string, fs *pflag.FlagSet) []string {
+	var in []string
+	if ref != "" {
+		in = append(in, ref)
+	}
+	in = append(in, *f.ycsb...)
+	paths, _ := plgmPaths(fs)
+	for _, p := range paths {
+		if p != "" {
+			in = append(in, p)
+		}
+	}
+	return in
+}
+
+// ycsbFlags name YCSB property files as the workload: run and load take
+// them, as YCSB's own run and load phases do.
+type ycsbFlags struct {
+	ycsb  *[]string // -P/--ycsb property files
+	props *[]string // -p key=value
+}
+
+// addYCSBFlags registers --ycsb (-P, as YCSB spells it) and -p; verb is
+// what the command does with the workload ("run", "load").
+func addYCSBFlags(fs *pflag.FlagSet, verb string) ycsbFlags {
+	return ycsbFlags{
+		ycsb:  fs.StringArrayP("ycsb", "P", nil, verb+" a YCSB property file (such as workloads/workloada) instead of a workload; repeatable, later files win"),
+		props: fs.StringArrayP("property", "p", nil, "with --ycsb: set a YCSB property, name=value, over the files (repeatable)"),
+	}
+}
+
+// The plgm flags point at a workload written for Percona's plgm.
+var plgmFlagNames = []string{"plgm-collections", "plgm-queries", "plgm-config"}
+
+func addPlgmFlags(fs *pflag.FlagSet) {
+	fs.String("plgm-collections", "", "run plgm collection definitions: a .json file or a directory of them [PLGM_COLLECTIONS_PATH]")
+	fs.String("plgm-queries", "", "plgm query definitions: a .json file or a directory [PLGM_QUERIES_PATH]")
+	fs.String("plgm-config", "", "plgm's config.yaml (mix percentages, concurrency, duration, seeding, connection)")
+}
+
+// plgmPaths returns the plgm flags of fs; ok is false when none is set.
+func plgmPaths(fs *pflag.FlagSet) (paths [3]string, ok bool) {
+	for i, name := range plgmFlagNames {
+		if f := fs.Lookup(name); f != nil {
+			paths[i] = f.Value.String()
+			ok = ok || paths[i] != ""
+		}
+	}
+	return paths, ok
+}
+
+// output is how a run with these flags reports (--format), with YCSB's
+// options (from the property files when the workload came from them, w).
+func (f *runFlags) output(cfg *config.Config, plan *workload.Plan, w *ycsb.Workload) (output, error) {
+	out := output{format: *f.format}
+	if out.format != "console" && out.format != "ycsb" {
+		return out, withCode(ExitUsage, fmt.Errorf("--format %q: choose console or ycsb%s", out.format, config.DidYouMean(out.format, []string{"console", "ycsb"})))
+	}
+	out.status.Operations, out.status.Types = cfg.Run.Operations, plan.OpTypes()
+	if w != nil {
+		out.status.StatusInterval, out.ycsb.Percentiles = w.StatusInterval, w.Percentiles
+	}
+	return out, nil
+}

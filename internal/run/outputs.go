@@ -1,0 +1,34 @@
+package run
+
+import (
+	"fmt"
+
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/sink/promsink"
+)
+
+// checkOutputs tries every output of a run before it touches the server:
+// the results file, the interval log (--hdr-log) and the Prometheus
+// endpoint (--prometheus). Found later, their failures came after --drop
+// and seeding had already changed the collections (hours of work at
+// production sizes). inputs are the files the command reads, which no
+// output may overwrite.
+func checkOutputs(cfg *config.Config, inputs []string) error {
+	if cfg.Run.Out != "" {
+		if err := results.CheckWritable(cfg.Run.Out, inputs...); err != nil {
+			return fail(Output, err)
+		}
+	}
+	if cfg.Run.HdrLog != "" {
+		if err := results.CheckWritableAs("interval log (--hdr-log)", cfg.Run.HdrLog, inputs...); err != nil {
+			return fail(Output, err)
+		}
+	}
+	if cfg.Run.Prometheus != "" {
+		if err := promsink.CheckListen(cfg.Run.Prometheus); err != nil {
+			return fail(Output, fmt.Errorf("--prometheus %s: %w: choose another port, or stop what listens there", cfg.Run.Prometheus, err))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,5 @@
+package sink
+
+import "github.com/mongoload/mongoload/internal/results/resultstest"
+
+var _ = resultstest.UpdateFlag() // go test -update rewrites the golden files
