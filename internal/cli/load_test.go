@@ -247,16 +247,16 @@ func TestProgressBar(t *testing.T) {
 
 func TestCommasAndDurations(t *testing.T) {
 	tests := []struct{ got, want string }{
-		{commas(0), "0"},                                      // no separator for small numbers
-		{commas(1000), "1,000"},                               // one at each thousand
-		{commas(-1234567), "-1,234,567"},                      // the sign stays in front
+		{commas(0), "0"},                                        // no separator for small numbers
+		{commas(1000), "1,000"},                                 // one at each thousand
+		{commas(-1234567), "-1,234,567"},                        // the sign stays in front
 		{results.Rounded(850 * time.Millisecond), "850ms"},      // under a second: milliseconds
 		{results.Rounded(42 * time.Second), "42s"},              // under a minute: seconds
 		{results.Rounded(500 * time.Second), "8m20s"},           // under an hour: to the second
 		{results.Rounded(2*time.Hour + 5*time.Minute), "2h05m"}, // hours: to the minute
-		{bytesText(512), "512 B"},                             // bytes below a kilobyte
-		{bytesText(20_100_000), "20.1 MB"},                    // decimal units, one decimal
-		{bytesText(1_300_000_000), "1.3 GB"},                  // up to TB
+		{bytesText(512), "512 B"},                               // bytes below a kilobyte
+		{bytesText(20_100_000), "20.1 MB"},                      // decimal units, one decimal
+		{bytesText(1_300_000_000), "1.3 GB"},                    // up to TB
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {
