@@ -309,28 +309,36 @@ func TestCaptureReplaysTheApplication(t *testing.T) {
 
 // TestCaptureReproducesABuiltinWorkload: a property: a run of a built-in
 // workload, captured from the profiler, gives back one shape per
-// operation, of the operation's kind, in the share the run's own results
-// counted for it.
+// operation, in the share the run's own results counted for it.
 func TestCaptureReproducesABuiltinWorkload(t *testing.T) {
+	for _, tc := range []struct{ workload, db string }{
+		{"default", "airline"}, // finds, updates, inserts one and ten at a time, deletes, aggregations
+		{"ycsb-e", "ycsb"},     // range scans of a drawn limit, inserts
+	} {
+		t.Run(tc.workload, func(t *testing.T) { reproduces(t, tc.workload, tc.db) })
+	}
+}
+
+func reproduces(t *testing.T, name, db string) {
 	ctx := context.Background()
 	uri, _ := testserver.Own(t)
 	cl := connectTest(t, ctx, uri)
 	dir := t.TempDir()
-	if code, out, errs := runCLI(t, ctx, nil, "run", "default", "--uri", uri, "--seed", "2000", "--duration", "1s", "--quiet"); code != 0 {
+	if code, out, errs := runCLI(t, ctx, nil, "run", name, "--uri", uri, "--seed", "2000", "--duration", "1s", "--quiet"); code != 0 {
 		t.Fatalf("seed: exit %d: %s%s", code, out, errs)
 	}
-	profileLevel(t, ctx, cl, "airline", 2)
+	profileLevel(t, ctx, cl, db, 2)
 	res := filepath.Join(dir, "r.json")
-	if code, out, errs := runCLI(t, ctx, nil, "run", "default", "--uri", uri, "--duration", "3s", "--warmup", "0s", "--concurrency", "4", "--quiet", "--out", res); code != 0 {
+	if code, out, errs := runCLI(t, ctx, nil, "run", name, "--uri", uri, "--duration", "3s", "--warmup", "0s", "--concurrency", "4", "--quiet", "--out", res); code != 0 {
 		t.Fatalf("run: exit %d: %s%s", code, out, errs)
 	}
-	if _, err := cl.Command(ctx, "airline", bson.D{{Key: "profile", Value: 0}}); err != nil {
+	if _, err := cl.Command(ctx, db, bson.D{{Key: "profile", Value: 0}}); err != nil {
 		t.Fatal(err)
 	}
 	// The oracle: the operations the run itself counted.
 	ran := operationCounts(t, res)
 	w := filepath.Join(dir, "w.yaml")
-	if code, out, errs := runCLI(t, ctx, nil, "capture", "--uri", uri, "--database", "airline", "--out", w); code != 0 {
+	if code, out, errs := runCLI(t, ctx, nil, "capture", "--uri", uri, "--database", db, "--out", w); code != 0 {
 		t.Fatalf("capture: exit %d: %s%s", code, out, errs)
 	}
 	cfg, err := config.Load(w)
