@@ -24,7 +24,7 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 	fs := newFlags("capture", captureArgs, o)
 	addSettingsOf(fs, []string{"uri", "username", "auth-source", "connect-timeout", "server-selection-timeout"})
 	dbs := fs.StringSlice("database", nil, "databases to capture (the profiler is per database), comma separated or repeated")
-	duration := fs.Duration("duration", 0, "profiler: also read what arrives for this long (a tailable cursor); $queryStats: the time between its two snapshots")
+	duration := fs.Duration("duration", 0, "profiler: read what arrives during a window this long (a tailable cursor) instead of what it holds; $queryStats: the time between its two snapshots")
 	enable := fs.Bool("enable-profiler", false, "turn the profiler on for the window (level 2, or level 1 with --slowms) and restore the previous level on every exit, Ctrl-C included; without it capture never changes it")
 	slowms := fs.Int64("slowms", -1, "with --enable-profiler: profile at level 1 with this slowms instead of level 2")
 	profiler := fs.Bool("profiler", false, "read the profiler as well as --log or --export")
@@ -53,8 +53,8 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 		Logs: *logs, Exports: *exports, QueryStats: *qs, Sample: *sample, MinShare: *minShare, KeepValues: *keep,
 		RedactNames: *redact, Scale: *scale, Rate: *rate,
 		Progress: func(s string) { fmt.Fprintln(o.Stderr, "capture: "+s) }}
-	if *scale <= 0 || *minShare < 0 || *minShare >= 1 || *rate < 0 {
-		return withCode(ExitUsage, errors.New("--scale must be positive, --min-share in [0, 1), --rate 0 or more"))
+	if *scale <= 0 || *sample <= 0 || *minShare < 0 || *minShare >= 1 || *rate < 0 {
+		return withCode(ExitUsage, errors.New("--scale and --sample must be positive, --min-share in [0, 1), --rate 0 or more"))
 	}
 	var srv capture.Server
 	if uriGiven(fs, o) || len(*logs)+len(*exports) == 0 {

@@ -109,7 +109,8 @@ func TestCaptureBadInput(t *testing.T) {
 		{"--enable-profiler needs a window", []string{"--uri", uri, "--database", empty, "--enable-profiler"}, ExitUnreadable, "give its length with --duration"},
 		{"compare needs two files", []string{"--compare", garbage}, ExitUsage, "--compare takes two captures"},
 		{"compare of files without shapes", []string{"--compare", garbage, garbage}, ExitUnreadable, "no captured shape in it"},
-		{"a bad scale", []string{"--log", garbage, "--scale", "0"}, ExitUsage, "--scale must be positive"},
+		{"a bad scale", []string{"--log", garbage, "--scale", "0"}, ExitUsage, "--scale and --sample must be positive"},
+		{"a bad sample", []string{"--log", garbage, "--sample", "-5"}, ExitUsage, "--scale and --sample must be positive"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
