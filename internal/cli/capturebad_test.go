@@ -48,6 +48,13 @@ func TestCaptureRestoresTheProfilerOnCtrlC(t *testing.T) {
 	if _, err := cl.Command(ctx, db, bson.D{{Key: "insert", Value: "things"}, {Key: "documents", Value: bson.A{bson.D{{Key: "n", Value: 1}}}}}); err != nil {
 		t.Fatal(err)
 	}
+	// slowms is the server's, not the database's: put it back for the
+	// other tests sharing the server.
+	before, err := cl.Profiler(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cl.SetProfiler(context.Background(), db, before) })
 	if _, err := cl.Command(ctx, db, bson.D{{Key: "profile", Value: 0}, {Key: "slowms", Value: 150}}); err != nil {
 		t.Fatal(err)
 	}
