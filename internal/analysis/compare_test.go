@@ -175,7 +175,9 @@ func TestParseRelObjective(t *testing.T) {
 			t.Errorf("%s: %+v target %v", c.in, o, o.target(c.base))
 		}
 	}
-	for _, bad := range []string{"throughput", "throughput>=", "p99<=fast", ">=2x"} {
+	// Out of range, or met by every input (issue 25 #7's sibling in compare).
+	for _, bad := range []string{"throughput", "throughput>=", "p99<=fast", ">=2x",
+		"throughput>=-2x", "p99<=-150%", "throughput>=-5", "throughput>=0x", "p99>=-100%", "throughput>=NaN", "p99<=Infx"} {
 		if _, err := ParseRelObjective(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}

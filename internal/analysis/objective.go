@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -62,7 +63,29 @@ func ParseRelObjective(s string) (RelObjective, error) {
 	if err != nil || v == "" {
 		return o, fmt.Errorf("objective %q: %q is not a value: write 2x (times the baseline), +5%% or -10%% (change from the baseline), or a number", s, v)
 	}
-	return o, nil
+	return o, o.checkRange()
+}
+
+// checkRange refuses a bound outside its range (every compared figure is
+// 0 or more: a ratio below 0x, a change below -100%, a value below 0),
+// and one every input meets, as the SLO's terms do (Objective.checkRange).
+func (o RelObjective) checkRange() error {
+	lo, unit := 0.0, ""
+	switch {
+	case o.Ratio:
+		unit = "x"
+	case o.Percent:
+		lo, unit = -100, "%"
+	}
+	switch v := o.Value; {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return fmt.Errorf("objective %q: the bound must be a finite number", o.Text)
+	case v < lo:
+		return fmt.Errorf("objective %q: %g%s is out of range: the figures compared are never below 0, so the bound is from %g%s up", o.Text, v, unit, lo, unit)
+	case v == lo && o.Op == ">=":
+		return fmt.Errorf("objective %q: every input meets it (the figures compared are never below 0), so it checks nothing", o.Text)
+	}
+	return nil
 }
 
 // target is the value the objective compares with, given the baseline's.
