@@ -68,14 +68,16 @@ func namespaceOf(v config.Value, db, stage string) (string, string, error) {
 	case config.KindDoc:
 		d, c := db, ""
 		for _, f := range v.Fields {
+			if f.Key != "db" && f.Key != "coll" {
+				continue // timeseries and the like
+			}
 			s, ok := f.Value.Scalar.(string)
 			if f.Value.Kind != config.KindScalar || !ok || s == "" {
 				return "", "", config.Errorf(config.Invalid, v.Line, "%s", fixed)
 			}
-			switch f.Key {
-			case "db":
+			if f.Key == "db" {
 				d = s
-			case "coll":
+			} else {
 				c = s
 			}
 		}
