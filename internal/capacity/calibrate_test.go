@@ -1,9 +1,11 @@
 package capacity
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/results/resultstest"
 )
 
 func pt(level, cpu float64) results.CalibrationPoint {
@@ -46,5 +48,40 @@ func TestCalibrationNext(t *testing.T) {
 	r := CalibrationPolicy{Target: 0.5, Tolerance: 0.01, MaxPoints: 6}
 	if got := r.Next([]results.CalibrationPoint{pt(10, 0.4), pt(11, 0.6)}); got.Level != 10.5 {
 		t.Errorf("rate interpolation: %+v, want 10.5", got)
+	}
+}
+
+// TestServerCPUNamesWhatIsMissing: without the server's CPU a calibration
+// cannot run, and the error names what is missing; with it, the share is
+// the cores busy over the server's cores.
+func TestServerCPUNamesWhatIsMissing(t *testing.T) {
+	cores := int64(4)
+	busy := 1.0
+	withCPU := resultstest.Result(results.LoadModel{Type: results.Closed, Concurrency: 4}, resultstest.Step{Level: 4, Throughput: 100, LatencyMs: 1,
+		Server: resultstest.ServerSample(0.5, 0.01, &busy)}, resultstest.T0, "")
+	withCPU.Context = &results.ServerContext{Host: &results.HostFacts{Cores: &cores}}
+	withCPU.Server.CPUSource = "serverStatus"
+	share, n, src, err := ServerCPU(withCPU)
+	if err != nil || n != 4 || src != "serverStatus" || share < 0.249 || share > 0.251 {
+		t.Errorf("ServerCPU = %v, %d, %q, %v; want 25%% of 4 cores from serverStatus", share, n, src, err)
+	}
+	noCPU := resultstest.Result(results.LoadModel{Type: results.Closed, Concurrency: 4}, resultstest.Step{Level: 4, Throughput: 100, LatencyMs: 1,
+		Server: resultstest.ServerSample(0.5, 0.01, nil)}, resultstest.T0, "")
+	noCores := *withCPU
+	noCores.Context = &results.ServerContext{}
+	noTelemetry := *withCPU
+	noTelemetry.Server = nil
+	for _, tt := range []struct {
+		name string
+		res  *results.Result
+		want string
+	}{
+		{"no CPU", noCPU, "serverStatus.extra_info reports no user_time_us/system_time_us, and it cannot be read from the operating system, which needs the server on this host (a loopback --uri) and its pid in serverStatus"},
+		{"no cores", &noCores, "hostInfo did not report the server's cores"},
+		{"no telemetry", &noTelemetry, "no server telemetry"},
+	} {
+		if _, _, _, err := ServerCPU(tt.res); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
 	}
 }
