@@ -77,7 +77,10 @@ func parseShare(flag, s string) (float64, error) {
 
 func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 	fs := newFlags("findmax", `[WORKLOAD] --slo "p99<=20ms" [flags]`, o)
-	addStepSettings(fs, notInFindMax, "write the search (every probe's results, maxRate) as JSON to this file")
+	addStepSettings(fs, notInFindMax, map[string]string{
+		"out": "write the search (every probe's results, maxRate) as JSON to this file",
+		"slo": `the service level each probe must meet, such as "p99<=20ms,under(10ms)>=99.5%"; no rate meeting it exits 31`,
+	})
 	ff := addFindMaxFlags(fs)
 	rf := addRunFlags(fs)
 	addPlgmFlags(fs)

@@ -145,7 +145,7 @@ func settingGiven(fs *pflag.FlagSet, o IO, flag string) bool {
 
 func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	fs := newFlags("sweep", "[WORKLOAD] --concurrency 4,8,16,... | --rate R1,R2,... | --sessions S1,S2,... [flags]", o)
-	addStepSettings(fs, append(notInSweep, sweepParams...), "write the sweep (every step's results and the analysis) as JSON to this file")
+	addStepSettings(fs, append(notInSweep, sweepParams...), map[string]string{"out": "write the sweep (every step's results and the analysis) as JSON to this file"})
 	sf := addSweepFlags(fs)
 	targetCPU := addCalibrationFlag(fs)
 	rf := addRunFlags(fs)
@@ -229,9 +229,9 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 
 // addStepSettings registers the run settings as flags for a command that
 // measures several steps, but those in skip (which it sets itself), with
-// its own usage for --out.
-func addStepSettings(fs *pflag.FlagSet, skip []string, outUsage string) {
-	addSettingsWhere(fs, func(flag string) bool { return !slices.Contains(skip, flag) }, map[string]string{"out": outUsage})
+// its own usage for some (--out: what the command writes).
+func addStepSettings(fs *pflag.FlagSet, skip []string, usages map[string]string) {
+	addSettingsWhere(fs, func(flag string) bool { return !slices.Contains(skip, flag) }, usages)
 }
 
 // openSteps opens the session of a command that measures several steps

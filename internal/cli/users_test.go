@@ -44,7 +44,7 @@ func usersInputs(t *testing.T, currencyBig string) (string, string) {
 func TestCompareUsers(t *testing.T) {
 	a, b := usersInputs(t, "EUR")
 	csvDir := filepath.Join(t.TempDir(), "csv")
-	code, stdout, stderr := run(t, context.Background(), nil, "compare", a, b, "--users", "25000", "--growth", "50000,60000", "--headroom", "20%", "--csv", csvDir)
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "compare", a, b, "--users", "25000", "--growth", "50000,60000", "--headroom", "20%", "--csv", csvDir)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -96,7 +96,7 @@ func TestCompareUsersRefusals(t *testing.T) {
 		{[]string{a, usd, "--users", "25000"}, "costs in mixed currencies"},
 		{[]string{a, b, "--users", "25000", "--headroom", "lots"}, "--headroom"},
 	} {
-		code, _, stderr := run(t, context.Background(), nil, append([]string{"compare"}, tt.args...)...)
+		code, _, stderr := runCLI(t, context.Background(), nil, append([]string{"compare"}, tt.args...)...)
 		if code != ExitUsage || !strings.Contains(stderr, tt.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 			t.Errorf("%v: exit %d, %q; want exit 2 and one line with %q", tt.args, code, stderr, tt.want)
 		}
