@@ -14,6 +14,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -196,5 +197,25 @@ func TestCaptureKeepsWhatWasReadWhenTheServerGoes(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "could not restore the profiler") {
 		t.Errorf("the profiler could not be restored on a dead server, and the user must be told how: %s", stderr.String())
+	}
+}
+
+// TestRunAtTheCapturedRateScaled: a workload's own rate (as capture
+// writes it), times --rate-scale, is the open loop's target; the oracle is
+// the run's own schedule (operations scheduled over the measured phase).
+func TestRunAtTheCapturedRateScaled(t *testing.T) {
+	uri := testserver.URI(t)
+	w := writeFile(t, "w.yaml", strings.Replace(minimal, "operations:", "run: {rate: 40}\noperations:", 1))
+	out := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "run", w, "--uri", uri, "--rate-scale", "2.5", "--duration", "2s", "--warmup", "0s", "--quiet", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, stdout, stderr)
+	}
+	r, err := results.ReadJSON(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Load.Type != "open" || r.Load.Rate != 100 || r.Schedule == nil || r.Schedule.Scheduled < 190 || r.Schedule.Scheduled > 210 {
+		t.Errorf("load %+v, schedule %+v: want an open loop at 100/s, about 200 operations in 2s", r.Load, r.Schedule)
 	}
 }
