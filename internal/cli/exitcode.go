@@ -58,6 +58,7 @@ var runExit = map[run.Kind]int{
 	run.Output:        ExitOutput,
 	run.Usage:         ExitUsage,
 	run.SLAMissed:     ExitSLA,
+	run.NoServerCPU:   ExitNoServerCPU,
 }
 
 // exitError carries the exit code a failure ends the process with.

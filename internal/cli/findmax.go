@@ -13,7 +13,6 @@ import (
 	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/capacity"
 	"github.com/mongoload/mongoload/internal/config"
-	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
 )
@@ -154,123 +153,26 @@ func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 	defer sess.Close()
 	sess.Quiet() // one line per probe (probeLine) instead of each run's own
 	if target > 0 {
-		requireServerCPU(st)
+		run.RequireServerCPU(st)
 	}
 	f := &results.FindMax{
 		Tool: results.Tool{Name: "mongoload", Version: Version}, Label: cfg.Run.Label, Cost: run.CostOf(cfg),
-		Workload: results.Workload{Name: cfg.Name, Source: cfg.Source}, SLO: objectiveTexts(objectives), AchievedShare: share,
+		Workload: results.Workload{Name: cfg.Name, Source: cfg.Source}, SLO: run.ObjectiveTexts(objectives), AchievedShare: share,
 		Start: *ff.start, StartFrom: "--start", Factor: pol.Factor, Precision: pol.Precision,
 		StepSeconds: stepDur.D().Seconds(), WarmupSeconds: cfg.Run.Warmup.D().Seconds(), CooldownSeconds: cfg.Run.Cooldown.D().Seconds(),
 		StartedAt: time.Now(), Outcome: results.Completed, Probes: []results.Probe{},
 	}
-	runErr := searchMax(ctx, o, cfg, st, f, pol, objectives)
+	runErr := run.FindMax(ctx, cfg, st, f, pol, objectives)
 	if runErr == nil && target > 0 {
 		seed := map[float64]*results.Result{}
 		for _, p := range f.Probes { // the last probe at a rate stands for it
 			seed[p.Rate] = p.Result
 		}
-		if f.Calibration, runErr = calibrate(ctx, st, "rate", target, seed); runErr != nil {
-			runErr = stopFindMax(f, runErr)
+		if f.Calibration, runErr = run.Calibrate(ctx, st, "rate", target, seed); runErr != nil {
+			runErr = run.StopFindMax(f, runErr)
 		}
 	}
 	return finishFindMax(o, cfg, f, opts, ff, runErr)
-}
-
-// searchMax estimates the start if none was given, then searches.
-func searchMax(ctx context.Context, o IO, cfg *config.Config, st *run.Stepper, f *results.FindMax, pol capacity.Policy, objectives []analysis.Objective) error {
-	if f.Start == 0 {
-		c := cfg.Run.Concurrency
-		step, err := st.Step(ctx, "concurrency", float64(c), fmt.Sprintf("estimate: a closed loop of %d workers for %s", c, cfg.Run.Duration))
-		if err != nil {
-			return stopFindMax(f, err)
-		}
-		if step.Outcome != engine.Completed {
-			return stopFindMax(f, step.Err())
-		}
-		res := step.Result
-		f.Estimate, f.StartFrom = res, "estimate"
-		x := res.Totals.Throughput
-		if x <= 0 {
-			return stopFindMax(f, withCode(ExitServerFailure, fmt.Errorf("estimate: the closed loop of %d workers completed no operation (%d errors); give --start", c, res.Totals.Errors)))
-		}
-		// Half the closed loop's throughput: open-loop latency only holds
-		// below the most the server completes, so the climb starts there.
-		pol.Start = max(pol.Floor, float64(int(x/2)))
-		f.Start = pol.Start
-		fmt.Fprintf(o.Stderr, "estimate: %.1f ops/s closed-loop; the search starts at %s ops/s\n", x, results.Target(pol.Start))
-	}
-	n := 0
-	s := capacity.Search{Policy: pol, Objectives: objectives, AchievedShare: f.AchievedShare,
-		Run: func(ctx context.Context, rate float64, stage capacity.Stage) (*results.Result, error) {
-			n++
-			d := cfg.Run.Duration.D()
-			if stage == capacity.Confirm {
-				d *= 2 // the answer must hold for longer than one probe, not just again
-			}
-			step, err := st.StepFor(ctx, "rate", rate, d, fmt.Sprintf("probe %d (%s): %s ops/s for %s", n, stage, results.Target(rate), config.Duration(d)))
-			switch {
-			case errors.Is(err, run.ErrCooldown):
-				return nil, withCode(ExitInterrupted, fmt.Errorf("interrupted during the cooldown before probe %d", n))
-			case err != nil:
-				return nil, err
-			case step.Outcome != engine.Completed:
-				return step.Result, step.Err()
-			}
-			return step.Result, nil
-		},
-		OnProbe: func(f *results.FindMax) {
-			p := f.Probes[len(f.Probes)-1]
-			fmt.Fprintln(o.Stderr, probeLine(p))
-			if cfg.Run.Out != "" {
-				f.EndedAt = time.Now()
-				if err := results.WriteFindMax(cfg.Run.Out, f); err != nil {
-					fmt.Fprintln(o.Stderr, "warning: "+err.Error())
-				}
-			}
-		},
-	}
-	if err := s.Do(ctx, f); err != nil {
-		return stopFindMax(f, err)
-	}
-	return nil
-}
-
-// stopFindMax records why the search stopped early.
-func stopFindMax(f *results.FindMax, err error) error {
-	f.Outcome, f.Reason = results.Failed, err.Error()
-	switch exitCode(err) {
-	case ExitInterrupted:
-		f.Outcome = results.Interrupted
-	case ExitServerLost:
-		f.Outcome = results.ServerLost
-	}
-	f.Notes = append(f.Notes, fmt.Sprintf("the search stopped early after %d probes: %s; what it found so far is unconfirmed", len(f.Probes), err))
-	return err
-}
-
-// probeLine is the one line printed after each probe.
-func probeLine(p results.Probe) string {
-	t := p.Result.Totals
-	verdict := "PASS"
-	if !p.Pass {
-		verdict = "FAIL " + strings.Join(capacity.Failed(p.Terms), ", ")
-	}
-	return fmt.Sprintf("  %s ops/s: %.1f achieved, p99 %.3f ms, %d dropped: %s", results.Target(p.Rate), t.Throughput, t.Latency.P99, dropsOf(p.Result), verdict)
-}
-
-func dropsOf(res *results.Result) int64 {
-	if res.Schedule == nil {
-		return 0
-	}
-	return res.Schedule.Dropped
-}
-
-func objectiveTexts(objs []analysis.Objective) []string {
-	out := make([]string, len(objs))
-	for i, o := range objs {
-		out[i] = o.Text
-	}
-	return out
 }
 
 // finishFindMax concludes, writes the files and prints the probe table,

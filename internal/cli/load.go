@@ -228,7 +228,7 @@ func loadCollection(ctx context.Context, o IO, cfg *config.Config, la loadArgs, 
 	}
 	if la.Size > 0 {
 		n, avg := loader.DocumentsForSize(col, cfg.Run.RandomSeed, la.Size)
-		fmt.Fprintf(o.Stderr, "load %s: %s of documents averaging %s of BSON is %s documents\n", col.Namespace(), bytesText(la.Size), bytesText(int64(avg)), commas(n))
+		fmt.Fprintf(o.Stderr, "load %s: %s of documents averaging %s of BSON is %s documents\n", col.Namespace(), run.DecimalBytes(la.Size), run.DecimalBytes(int64(avg)), results.Thousands(n))
 		target = n
 	}
 	bar := newProgressBar(o.Stderr, o.Getenv)
@@ -237,15 +237,15 @@ func loadCollection(ctx context.Context, o IO, cfg *config.Config, la loadArgs, 
 	res, cpu, err := run.LoadCollection(ctx, client, cfg, &la.LoadSpec, col, target)
 	bar.clear()
 	if k, _ := run.KindOf(err); k == run.Interrupted {
-		fmt.Fprintln(o.Stdout, resultText(res, cpu))
+		fmt.Fprintln(o.Stdout, run.LoadedLine(res, cpu))
 	}
 	if err != nil {
 		return err
 	}
 	if res.Nothing {
-		fmt.Fprintf(o.Stdout, "%s already holds %s documents: nothing to load\n", col.Namespace(), commas(res.Target))
+		fmt.Fprintf(o.Stdout, "%s already holds %s documents: nothing to load\n", col.Namespace(), results.Thousands(res.Target))
 	} else {
-		fmt.Fprintln(o.Stdout, resultText(res, cpu))
+		fmt.Fprintln(o.Stdout, run.LoadedLine(res, cpu))
 	}
 	switch {
 	case la.IndexesAfter && res.LoadFinished && len(col.Indexes) > 0:

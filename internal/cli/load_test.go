@@ -14,6 +14,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/loader"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/run"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
 
@@ -217,7 +218,7 @@ func TestLoadSize(t *testing.T) {
 // the end; elsewhere it is a line every few seconds.
 func TestProgressBar(t *testing.T) {
 	p := loader.Progress{Collection: "db.c", Total: 1000, Already: 250, Written: 250, Bytes: 1e6, Elapsed: time.Second}
-	text := progressText(p)
+	text := run.ProgressLine(p)
 	for _, want := range []string{"load db.c [############............]  50.0%", "500/1,000", "250 docs/s", "1.0 MB/s", "ETA 2s"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("%q lacks %q", text, want)
@@ -247,16 +248,16 @@ func TestProgressBar(t *testing.T) {
 
 func TestCommasAndDurations(t *testing.T) {
 	tests := []struct{ got, want string }{
-		{commas(0), "0"},                                        // no separator for small numbers
-		{commas(1000), "1,000"},                                 // one at each thousand
-		{commas(-1234567), "-1,234,567"},                        // the sign stays in front
+		{results.Thousands(0), "0"},                             // no separator for small numbers
+		{results.Thousands(1000), "1,000"},                      // one at each thousand
+		{results.Thousands(-1234567), "-1,234,567"},             // the sign stays in front
 		{results.Rounded(850 * time.Millisecond), "850ms"},      // under a second: milliseconds
 		{results.Rounded(42 * time.Second), "42s"},              // under a minute: seconds
 		{results.Rounded(500 * time.Second), "8m20s"},           // under an hour: to the second
 		{results.Rounded(2*time.Hour + 5*time.Minute), "2h05m"}, // hours: to the minute
-		{bytesText(512), "512 B"},                               // bytes below a kilobyte
-		{bytesText(20_100_000), "20.1 MB"},                      // decimal units, one decimal
-		{bytesText(1_300_000_000), "1.3 GB"},                    // up to TB
+		{run.DecimalBytes(512), "512 B"},                        // bytes below a kilobyte
+		{run.DecimalBytes(20_100_000), "20.1 MB"},               // decimal units, one decimal
+		{run.DecimalBytes(1_300_000_000), "1.3 GB"},             // up to TB
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {

@@ -212,7 +212,7 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	}
 	defer sess.Close()
 	if target > 0 {
-		requireServerCPU(st)
+		run.RequireServerCPU(st)
 	}
 	sw, runErr := run.Sweep(ctx, cfg, st, param, levels, Version)
 	if runErr == nil && target > 0 {
@@ -222,7 +222,7 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 				seed[s.Level] = s.Result
 			}
 		}
-		sw.Calibration, runErr = calibrate(ctx, st, param, target, seed)
+		sw.Calibration, runErr = run.Calibrate(ctx, st, param, target, seed)
 	}
 	return finishSweep(o, cfg, sw, opts, sf, runErr)
 }

@@ -17,6 +17,7 @@ const (
 	Output                        // an output (the results file, an interval log, a sink) could not be written
 	Usage                         // a setting the run cannot use (a Prometheus address it cannot listen on)
 	SLAMissed                     // a battery's runs missed their objectives
+	NoServerCPU                   // --target-server-cpu: the server's CPU cannot be measured
 )
 
 // Error is a run's failure and its kind.

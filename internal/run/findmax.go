@@ -1,0 +1,161 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/analysis"
+	"github.com/mongoload/mongoload/internal/capacity"
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/engine"
+	"github.com/mongoload/mongoload/internal/results"
+)
+
+// A rate search (findmax) and a calibration to a server CPU target are
+// sequences of steps through a Stepper, each adding its own decision
+// (internal/capacity's policies).
+
+// FindMax searches through st for the highest open-loop rate meeting the
+// objectives (capacity.Search, its policy pol): it estimates the start if
+// f has none, then probes, writing f to cfg.Run.Out after each probe.
+func FindMax(ctx context.Context, cfg *config.Config, st *Stepper, f *results.FindMax, pol capacity.Policy, objectives []analysis.Objective) error {
+	if f.Start == 0 {
+		c := cfg.Run.Concurrency
+		step, err := st.Step(ctx, "concurrency", float64(c), fmt.Sprintf("estimate: a closed loop of %d workers for %s", c, cfg.Run.Duration))
+		if err != nil {
+			return StopFindMax(f, err)
+		}
+		if step.Outcome != engine.Completed {
+			return StopFindMax(f, step.Err())
+		}
+		res := step.Result
+		f.Estimate, f.StartFrom = res, "estimate"
+		x := res.Totals.Throughput
+		if x <= 0 {
+			return StopFindMax(f, fail(ServerFailure, fmt.Errorf("estimate: the closed loop of %d workers completed no operation (%d errors); give --start", c, res.Totals.Errors)))
+		}
+		// Half the closed loop's throughput: open-loop latency only holds
+		// below the most the server completes, so the climb starts there.
+		pol.Start = max(pol.Floor, float64(int(x/2)))
+		f.Start = pol.Start
+		fmt.Fprintf(st.Log, "estimate: %.1f ops/s closed-loop; the search starts at %s ops/s\n", x, results.Target(pol.Start))
+	}
+	n := 0
+	s := capacity.Search{Policy: pol, Objectives: objectives, AchievedShare: f.AchievedShare,
+		Run: func(ctx context.Context, rate float64, stage capacity.Stage) (*results.Result, error) {
+			n++
+			d := cfg.Run.Duration.D()
+			if stage == capacity.Confirm {
+				d *= 2 // the answer must hold for longer than one probe, not just again
+			}
+			step, err := st.StepFor(ctx, "rate", rate, d, fmt.Sprintf("probe %d (%s): %s ops/s for %s", n, stage, results.Target(rate), config.Duration(d)))
+			switch {
+			case errors.Is(err, ErrCooldown):
+				return nil, fail(Interrupted, fmt.Errorf("interrupted during the cooldown before probe %d", n))
+			case err != nil:
+				return nil, err
+			case step.Outcome != engine.Completed:
+				return step.Result, step.Err()
+			}
+			return step.Result, nil
+		},
+		OnProbe: func(f *results.FindMax) {
+			p := f.Probes[len(f.Probes)-1]
+			fmt.Fprintln(st.Log, probeLine(p))
+			if cfg.Run.Out != "" {
+				f.EndedAt = time.Now()
+				if err := results.WriteFindMax(cfg.Run.Out, f); err != nil {
+					fmt.Fprintln(st.Log, "warning: "+err.Error())
+				}
+			}
+		},
+	}
+	if err := s.Do(ctx, f); err != nil {
+		return StopFindMax(f, err)
+	}
+	return nil
+}
+
+// StopFindMax records why the search stopped early.
+func StopFindMax(f *results.FindMax, err error) error {
+	f.Outcome, f.Reason = results.Failed, err.Error()
+	switch k, _ := KindOf(err); k {
+	case Interrupted:
+		f.Outcome = results.Interrupted
+	case ServerLost:
+		f.Outcome = results.ServerLost
+	}
+	f.Notes = append(f.Notes, fmt.Sprintf("the search stopped early after %d probes: %s; what it found so far is unconfirmed", len(f.Probes), err))
+	return err
+}
+
+// probeLine is the one line printed after each probe.
+func probeLine(p results.Probe) string {
+	t := p.Result.Totals
+	verdict := "PASS"
+	if !p.Pass {
+		verdict = "FAIL " + strings.Join(capacity.Failed(p.Terms), ", ")
+	}
+	return fmt.Sprintf("  %s ops/s: %.1f achieved, p99 %.3f ms, %d dropped: %s", results.Target(p.Rate), t.Throughput, t.Latency.P99, dropsOf(p.Result), verdict)
+}
+
+func dropsOf(res *results.Result) int64 {
+	if res.Schedule == nil {
+		return 0
+	}
+	return res.Schedule.Dropped
+}
+
+// ObjectiveTexts are the objectives as the user wrote them.
+func ObjectiveTexts(objs []analysis.Objective) []string {
+	out := make([]string, len(objs))
+	for i, o := range objs {
+		out[i] = o.Text
+	}
+	return out
+}
+
+// RequireServerCPU makes every step of st fail at once, of Kind
+// NoServerCPU, with what is missing, when the server's CPU cannot be
+// measured: a calibration would otherwise run the whole sweep or search
+// first.
+func RequireServerCPU(st *Stepper) {
+	st.Check = func(res *results.Result) error {
+		if _, _, _, err := capacity.ServerCPU(res); err != nil {
+			return fail(NoServerCPU, fmt.Errorf("--target-server-cpu: %w", err))
+		}
+		return nil
+	}
+}
+
+// Calibrate finds the level of param at which the server's CPU sits at
+// target, from the results measured already and more steps through st.
+func Calibrate(ctx context.Context, st *Stepper, param string, target float64, seed map[float64]*results.Result) (*results.Calibration, error) {
+	unit := results.SweepLoad{Parameter: param}
+	pol := capacity.DefaultCalibration(target, param != "rate")
+	c, err := capacity.Calibrate(ctx, pol, param, seed, func(ctx context.Context, level float64) (*results.Result, error) {
+		step, err := st.Step(ctx, param, level, fmt.Sprintf("calibration: %s for %s", unit.Describe(level), st.Cfg.Run.Duration))
+		switch {
+		case errors.Is(err, ErrCooldown):
+			return nil, fail(Interrupted, errors.New("interrupted during the calibration's cooldown"))
+		case err != nil:
+			return nil, err
+		case step.Outcome != engine.Completed:
+			return nil, step.Err()
+		}
+		res := step.Result
+		share, _, _, _ := capacity.ServerCPU(res)
+		fmt.Fprintf(st.Log, "  %s: server CPU %.0f%% of its cores, %.1f ops/s\n", unit.Describe(level), 100*share, res.Totals.Throughput)
+		return res, nil
+	})
+	if err != nil {
+		if _, ok := KindOf(err); !ok {
+			err = fail(NoServerCPU, fmt.Errorf("--target-server-cpu: %w", err))
+		}
+		return c, err
+	}
+	return c, nil
+}
