@@ -469,3 +469,26 @@ func contextDiffs(labels []string, contexts []*results.ServerContext, base int) 
 	}
 	return notes
 }
+
+// BaselineIndex finds --baseline among the inputs, by label or file.
+func BaselineIndex(want string, inputs []CompareInput) (int, error) {
+	if want == "" {
+		return 0, nil
+	}
+	var labels []string
+	for i, in := range inputs {
+		label := ""
+		if in.Result != nil {
+			label = in.Result.Label
+		} else if in.Sweep != nil {
+			label = in.Sweep.Label
+		}
+		if label == want || in.File == want || filepath.Base(in.File) == want || filepath.Clean(in.File) == filepath.Clean(want) {
+			return i, nil
+		}
+		if label != "" {
+			labels = append(labels, label)
+		}
+	}
+	return 0, fmt.Errorf("--baseline %q names no input: give a label (%s) or a file", want, strings.Join(labels, ", "))
+}

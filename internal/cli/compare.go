@@ -2,11 +2,7 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"path/filepath"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -55,7 +51,7 @@ func (f *compareFlags) compare(files []string) (*results.Comparison, []analysis.
 		}
 		inputs[i] = analysis.CompareInput{File: path, Result: res, Sweep: sw}
 	}
-	base, err := baselineIndex(*f.baseline, inputs)
+	base, err := analysis.BaselineIndex(*f.baseline, inputs)
 	if err != nil {
 		return nil, nil, withCode(ExitUsage, err)
 	}
@@ -76,56 +72,7 @@ func (f *compareFlags) compare(files []string) (*results.Comparison, []analysis.
 // userOptions reads --users, --growth and --headroom; false when --users
 // was not given (and neither were the others, which need it).
 func (f *compareFlags) userOptions() (analysis.UserOptions, bool, error) {
-	o := analysis.UserOptions{Users: *f.users}
-	if *f.users == 0 {
-		if *f.growth != "" {
-			return o, false, errors.New("--growth needs --users: the number of users the baseline serves, such as --users 25000")
-		}
-		return o, false, nil
-	}
-	for _, g := range strings.Split(*f.growth, ",") {
-		if g = strings.TrimSpace(g); g == "" {
-			continue
-		}
-		v, err := strconv.ParseFloat(strings.ReplaceAll(g, "_", ""), 64)
-		if err != nil {
-			return o, false, fmt.Errorf("--growth %q: %q is not a number of users", *f.growth, g)
-		}
-		o.Growth = append(o.Growth, v)
-	}
-	h := strings.TrimSpace(*f.headroom)
-	v, err := strconv.ParseFloat(strings.TrimSuffix(h, "%"), 64)
-	if err != nil {
-		return o, false, fmt.Errorf("--headroom %q: write a share such as 20%%", *f.headroom)
-	}
-	if strings.HasSuffix(h, "%") {
-		v /= 100
-	}
-	o.Headroom = v
-	return o, true, nil
-}
-
-// baselineIndex finds --baseline among the inputs, by label or file.
-func baselineIndex(want string, inputs []analysis.CompareInput) (int, error) {
-	if want == "" {
-		return 0, nil
-	}
-	var labels []string
-	for i, in := range inputs {
-		label := ""
-		if in.Result != nil {
-			label = in.Result.Label
-		} else if in.Sweep != nil {
-			label = in.Sweep.Label
-		}
-		if label == want || in.File == want || filepath.Base(in.File) == want || filepath.Clean(in.File) == filepath.Clean(want) {
-			return i, nil
-		}
-		if label != "" {
-			labels = append(labels, label)
-		}
-	}
-	return 0, fmt.Errorf("--baseline %q names no input: give a label (%s) or a file", want, strings.Join(labels, ", "))
+	return analysis.ParseUserOptions(*f.users, *f.growth, *f.headroom)
 }
 
 // compareCommand prints several results or sweeps side by side.

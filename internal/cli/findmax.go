@@ -183,30 +183,15 @@ func finishFindMax(o IO, cfg *config.Config, f *results.FindMax, opts analysis.S
 	if err := capacity.Conclude(f, opts); err != nil {
 		return errors.Join(runErr, withCode(ExitInternal, fmt.Errorf("findmax analysis: %w", err)))
 	}
-	var outErr error
-	if cfg.Run.Out != "" {
-		if err := results.WriteFindMax(cfg.Run.Out, f); err != nil {
-			outErr = withCode(ExitOutput, err)
-		} else {
-			fmt.Fprintf(o.Stderr, "findmax written to %s\n", cfg.Run.Out)
-		}
-	}
 	doc := &document{Sweep: f.Sweep()}
 	if err := ensureAnalysis(doc.Sweep); err != nil {
 		return errors.Join(runErr, err)
 	}
-	if err := writeExtras(o, doc, *ff.html, *ff.csv); err != nil && outErr == nil {
-		outErr = err
+	write := func(path string) error { return results.WriteFindMax(path, f) }
+	if err := finish(o, doc, cfg.Run.Out, "findmax", write, *ff.html, *ff.csv, *ff.markdown, runErr); err != nil {
+		return err
 	}
-	perr := printDocument(o, doc, *ff.markdown)
-	switch {
-	case runErr != nil:
-		return runErr
-	case outErr != nil:
-		return outErr
-	case perr != nil:
-		return perr
-	case !f.Found:
+	if !f.Found {
 		return withCode(ExitNoRate, errors.New(f.Summary))
 	}
 	return nil

@@ -146,7 +146,7 @@ func readLoadArgs(fs *pflag.FlagSet, env func(string) (string, bool), cfg *confi
 		a.Resume = b
 	}
 	if v, _, ok := get("collection"); ok {
-		a.Only = splitComma(v)
+		a.Only = config.SplitList(v)
 	}
 	if !a.HasDocuments && a.Size == 0 && !a.Resume && !run.Seeds(cfg) && len(es) == 0 {
 		bad("--documents", "say how many documents to load, for example --documents 1000000 or --size 50GB (or --resume to finish an interrupted load)")
@@ -156,16 +156,6 @@ func readLoadArgs(fs *pflag.FlagSet, env func(string) (string, bool), cfg *confi
 		bad("--drop", "with --partition each process would drop what the others loaded: drop once first (mongoload load --drop --documents 0), then start the partitions without --drop")
 	}
 	return a, es.Err()
-}
-
-func splitComma(v string) []string {
-	var out []string
-	for _, p := range strings.Split(v, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // loadCommand fills a workload's collections to --documents documents (or

@@ -7,7 +7,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/config"
@@ -82,12 +81,28 @@ func writeExtras(o IO, doc *document, html, csvDir string) error {
 	return nil
 }
 
-// printSweep prints a sweep's report on w, as text or Markdown.
-func printSweep(w io.Writer, sw *results.Sweep, markdown bool) error {
-	if markdown {
-		return report.WriteSweepMarkdown(w, sw)
+// finish writes a command's own file at out (write; said on stderr as
+// what's) and the HTML and CSV asked for, and prints doc; the command's own
+// error (runErr) wins over an output's, which wins over printing's.
+func finish(o IO, doc *document, out, what string, write func(path string) error, html, csvDir string, markdown bool, runErr error) error {
+	var outErr error
+	if out != "" {
+		if err := write(out); err != nil {
+			outErr = withCode(ExitOutput, err)
+		} else {
+			fmt.Fprintf(o.Stderr, "%s written to %s\n", what, out)
+		}
 	}
-	return report.WriteSweepConsole(w, sw)
+	if err := writeExtras(o, doc, html, csvDir); err != nil && outErr == nil {
+		outErr = err
+	}
+	perr := printDocument(o, doc, markdown)
+	for _, err := range []error{runErr, outErr} {
+		if err != nil {
+			return err
+		}
+	}
+	return perr
 }
 
 // output is how a run reports: the live sink and the final report.
@@ -126,31 +141,11 @@ func (out output) ycsbHeader(o IO, command string, args []string) {
 	if out.format != "ycsb" {
 		return
 	}
-	_ = report.WriteYCSBHeader(o.Stderr, redactArgs(append([]string{command}, args...)), Version)
+	_ = report.WriteYCSBHeader(o.Stderr, config.RedactArgs(append([]string{command}, args...)), Version)
 }
 
 // htmlPage writes the HTML report of a result or a sweep on w (the
 // dashboard's download).
 func htmlPage(w io.Writer, res *results.Result, sw *results.Sweep) error {
 	return htmlreport.Write(w, htmlreport.Page{Result: res, Sweep: sw})
-}
-
-// redactArgs returns args with the password of every connection string
-// (--uri, -p mongodb.url=...) and the value of --password hidden.
-func redactArgs(args []string) []string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		switch {
-		case i > 0 && args[i-1] == "--password":
-			a = config.Redacted
-		case strings.HasPrefix(a, "--password="):
-			a = "--password=" + config.Redacted
-		default:
-			if at := strings.Index(a, "mongodb"); at >= 0 && strings.Contains(a[at:], "://") {
-				a = a[:at] + config.RedactURI(a[at:])
-			}
-		}
-		out[i] = a
-	}
-	return out
 }

@@ -26,7 +26,8 @@ import (
 // < environment < flags; for plgm, PLGM_* < MONGOLOAD_* < flags). Warnings
 // (conversions, deprecated settings) go to stderr, one line each.
 func resolve(ref string, fs *pflag.FlagSet, o IO) (cfg *config.Config, plan *workload.Plan, w *ycsb.Workload, err error) {
-	files, props := stringArray(fs, "ycsb"), stringArray(fs, "property")
+	files, _ := fs.GetStringArray("ycsb") // nil where the command has no such flag
+	props, _ := fs.GetStringArray("property")
 	paths, isPlgm := plgmPaths(fs)
 	switch {
 	case len(files) == 0 && len(props) > 0:
@@ -61,12 +62,6 @@ func resolve(ref string, fs *pflag.FlagSet, o IO) (cfg *config.Config, plan *wor
 	cfg, plan, err = layer(cfg, fs, o.Getenv)
 	warnDeprecated(o, cfg)
 	return cfg, plan, w, err
-}
-
-// stringArray is the value of fs's string-array flag name, nil if fs has none.
-func stringArray(fs *pflag.FlagSet, name string) []string {
-	v, _ := fs.GetStringArray(name)
-	return v
 }
 
 // loadWorkload reads a workload file, or a built-in workload by name.

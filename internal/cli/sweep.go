@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -101,25 +100,8 @@ func (f *sweepFlags) levels(fs *pflag.FlagSet, env func(string) (string, bool)) 
 	if param == "" {
 		return "", nil, errors.New("say what to sweep: --concurrency 4,8,16,32 (workers), --rate 1000,2000,4000 (open loop) or --sessions 100,1000 (think-time sessions)")
 	}
-	var out []float64
-	for _, s := range strings.Split(text, ",") {
-		s = strings.TrimSpace(s)
-		if s == "" {
-			continue
-		}
-		v, err := strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64)
-		if err != nil || v <= 0 || (param != "rate" && v != float64(int(v))) {
-			return "", nil, fmt.Errorf("--%s %q: %q is not a positive %s", param, text, s, map[bool]string{true: "rate", false: "whole number"}[param == "rate"])
-		}
-		if len(out) > 0 && v <= out[len(out)-1] {
-			return "", nil, fmt.Errorf("--%s %q: the levels must increase from step to step", param, text)
-		}
-		out = append(out, v)
-	}
-	if len(out) == 0 {
-		return "", nil, fmt.Errorf("--%s: no level given", param)
-	}
-	return param, out, nil
+	out, err := config.ParseLevels(param, text)
+	return param, out, err
 }
 
 // hideSettings hides the named settings' variables from the
@@ -279,23 +261,6 @@ func finishSweep(o IO, cfg *config.Config, sw *results.Sweep, opts analysis.Swee
 		return errors.Join(runErr, withCode(ExitInternal, fmt.Errorf("sweep analysis: %w", err)))
 	}
 	sw.Analysis = a
-	var outErr error
-	if cfg.Run.Out != "" {
-		if err := results.WriteSweep(cfg.Run.Out, sw); err != nil {
-			outErr = withCode(ExitOutput, err)
-		} else {
-			fmt.Fprintf(o.Stderr, "sweep written to %s\n", cfg.Run.Out)
-		}
-	}
-	if err := writeExtras(o, &document{Sweep: sw}, *sf.html, *sf.csv); err != nil && outErr == nil {
-		outErr = err
-	}
-	perr := printSweep(o.Stdout, sw, *sf.markdown)
-	if runErr != nil {
-		return runErr
-	}
-	if outErr != nil {
-		return outErr
-	}
-	return perr
+	write := func(path string) error { return results.WriteSweep(path, sw) }
+	return finish(o, &document{Sweep: sw}, cfg.Run.Out, "sweep", write, *sf.html, *sf.csv, *sf.markdown, runErr)
 }

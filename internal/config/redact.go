@@ -44,3 +44,23 @@ func (c *Config) Redact() *Config {
 	}
 	return &out
 }
+
+// RedactArgs returns args with the password of every connection string
+// (--uri, -p mongodb.url=...) and the value of --password hidden.
+func RedactArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		switch {
+		case i > 0 && args[i-1] == "--password":
+			a = Redacted
+		case strings.HasPrefix(a, "--password="):
+			a = "--password=" + Redacted
+		default:
+			if at := strings.Index(a, "mongodb"); at >= 0 && strings.Contains(a[at:], "://") {
+				a = a[:at] + RedactURI(a[at:])
+			}
+		}
+		out[i] = a
+	}
+	return out
+}

@@ -56,7 +56,7 @@ var Settings = []Setting{
 	{Flag: "write-concern", Usage: "w: a number or a tag such as majority", Set: setWriteConcern},
 	{Flag: "max-pool-size", Usage: "connection pool size", Set: uintSetter(func(c *Config) *uint64 { return &c.Connection.MaxPoolSize })},
 	{Flag: "min-pool-size", Usage: "connections kept open", Set: uintSetter(func(c *Config) *uint64 { return &c.Connection.MinPoolSize })},
-	{Flag: "compressors", Join: ",", Usage: "wire compressors, comma separated (zstd,snappy,zlib)", Set: func(c *Config, v string) error { c.Connection.Compressors = splitList(v); return nil }},
+	{Flag: "compressors", Join: ",", Usage: "wire compressors, comma separated (zstd,snappy,zlib)", Set: func(c *Config, v string) error { c.Connection.Compressors = SplitList(v); return nil }},
 	{Flag: "connect-timeout", Usage: "how long connecting may take", Set: durationSetter(func(c *Config) *Duration { return &c.Connection.Timeouts.Connect })},
 	{Flag: "server-selection-timeout", Usage: "how long to wait for a usable server", Set: durationSetter(func(c *Config) *Duration { return &c.Connection.Timeouts.ServerSelection })},
 	{Flag: "op-timeout", Usage: "client-side timeout of one operation (0: none)", Set: durationSetter(func(c *Config) *Duration { return &c.Connection.Timeouts.Operation })},
@@ -241,7 +241,7 @@ func setSeed(c *Config, v string) error {
 	for i := range c.Collections {
 		names = append(names, c.Collections[i].Name)
 	}
-	for _, part := range splitList(v) {
+	for _, part := range SplitList(v) {
 		name, count, _ := strings.Cut(part, "=")
 		var n int64
 		if err := int64Setter(func(*Config) *int64 { return &n })(c, count); err != nil || n < 1 {
@@ -268,7 +268,8 @@ func setWriteConcern(c *Config, v string) error {
 	return nil
 }
 
-func splitList(v string) []string {
+// SplitList splits a comma-separated list, blanks trimmed, empty items left out.
+func SplitList(v string) []string {
 	var out []string
 	for _, p := range strings.Split(v, ",") {
 		if p = strings.TrimSpace(p); p != "" {
