@@ -183,6 +183,17 @@ func plgmPaths(fs *pflag.FlagSet) (paths [3]string, ok bool) {
 	return paths, ok
 }
 
+// configure resolves a measuring command's configuration and plan
+// (resolve) and how it reports (output).
+func (f *runFlags) configure(ref string, fs *pflag.FlagSet, o IO) (*config.Config, *workload.Plan, output, error) {
+	cfg, plan, w, err := resolve(ref, fs, o)
+	if err != nil {
+		return nil, nil, output{}, err
+	}
+	out, err := f.output(cfg, plan, w)
+	return cfg, plan, out, err
+}
+
 // output is how a run with these flags reports (--format), with YCSB's
 // options (from the property files when the workload came from them, w).
 func (f *runFlags) output(cfg *config.Config, plan *workload.Plan, w *ycsb.Workload) (output, error) {

@@ -22,11 +22,7 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err := parse(fs, args, 1); err != nil {
 		return err
 	}
-	cfg, plan, w, err := resolve(fs.Arg(0), fs, o)
-	if err != nil {
-		return err
-	}
-	out, err := rf.output(cfg, plan, w)
+	cfg, plan, out, err := rf.configure(fs.Arg(0), fs, o)
 	if err != nil {
 		return err
 	}

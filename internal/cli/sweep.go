@@ -156,11 +156,7 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	}
 	inner := o
 	inner.Getenv = hideSettings(o.Getenv, sweepParams)
-	cfg, plan, w, err := resolve(fs.Arg(0), fs, inner)
-	if err != nil {
-		return err
-	}
-	out, err := rf.output(cfg, plan, w)
+	cfg, plan, out, err := rf.configure(fs.Arg(0), fs, inner)
 	if err != nil {
 		return err
 	}
