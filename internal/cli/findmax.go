@@ -152,11 +152,9 @@ func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 		run.RequireServerCPU(st)
 	}
 	f := &results.FindMax{
-		Tool: results.Tool{Name: "mongoload", Version: Version}, Label: cfg.Run.Label, Cost: run.CostOf(cfg),
-		Workload: results.Workload{Name: cfg.Name, Source: cfg.Source}, SLO: run.ObjectiveTexts(objectives), AchievedShare: share,
+		FileHead: run.FileHead(cfg, "", Version), SLO: run.ObjectiveTexts(objectives), AchievedShare: share,
 		Start: *ff.start, StartFrom: "--start", Factor: pol.Factor, Precision: pol.Precision,
-		StepSeconds: stepDur.D().Seconds(), WarmupSeconds: cfg.Run.Warmup.D().Seconds(), CooldownSeconds: cfg.Run.Cooldown.D().Seconds(),
-		StartedAt: time.Now(), Outcome: results.Completed, Probes: []results.Probe{},
+		StepSpan: run.StepSpan(cfg, stepDur.D()), Probes: []results.Probe{},
 	}
 	runErr := run.FindMax(ctx, cfg, st, f, pol, objectives)
 	if runErr == nil && target > 0 {

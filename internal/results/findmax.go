@@ -17,11 +17,7 @@ const FindMaxSchema = "mongoload.findmax/v1"
 // FindMax is one rate search's file: every probe's full result in the
 // order they ran, and the highest rate that met the service level.
 type FindMax struct {
-	Schema   string   `json:"schema"`
-	Tool     Tool     `json:"tool"`
-	Label    string   `json:"label,omitempty"`
-	Cost     *Cost    `json:"cost,omitempty"`
-	Workload Workload `json:"workload"`
+	FileHead
 	// SLO is the service level every probe was judged by, as written;
 	// besides it a probe fails on any dropped operation or error, or when
 	// it achieved less than AchievedShare of its rate.
@@ -34,16 +30,9 @@ type FindMax struct {
 	Estimate  *Result `json:"estimate,omitempty"`
 	Factor    float64 `json:"factor"`
 	Precision float64 `json:"precision"`
-	// StepSeconds is each probe's measured length after WarmupSeconds.
-	StepSeconds     float64   `json:"stepSeconds"`
-	WarmupSeconds   float64   `json:"warmupSeconds"`
-	CooldownSeconds float64   `json:"cooldownSeconds"`
-	StartedAt       time.Time `json:"startedAt"`
-	EndedAt         time.Time `json:"endedAt"`
-	Outcome         Outcome   `json:"outcome"`
-	Reason          string    `json:"reason,omitempty"`
-	Notes           []string  `json:"notes,omitempty"`
-	Probes          []Probe   `json:"probes"`
+	// StepSpan's steps are the probes.
+	StepSpan
+	Probes []Probe `json:"probes"`
 	// MaxRate is the highest rate in ops/s at which every probe met the
 	// service level (its repeat included); 0 when none did. Found says
 	// whether one did, Bracketed whether a failing rate within Precision
@@ -180,11 +169,9 @@ func (f *FindMax) Sweep() *Sweep {
 		rates = append(rates, r)
 	}
 	slices.Sort(rates)
-	sw := &Sweep{Schema: SweepSchema, Tool: f.Tool, Label: f.Label, Cost: f.Cost, Workload: f.Workload,
-		Load:        SweepLoad{Type: Open, Parameter: "rate", Levels: rates},
-		StepSeconds: f.StepSeconds, WarmupSeconds: f.WarmupSeconds, CooldownSeconds: f.CooldownSeconds,
-		StartedAt: f.StartedAt, EndedAt: f.EndedAt, Outcome: f.Outcome, Reason: f.Reason, Notes: f.Notes,
-		Steps: []SweepStep{}, Calibration: f.Calibration, FindMax: f}
+	sw := &Sweep{FileHead: f.FileHead, Load: SweepLoad{Type: Open, Parameter: "rate", Levels: rates},
+		StepSpan: f.StepSpan, Steps: []SweepStep{}, Calibration: f.Calibration, FindMax: f}
+	sw.Schema = SweepSchema
 	for _, r := range rates {
 		p := byRate[r]
 		sw.Steps = append(sw.Steps, SweepStep{Level: r, Complete: p.Result != nil && p.Result.Outcome != Interrupted, Result: p.Result})
@@ -197,14 +184,7 @@ func (f *FindMax) Sweep() *Sweep {
 func WriteFindMax(path string, f *FindMax) error {
 	out := *f
 	out.Schema = FindMaxSchema
-	b, err := json.MarshalIndent(&out, "", "  ")
-	if err != nil {
-		return fmt.Errorf("write findmax %q: %w", path, err)
-	}
-	if err := writeAtomic(path, append(b, '\n')); err != nil {
-		return fmt.Errorf("write findmax %q: %w", path, err)
-	}
-	return nil
+	return writeIndented("findmax", path, &out)
 }
 
 // readFindMax reads a findmax file whose schema was read already.

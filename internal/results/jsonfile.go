@@ -16,13 +16,18 @@ import (
 func WriteJSON(path string, res *Result) error {
 	out := *res
 	out.Schema = Schema
-	b, err := json.MarshalIndent(&out, "", "  ")
+	return writeIndented("results", path, &out)
+}
+
+// writeIndented writes v to path as indented JSON with writeAtomic;
+// kind names the file in errors.
+func writeIndented(kind, path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
-		return fmt.Errorf("write results %q: %w", path, err)
+		return fmt.Errorf("write %s %q: %w", kind, path, err)
 	}
-	b = append(b, '\n')
-	if err := writeAtomic(path, b); err != nil {
-		return fmt.Errorf("write results %q: %w", path, err)
+	if err := writeAtomic(path, append(b, '\n')); err != nil {
+		return fmt.Errorf("write %s %q: %w", kind, path, err)
 	}
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 )
 
 // SweepSchema identifies this version of the sweep file format
@@ -16,27 +15,11 @@ const SweepSchema = "mongoload.sweep/v1"
 // Sweep is one sweep's file: every step's full result, measured one after
 // the other on the same prepared data, and the analysis of the steps.
 type Sweep struct {
-	Schema   string   `json:"schema"`
-	Tool     Tool     `json:"tool"`
-	Label    string   `json:"label,omitempty"`
-	Cost     *Cost    `json:"cost,omitempty"`
-	Workload Workload `json:"workload"`
+	FileHead
 	// Load says which load parameter the sweep stepped and to which levels.
 	Load SweepLoad `json:"load"`
-	// StepSeconds is the planned measured length of a step; WarmupSeconds
-	// ran before each step's measurement; CooldownSeconds between steps.
-	StepSeconds     float64   `json:"stepSeconds"`
-	WarmupSeconds   float64   `json:"warmupSeconds"`
-	CooldownSeconds float64   `json:"cooldownSeconds"`
-	StartedAt       time.Time `json:"startedAt"`
-	EndedAt         time.Time `json:"endedAt"`
-	// Outcome is Completed when every step ran; Interrupted, ServerLost or
-	// Failed (a step could not start) when the sweep stopped early: Steps
-	// then holds the steps that ran.
-	Outcome Outcome     `json:"outcome"`
-	Reason  string      `json:"reason,omitempty"`
-	Notes   []string    `json:"notes,omitempty"`
-	Steps   []SweepStep `json:"steps"`
+	StepSpan
+	Steps []SweepStep `json:"steps"`
 	// Analysis is the verdict table; nil until analysed.
 	Analysis *SweepAnalysis `json:"analysis,omitempty"`
 	// Calibration is set by --target-server-cpu: the level at which the
@@ -216,14 +199,7 @@ type ServerFigures struct {
 func WriteSweep(path string, sw *Sweep) error {
 	out := *sw
 	out.Schema = SweepSchema
-	b, err := json.MarshalIndent(&out, "", "  ")
-	if err != nil {
-		return fmt.Errorf("write sweep %q: %w", path, err)
-	}
-	if err := writeAtomic(path, append(b, '\n')); err != nil {
-		return fmt.Errorf("write sweep %q: %w", path, err)
-	}
-	return nil
+	return writeIndented("sweep", path, &out)
 }
 
 // ReadSweep reads a sweep file, refusing other schemas with a message that

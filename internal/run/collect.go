@@ -56,6 +56,20 @@ func CostOf(cfg *config.Config) *results.Cost {
 	return &results.Cost{Monthly: cfg.Run.MonthlyCost, Currency: cfg.Run.Currency}
 }
 
+// FileHead opens a sweep or findmax file of schema written by this
+// mongoload (version) for cfg's workload.
+func FileHead(cfg *config.Config, schema, version string) results.FileHead {
+	return results.FileHead{Schema: schema, Tool: results.Tool{Name: "mongoload", Version: version}, Label: cfg.Run.Label,
+		Cost: CostOf(cfg), Workload: results.Workload{Name: cfg.Name, Source: cfg.Source}}
+}
+
+// StepSpan starts a sweep's or findmax's timing now: steps of step after
+// cfg's warmup, cfg's cooldown between them, completed until told else.
+func StepSpan(cfg *config.Config, step time.Duration) results.StepSpan {
+	return results.StepSpan{StepSeconds: step.Seconds(), WarmupSeconds: cfg.Run.Warmup.D().Seconds(),
+		CooldownSeconds: cfg.Run.Cooldown.D().Seconds(), StartedAt: time.Now(), Outcome: results.Completed}
+}
+
 // clientUsage is the client's CPU and memory between two readings.
 func clientUsage(u0, u procstat.Usage) *results.ClientUsage {
 	cpu, _ := u.Since(u0)

@@ -24,14 +24,13 @@ type Measure func(ctx context.Context, cfg *config.Config) (*Result, error)
 // outright still leaves its finished steps behind. The error is the step's
 // or the interruption's, of its Kind.
 func Sweep(ctx context.Context, cfg *config.Config, st *Stepper, param string, levels []float64, version string) (*results.Sweep, error) {
-	cool, log := cfg.Run.Cooldown.D(), st.Log
+	log := st.Log
 	typ := map[string]string{"concurrency": results.Closed, "rate": results.Open, "sessions": results.Sessions}[param]
 	sw := &results.Sweep{
-		Schema: results.SweepSchema, Tool: results.Tool{Name: "mongoload", Version: version}, Label: cfg.Run.Label,
-		Cost: CostOf(cfg), Workload: results.Workload{Name: cfg.Name, Source: cfg.Source},
-		Load:        results.SweepLoad{Type: typ, Parameter: param, Levels: levels},
-		StepSeconds: cfg.Run.Duration.D().Seconds(), WarmupSeconds: cfg.Run.Warmup.D().Seconds(), CooldownSeconds: cool.Seconds(),
-		StartedAt: time.Now(), Outcome: results.Completed, Steps: []results.SweepStep{},
+		FileHead: FileHead(cfg, results.SweepSchema, version),
+		Load:     results.SweepLoad{Type: typ, Parameter: param, Levels: levels},
+		StepSpan: StepSpan(cfg, cfg.Run.Duration.D()),
+		Steps:    []results.SweepStep{},
 	}
 	for i, lv := range levels {
 		step, err := st.Step(ctx, param, lv, fmt.Sprintf("step %d/%d: %s for %s", i+1, len(levels), sw.Load.Describe(lv), cfg.Run.Duration))

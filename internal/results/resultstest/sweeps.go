@@ -94,11 +94,11 @@ func describe(l results.LoadModel) string {
 func Sweep(param, label string, steps []Step) *results.Sweep {
 	typ := map[string]string{"concurrency": results.Closed, "rate": results.Open, "sessions": results.Sessions}[param]
 	sw := &results.Sweep{
-		Schema: results.SweepSchema, Tool: results.Tool{Name: "mongoload", Version: "0.1.0-test"}, Label: label,
-		Workload:    results.Workload{Name: "flights", Source: "builtin:default"},
-		Load:        results.SweepLoad{Type: typ, Parameter: param},
-		StepSeconds: Seconds, WarmupSeconds: 2, CooldownSeconds: 15, StartedAt: T0, Outcome: results.Completed,
-		Steps: []results.SweepStep{},
+		FileHead: results.FileHead{Schema: results.SweepSchema, Tool: results.Tool{Name: "mongoload", Version: "0.1.0-test"}, Label: label,
+			Workload: results.Workload{Name: "flights", Source: "builtin:default"}},
+		Load:     results.SweepLoad{Type: typ, Parameter: param},
+		StepSpan: results.StepSpan{StepSeconds: Seconds, WarmupSeconds: 2, CooldownSeconds: 15, StartedAt: T0, Outcome: results.Completed},
+		Steps:    []results.SweepStep{},
 	}
 	at := T0
 	for _, st := range steps {
