@@ -16,7 +16,7 @@ func WriteComparisonConsole(w io.Writer, c *results.Comparison) error {
 	comparisonTable(c).write(ew, "")
 	writeObjectives(ew, c, false)
 	writeStages(ew, c, false)
-	writeComparisonNotes(ew, c, false)
+	writeNotes(ew, c.Notes, false)
 	return ew.err
 }
 
@@ -27,7 +27,7 @@ func WriteComparisonMarkdown(w io.Writer, c *results.Comparison) error {
 	comparisonTable(c).markdown(ew)
 	writeObjectives(ew, c, true)
 	writeStages(ew, c, true)
-	writeComparisonNotes(ew, c, true)
+	writeNotes(ew, c.Notes, true)
 	return ew.err
 }
 
@@ -127,23 +127,6 @@ func stageTable(c *results.Comparison) *table {
 		t.add(results.Target(st.Users), st.Choice, results.Target(math.Round(st.Capacity)), FormatValue(st.Monthly, cur), FormatValue(st.PerThousand, cur), st.Note)
 	}
 	return t
-}
-
-func writeComparisonNotes(ew *errWriter, c *results.Comparison, md bool) {
-	if len(c.Notes) == 0 {
-		return
-	}
-	if md {
-		ew.printf("\nNotes:\n\n")
-		for _, n := range c.Notes {
-			ew.printf("- %s\n", mdEscape(n))
-		}
-		return
-	}
-	ew.printf("\nnotes:\n")
-	for _, n := range c.Notes {
-		ew.printf("  - %s\n", n)
-	}
 }
 
 func passText(p *bool) string {

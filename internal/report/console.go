@@ -48,12 +48,7 @@ func WriteConsole(w io.Writer, res *results.Result) error {
 	writeContext(ew, res)
 	writeCollections(ew, res)
 	writeSlow(ew, res)
-	if len(res.Notes) > 0 {
-		ew.printf("\nnotes:\n")
-		for _, n := range res.Notes {
-			ew.printf("  - %s\n", n)
-		}
-	}
+	writeNotes(ew, res.Notes, false)
 	ew.printf("\n")
 	if c := res.Client; c != nil {
 		ew.printf("client:   %.2f CPU-s, %.1f µs CPU per operation, %s, %s\n",
@@ -68,11 +63,7 @@ func WriteConsole(w io.Writer, res *results.Result) error {
 
 func writeHeader(w *errWriter, res *results.Result) {
 	w.printf("%s %s results\n", res.Tool.Name, res.Tool.Version)
-	wl := res.Workload.Name
-	if res.Workload.Source != "" {
-		wl += " (" + res.Workload.Source + ")"
-	}
-	w.printf("workload: %s\n", wl)
+	w.printf("workload: %s\n", workloadText(res.Workload))
 	if res.Label != "" {
 		w.printf("label:    %s\n", res.Label)
 	}

@@ -18,47 +18,24 @@ const CSVProbes = "probes.csv"
 // one sentence, the calibration if any, and notes.
 func WriteFindMaxConsole(w io.Writer, f *results.FindMax) error {
 	ew := &errWriter{w: w}
-	for _, l := range findMaxHeader(f) {
-		ew.printf("%-9s %s\n", l[0]+":", l[1])
-	}
+	writeHead(ew, "", f.FileHead, findMaxHeader(f), false)
 	ew.printf("\nprobes:\n")
 	probeTable(f).write(ew, "")
 	ew.printf("\n%s\n", f.Summary)
-	if c := f.Calibration; c != nil {
-		ew.printf("\n%s\n", CalibrationLine(c))
-	}
-	if len(f.Notes) > 0 {
-		ew.printf("\nnotes:\n")
-		for _, n := range f.Notes {
-			ew.printf("  - %s\n", n)
-		}
-	}
+	writeCalibration(ew, f.Calibration, false)
+	writeNotes(ew, f.Notes, false)
 	return ew.err
 }
 
 // WriteFindMaxMarkdown writes the same as WriteFindMaxConsole as Markdown.
 func WriteFindMaxMarkdown(w io.Writer, f *results.FindMax) error {
 	ew := &errWriter{w: w}
-	title := "Highest rate meeting the SLO: " + f.Workload.Name
-	if f.Label != "" {
-		title += " (" + f.Label + ")"
-	}
-	ew.printf("## %s\n\n", title)
-	for _, l := range findMaxHeader(f) {
-		ew.printf("- **%s**: %s\n", l[0], mdEscape(l[1]))
-	}
+	writeHead(ew, "Highest rate meeting the SLO", f.FileHead, findMaxHeader(f), true)
 	ew.printf("\n### Probes\n\n")
 	probeTable(f).markdown(ew)
 	ew.printf("\n%s\n", mdEscape(f.Summary))
-	if c := f.Calibration; c != nil {
-		ew.printf("\n%s\n", mdEscape(CalibrationLine(c)))
-	}
-	if len(f.Notes) > 0 {
-		ew.printf("\nNotes:\n\n")
-		for _, n := range f.Notes {
-			ew.printf("- %s\n", mdEscape(n))
-		}
-	}
+	writeCalibration(ew, f.Calibration, true)
+	writeNotes(ew, f.Notes, true)
 	return ew.err
 }
 
@@ -85,17 +62,13 @@ func CalibrationLine(c *results.Calibration) string {
 }
 
 func findMaxHeader(f *results.FindMax) [][2]string {
-	wl := f.Workload.Name
-	if f.Workload.Source != "" {
-		wl += " (" + f.Workload.Source + ")"
-	}
 	start := results.Target(f.Start) + " ops/s (--start)"
 	if f.StartFrom == "estimate" && f.Estimate != nil {
 		start = fmt.Sprintf("%s ops/s, half of a closed-loop run's %.1f ops/s", results.Target(f.Start), f.Estimate.Totals.Throughput)
 	}
 	h := [][2]string{
 		{"findmax", fmt.Sprintf("%s %s, %s", f.Tool.Name, f.Tool.Version, results.FindMaxSchema)},
-		{"workload", wl},
+		{"workload", workloadText(f.Workload)},
 		{"slo", fmt.Sprintf("%s, and no drop, no error, at least %g%% of the rate achieved", strings.Join(f.SLO, ", "), 100*f.AchievedShare)},
 		{"search", fmt.Sprintf("from %s, x%g up, bisecting to %g%%, the highest passing rate repeated for twice as long", start, f.Factor, 100*f.Precision)},
 		{"probes", fmt.Sprintf("%gs measured after a %gs warm-up each, %gs cooldown", f.StepSeconds, f.WarmupSeconds, f.CooldownSeconds)},

@@ -60,12 +60,7 @@ func WriteResultMarkdown(w io.Writer, res *results.Result) error {
 		}
 		dt.markdown(ew)
 	}
-	if len(res.Notes) > 0 {
-		ew.printf("\nNotes:\n\n")
-		for _, n := range res.Notes {
-			ew.printf("- %s\n", mdEscape(n))
-		}
-	}
+	writeNotes(ew, res.Notes, true)
 	if res.ConfigLine != "" {
 		ew.printf("\nConfiguration: `%s`\n", res.ConfigLine)
 	}

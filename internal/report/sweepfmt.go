@@ -14,9 +14,7 @@ import (
 // analysis in a few sentences, notes and the rules used.
 func WriteSweepConsole(w io.Writer, sw *results.Sweep) error {
 	ew := &errWriter{w: w}
-	for _, l := range sweepHeader(sw) {
-		ew.printf("%-9s %s\n", l[0]+":", l[1])
-	}
+	writeHead(ew, "", sw.FileHead, sweepHeader(sw), false)
 	for _, t := range sweepTables(sw) {
 		ew.printf("\n%s\n", t.title)
 		t.write(ew, "")
@@ -27,15 +25,8 @@ func WriteSweepConsole(w io.Writer, sw *results.Sweep) error {
 			ew.printf("%s\n", s)
 		}
 	}
-	if c := sw.Calibration; c != nil {
-		ew.printf("\n%s\n", CalibrationLine(c))
-	}
-	if len(sw.Notes) > 0 {
-		ew.printf("\nnotes:\n")
-		for _, n := range sw.Notes {
-			ew.printf("  - %s\n", n)
-		}
-	}
+	writeCalibration(ew, sw.Calibration, false)
+	writeNotes(ew, sw.Notes, false)
 	if a := sw.Analysis; a != nil {
 		ew.printf("\nrules:    %s\n", describeRules(a.Rules))
 	}
@@ -46,14 +37,7 @@ func WriteSweepConsole(w io.Writer, sw *results.Sweep) error {
 // ready for a blog post or a ticket.
 func WriteSweepMarkdown(w io.Writer, sw *results.Sweep) error {
 	ew := &errWriter{w: w}
-	title := "Sweep: " + sw.Workload.Name
-	if sw.Label != "" {
-		title += " (" + sw.Label + ")"
-	}
-	ew.printf("## %s\n\n", title)
-	for _, l := range sweepHeader(sw) {
-		ew.printf("- **%s**: %s\n", l[0], mdEscape(l[1]))
-	}
+	writeHead(ew, "Sweep", sw.FileHead, sweepHeader(sw), true)
 	for _, t := range sweepTables(sw) {
 		ew.printf("\n### %s\n\n", strings.TrimSuffix(t.title, ":"))
 		t.markdown(ew)
@@ -65,25 +49,14 @@ func WriteSweepMarkdown(w io.Writer, sw *results.Sweep) error {
 		}
 		ew.printf("Rules: %s.\n", describeRules(a.Rules))
 	}
-	if c := sw.Calibration; c != nil {
-		ew.printf("\n%s\n", mdEscape(CalibrationLine(c)))
-	}
-	if len(sw.Notes) > 0 {
-		ew.printf("\nNotes:\n\n")
-		for _, n := range sw.Notes {
-			ew.printf("- %s\n", mdEscape(n))
-		}
-	}
+	writeCalibration(ew, sw.Calibration, true)
+	writeNotes(ew, sw.Notes, true)
 	return ew.err
 }
 
 // sweepHeader is the sweep's description as label/value pairs.
 func sweepHeader(sw *results.Sweep) [][2]string {
-	wl := sw.Workload.Name
-	if sw.Workload.Source != "" {
-		wl += " (" + sw.Workload.Source + ")"
-	}
-	h := [][2]string{{"sweep", fmt.Sprintf("%s %s, %s", sw.Tool.Name, sw.Tool.Version, results.SweepSchema)}, {"workload", wl}}
+	h := [][2]string{{"sweep", fmt.Sprintf("%s %s, %s", sw.Tool.Name, sw.Tool.Version, results.SweepSchema)}, {"workload", workloadText(sw.Workload)}}
 	if sw.Label != "" {
 		h = append(h, [2]string{"label", sw.Label})
 	}
