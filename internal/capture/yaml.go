@@ -21,29 +21,17 @@ func (w *Workload) WriteYAML(out io.Writer) error {
 	if err := w.encode(&buf); err != nil {
 		return err
 	}
-	back, err := config.Parse(buf.Bytes(), "captured workload")
-	if err == nil {
-		if es := back.Validate(); len(es) > 0 {
-			err = es
-		} else {
-			_, err = workload.Compile(back)
-		}
-	}
-	if err != nil {
+	if err := workload.CheckYAML(buf.Bytes(), "captured workload"); err != nil {
 		return fmt.Errorf("the captured workload does not validate (a bug: please report it): %w", err)
 	}
-	_, err = out.Write(buf.Bytes())
+	_, err := out.Write(buf.Bytes())
 	return err
 }
 
 func (w *Workload) encode(out io.Writer) error {
 	cfg := w.Config
 	root := &yaml.Node{Kind: yaml.MappingNode, HeadComment: strings.Join(w.Header, "\n")}
-	add := func(parent *yaml.Node, key string, v *yaml.Node) *yaml.Node {
-		k := config.YAMLString(key)
-		parent.Content = append(parent.Content, k, v)
-		return k
-	}
+	add := config.YAMLPair
 	add(root, "name", config.YAMLString(cfg.Name))
 	cols := &yaml.Node{Kind: yaml.SequenceNode}
 	for i, col := range cfg.Collections {
@@ -58,28 +46,7 @@ func (w *Workload) encode(out io.Writer) error {
 		}
 		add(m, "template", config.YAMLValue(col.Template, true))
 		if len(col.Indexes) > 0 {
-			ixs := &yaml.Node{Kind: yaml.SequenceNode}
-			for _, ix := range col.Indexes {
-				im := &yaml.Node{Kind: yaml.MappingNode}
-				if ix.Name != "" {
-					add(im, "name", config.YAMLString(ix.Name))
-				}
-				add(im, "keys", config.YAMLValue(ix.Keys, false))
-				if ix.Unique {
-					add(im, "unique", config.YAMLNumber(true))
-				}
-				if ix.Sparse {
-					add(im, "sparse", config.YAMLNumber(true))
-				}
-				if ix.TTL > 0 {
-					add(im, "ttl", config.YAMLString(ix.TTL.String()))
-				}
-				if !ix.Partial.IsZero() {
-					add(im, "partialFilterExpression", config.YAMLValue(ix.Partial, false))
-				}
-				ixs.Content = append(ixs.Content, im)
-			}
-			add(m, "indexes", ixs)
+			add(m, "indexes", config.YAMLIndexes(col.Indexes))
 		}
 		cols.Content = append(cols.Content, m)
 	}
@@ -124,10 +91,5 @@ func (w *Workload) encode(out io.Writer) error {
 	}
 	add(run, "duration", config.YAMLString(cfg.Run.Duration.String()))
 	add(root, "run", run)
-	enc := yaml.NewEncoder(out)
-	enc.SetIndent(2)
-	if err := enc.Encode(root); err != nil {
-		return err
-	}
-	return enc.Close()
+	return config.EncodeYAML(out, root)
 }

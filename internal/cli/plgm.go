@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/plgm"
 	"github.com/mongoload/mongoload/internal/run"
 	"github.com/mongoload/mongoload/internal/workload"
@@ -44,16 +43,7 @@ func importCommand(_ context.Context, args []string, o IO) error {
 	if err := plgm.WriteYAML(&buf, res); err != nil {
 		return err
 	}
-	// What is written must run: check it the way run will read it.
-	back, err := config.Parse(buf.Bytes(), "imported workload")
-	if err == nil {
-		if es := back.Validate(); len(es) > 0 {
-			err = es
-		} else {
-			_, err = workload.Compile(back)
-		}
-	}
-	if err != nil {
+	if err := workload.CheckYAML(buf.Bytes(), "imported workload"); err != nil {
 		return fmt.Errorf("the converted workload does not validate (a bug: please report it with the definitions): %w", err)
 	}
 	_, err = o.Stdout.Write(buf.Bytes())

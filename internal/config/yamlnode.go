@@ -1,6 +1,7 @@
 package config
 
 import (
+	"io"
 	"math"
 	"strconv"
 	"time"
@@ -29,6 +30,51 @@ func YAMLNumber(x any) *yaml.Node {
 	n := &yaml.Node{}
 	_ = n.Encode(x)
 	return n
+}
+
+// YAMLPair appends key: v to the mapping m and returns the key's node,
+// which carries a comment about the pair.
+func YAMLPair(m *yaml.Node, key string, v *yaml.Node) *yaml.Node {
+	k := YAMLString(key)
+	m.Content = append(m.Content, k, v)
+	return k
+}
+
+// YAMLIndexes writes a collection's indexes, each with only the settings
+// it has.
+func YAMLIndexes(ixs []Index) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, ix := range ixs {
+		m := &yaml.Node{Kind: yaml.MappingNode}
+		if ix.Name != "" {
+			YAMLPair(m, "name", YAMLString(ix.Name))
+		}
+		YAMLPair(m, "keys", YAMLValue(ix.Keys, false))
+		if ix.Unique {
+			YAMLPair(m, "unique", YAMLNumber(true))
+		}
+		if ix.Sparse {
+			YAMLPair(m, "sparse", YAMLNumber(true))
+		}
+		if ix.TTL > 0 {
+			YAMLPair(m, "ttl", YAMLString(ix.TTL.String()))
+		}
+		if !ix.Partial.IsZero() {
+			YAMLPair(m, "partialFilterExpression", YAMLValue(ix.Partial, false))
+		}
+		n.Content = append(n.Content, m)
+	}
+	return n
+}
+
+// EncodeYAML writes root as a YAML document indented by two spaces.
+func EncodeYAML(w io.Writer, root *yaml.Node) error {
+	enc := yaml.NewEncoder(w)
+	enc.SetIndent(2)
+	if err := enc.Encode(root); err != nil {
+		return err
+	}
+	return enc.Close()
 }
 
 // YAMLValue writes a template value; block writes documents as indented

@@ -18,9 +18,7 @@ func WriteYAML(w io.Writer, r *Result) error {
 	def := config.Default()
 	root := &yaml.Node{Kind: yaml.MappingNode}
 	root.HeadComment = header(r)
-	add := func(parent *yaml.Node, key string, v *yaml.Node) {
-		parent.Content = append(parent.Content, config.YAMLString(key), v)
-	}
+	add := config.YAMLPair
 	add(root, "name", config.YAMLString(cfg.Name))
 	add(root, "description", config.YAMLString(cfg.Description))
 	if cn := connection(cfg.Connection, def.Connection); len(cn.Content) > 0 {
@@ -33,13 +31,7 @@ func WriteYAML(w io.Writer, r *Result) error {
 		add(m, "name", config.YAMLString(col.Name))
 		add(m, "template", config.YAMLValue(col.Template, true))
 		if len(col.Indexes) > 0 {
-			ixs := &yaml.Node{Kind: yaml.SequenceNode}
-			for _, ix := range col.Indexes {
-				im := &yaml.Node{Kind: yaml.MappingNode}
-				add(im, "keys", config.YAMLValue(ix.Keys, false))
-				ixs.Content = append(ixs.Content, im)
-			}
-			add(m, "indexes", ixs)
+			add(m, "indexes", config.YAMLIndexes(col.Indexes))
 		}
 		if !col.ShardKey.IsZero() {
 			add(m, "shardKey", config.YAMLValue(col.ShardKey, false))
@@ -99,12 +91,7 @@ func WriteYAML(w io.Writer, r *Result) error {
 		add(run, "interval", config.YAMLString(rc.Interval.String()))
 	}
 	add(root, "run", run)
-	enc := yaml.NewEncoder(w)
-	enc.SetIndent(2)
-	if err := enc.Encode(root); err != nil {
-		return err
-	}
-	return enc.Close()
+	return config.EncodeYAML(w, root)
 }
 
 func header(r *Result) string {
@@ -130,7 +117,7 @@ func header(r *Result) string {
 // defaults, without the password.
 func connection(cn, def config.Connection) *yaml.Node {
 	m := &yaml.Node{Kind: yaml.MappingNode}
-	add := func(key string, v *yaml.Node) { m.Content = append(m.Content, config.YAMLString(key), v) }
+	add := func(key string, v *yaml.Node) { config.YAMLPair(m, key, v) }
 	if cn.URI != def.URI {
 		add("uri", config.YAMLString(config.RedactURI(cn.URI)))
 	}
