@@ -205,7 +205,7 @@ func (r *Result) sampleCollections(ctx context.Context, srv Server) {
 			continue
 		}
 		if st, err := srv.Command(ctx, sh.DB, bson.D{{Key: "collStats", Value: sh.Coll}}); err == nil {
-			c.Count, c.Size = int64(num(st.Lookup("count"))), int64(num(st.Lookup("size")))
+			c.Count, c.Size = int64(mongodb.Number(st.Lookup("count"))), int64(mongodb.Number(st.Lookup("size")))
 		} else {
 			c.Notes = append(c.Notes, "collStats: "+firstLine(err))
 		}

@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/mongodb"
 )
 
 // Collection is what capture learnt of one collection: its size, a
@@ -67,7 +68,7 @@ func (c *Collection) IndexSpecs() (out []config.Index, notes []string) {
 		spec.Unique, _ = ix.Lookup("unique").BooleanOK()
 		spec.Sparse, _ = ix.Lookup("sparse").BooleanOK()
 		if v := ix.Lookup("expireAfterSeconds"); v.Type != 0 {
-			spec.TTL = config.Duration(time.Duration(math.Round(num(v))) * time.Second)
+			spec.TTL = config.Duration(time.Duration(math.Round(mongodb.Number(v))) * time.Second)
 		}
 		if p, ok := ix.Lookup("partialFilterExpression").DocumentOK(); ok {
 			spec.Partial = literal(docValue(p))

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/mongodb"
 )
 
 // entry is one recorded operation before it is read: the profiler's
@@ -71,7 +73,7 @@ func (o *Op) statement(kind string, st bson.Raw, t *Tally) bool {
 	o.Multi, _ = st.Lookup("multi").BooleanOK()
 	o.Upsert, _ = st.Lookup("upsert").BooleanOK()
 	if kind == KindDelete {
-		o.Multi = num(st.Lookup("limit")) == 0
+		o.Multi = mongodb.Number(st.Lookup("limit")) == 0
 	}
 	if o.Coll == "$cmd" || o.Coll == "" {
 		t.skip("a write statement without its collection")
@@ -100,7 +102,7 @@ func (o *Op) command(cmd bson.Raw, t *Tally) bool {
 	case "find":
 		o.Kind = KindFind
 		o.Filter, o.Sort, o.Projection = doc(cmd.Lookup("filter")), doc(cmd.Lookup("sort")), doc(cmd.Lookup("projection"))
-		o.Limit = int64(num(cmd.Lookup("limit")))
+		o.Limit = int64(mongodb.Number(cmd.Lookup("limit")))
 		if b, _ := cmd.Lookup("singleBatch").BooleanOK(); b && o.Limit == 0 {
 			o.Limit = 1
 		}
@@ -115,7 +117,7 @@ func (o *Op) command(cmd bson.Raw, t *Tally) bool {
 		o.countDocuments()
 	case "count":
 		o.Kind, o.Filter = KindCount, doc(cmd.Lookup("query"))
-		o.Limit = int64(num(cmd.Lookup("limit")))
+		o.Limit = int64(mongodb.Number(cmd.Lookup("limit")))
 	case "distinct":
 		o.Kind, o.Filter = KindDistinct, doc(cmd.Lookup("query"))
 		o.Key, _ = cmd.Lookup("key").StringValueOK()
@@ -189,19 +191,6 @@ func arrayLen(v bson.RawValue) int {
 	return len(vals)
 }
 
-// num reads a BSON number of any type (0 when absent).
-func num(v bson.RawValue) float64 {
-	switch v.Type {
-	case bson.TypeInt32:
-		return float64(v.Int32())
-	case bson.TypeInt64:
-		return float64(v.Int64())
-	case bson.TypeDouble:
-		return v.Double()
-	}
-	return 0
-}
-
 // countDocuments reads the aggregation that drivers' countDocuments sends
 // ($match, maybe $skip and $limit, then {$group: {_id: 1, n: {$sum: 1}}})
 // as the count it is, so that it is replayed as countDocuments, and a
@@ -213,7 +202,7 @@ func (o *Op) countDocuments() {
 	}
 	last, _ := vals[len(vals)-1].DocumentOK()
 	g, ok := last.Lookup("$group").DocumentOK()
-	if !ok || num(g.Lookup("_id")) != 1 || num(g.Lookup("n", "$sum")) != 1 {
+	if !ok || mongodb.Number(g.Lookup("_id")) != 1 || mongodb.Number(g.Lookup("n", "$sum")) != 1 {
 		return
 	}
 	var filter bson.Raw
@@ -228,7 +217,7 @@ func (o *Op) countDocuments() {
 		case "$match":
 			filter, _ = els[0].Value().DocumentOK()
 		case "$limit":
-			limit = int64(num(els[0].Value()))
+			limit = int64(mongodb.Number(els[0].Value()))
 		default:
 			return
 		}

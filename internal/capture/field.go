@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/mongodb"
 )
 
 // maxDistinct is how many distinct values a field keeps before it counts
@@ -74,7 +76,7 @@ func (f *Field) Observe(v bson.RawValue, r *rand.Rand) {
 	}
 	switch v.Type {
 	case bson.TypeInt32, bson.TypeInt64, bson.TypeDouble:
-		x := num(v)
+		x := mongodb.Number(v)
 		f.addNum(x, r)
 		if v.Type == bson.TypeDouble {
 			f.decim = max(f.decim, decimals(x))

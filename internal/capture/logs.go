@@ -83,20 +83,7 @@ func (lr *logReader) read(data []byte, name string) error {
 
 // entry reads one Slow query line.
 func (lr *logReader) entry(d bson.Raw) {
-	attr := doc(d.Lookup("attr"))
-	e := entry{
-		cmd:      doc(attr.Lookup("command")),
-		origin:   doc(attr.Lookup("originatingCommand")),
-		returned: int64(num(attr.Lookup("nreturned"))),
-		inserted: int64(num(attr.Lookup("ninserted"))),
-		millis:   int64(num(attr.Lookup("durationMillis"))),
-	}
-	e.opType, _ = attr.Lookup("type").StringValueOK()
-	e.plan, _ = attr.Lookup("planSummary").StringValueOK()
-	e.ns, _ = attr.Lookup("ns").StringValueOK()
-	if t, ok := d.Lookup("t").DateTimeOK(); ok {
-		e.ts = bson.DateTime(t).Time().UTC()
-	}
+	e := readEntry(doc(d.Lookup("attr")), d.Lookup("t"), "type", "durationMillis")
 	first := ""
 	if els, err := e.cmd.Elements(); err == nil && len(els) > 0 {
 		first = els[0].Key()

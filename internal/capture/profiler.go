@@ -17,18 +17,22 @@ import (
 const AppName = "mongoload-capture"
 
 // profilerEntry reads one system.profile document.
-func profilerEntry(d bson.Raw) entry {
+func profilerEntry(d bson.Raw) entry { return readEntry(d, d.Lookup("ts"), "op", "millis") }
+
+// readEntry reads the fields a profiler document and a log line's attr
+// share, at ts; op and millis name the two whose names differ.
+func readEntry(d bson.Raw, ts bson.RawValue, op, millis string) entry {
 	e := entry{
 		cmd:      doc(d.Lookup("command")),
 		origin:   doc(d.Lookup("originatingCommand")),
-		returned: int64(num(d.Lookup("nreturned"))),
-		inserted: int64(num(d.Lookup("ninserted"))),
-		millis:   int64(num(d.Lookup("millis"))),
+		returned: int64(mongodb.Number(d.Lookup("nreturned"))),
+		inserted: int64(mongodb.Number(d.Lookup("ninserted"))),
+		millis:   int64(mongodb.Number(d.Lookup(millis))),
 	}
-	e.opType, _ = d.Lookup("op").StringValueOK()
+	e.opType, _ = d.Lookup(op).StringValueOK()
 	e.plan, _ = d.Lookup("planSummary").StringValueOK()
 	e.ns, _ = d.Lookup("ns").StringValueOK()
-	if t, ok := d.Lookup("ts").DateTimeOK(); ok {
+	if t, ok := ts.DateTimeOK(); ok {
 		e.ts = bson.DateTime(t).Time().UTC()
 	}
 	return e

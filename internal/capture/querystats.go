@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/mongodb"
 )
 
 // queryStatsPipeline reads every query shape with its statistics. The
@@ -48,7 +50,7 @@ func queryStats(ctx context.Context, srv Server, o Options, emit func(Op) bool) 
 	// $queryStats records at most internalQueryStatsRateLimit queries a
 	// second (100 by default; -1 or 0: all): beyond it, counts are a sample.
 	if p, err := srv.Command(ctx, "admin", bson.D{{Key: "getParameter", Value: 1}, {Key: "internalQueryStatsRateLimit", Value: 1}}); err == nil {
-		if limit := num(p.Lookup("internalQueryStatsRateLimit")); limit > 0 {
+		if limit := mongodb.Number(p.Lookup("internalQueryStatsRateLimit")); limit > 0 {
 			src.Why += fmt.Sprintf("; internalQueryStatsRateLimit %g: $queryStats recorded at most %g queries a second, so above that the counts are a sample and the mix, not the rate, is the truth", limit, limit)
 			if src.Complete && rateOver(src) > limit {
 				src.Complete = false
@@ -76,8 +78,8 @@ func QueryStatsSource(first, second []bson.Raw, window time.Duration, dbs []stri
 	if second != nil {
 		for _, d := range first {
 			h, _ := d.Lookup("keyHash").StringValueOK()
-			before[h] = num(d.Lookup("metrics", "execCount"))
-			returned[h] = num(d.Lookup("metrics", "docsReturned", "sum"))
+			before[h] = mongodb.Number(d.Lookup("metrics", "execCount"))
+			returned[h] = mongodb.Number(d.Lookup("metrics", "docsReturned", "sum"))
 		}
 		snapshot = second
 	}
@@ -92,7 +94,7 @@ func QueryStatsSource(first, second []bson.Raw, window time.Duration, dbs []stri
 			continue
 		}
 		h, _ := d.Lookup("keyHash").StringValueOK()
-		execs := num(d.Lookup("metrics", "execCount")) - before[h]
+		execs := mongodb.Number(d.Lookup("metrics", "execCount")) - before[h]
 		if execs <= 0 {
 			p.Tally.skip("shapes not run during the window")
 			continue
@@ -113,7 +115,7 @@ func QueryStatsSource(first, second []bson.Raw, window time.Duration, dbs []stri
 			continue
 		}
 		o.Count = execs
-		o.Returned = int64(num(d.Lookup("metrics", "docsReturned", "sum")) - returned[h])
+		o.Returned = int64(mongodb.Number(d.Lookup("metrics", "docsReturned", "sum")) - returned[h])
 		if t, ok := d.Lookup("metrics", "latestSeenTimestamp").DateTimeOK(); ok {
 			o.TS = bson.DateTime(t).Time().UTC()
 		}

@@ -29,9 +29,9 @@ func (cl *Client) Profiler(ctx context.Context, db string) (ProfilerState, error
 	if err != nil {
 		return ProfilerState{}, privilege(err, "profile on "+db+" (the dbAdmin role, or enableProfiler)")
 	}
-	st := ProfilerState{Level: int(number(raw.Lookup("was"))), SlowMS: int64(number(raw.Lookup("slowms"))), SampleRate: 1}
+	st := ProfilerState{Level: int(Number(raw.Lookup("was"))), SlowMS: int64(Number(raw.Lookup("slowms"))), SampleRate: 1}
 	if v := raw.Lookup("sampleRate"); v.Type != 0 {
-		st.SampleRate = number(v)
+		st.SampleRate = Number(v)
 	}
 	return st, nil
 }
@@ -137,8 +137,8 @@ func privilege(err error, need string) error {
 	return err
 }
 
-// number reads a BSON number of any type as a float64 (0 when absent).
-func number(v bson.RawValue) float64 {
+// Number reads a BSON number of any type as a float64 (0 when absent).
+func Number(v bson.RawValue) float64 {
 	switch v.Type {
 	case bson.TypeInt32:
 		return float64(v.Int32())
