@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	rtmetrics "runtime/metrics"
 	"strconv"
@@ -13,37 +12,6 @@ import (
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
-
-// TestRunReportsMeasuredMemory: a run's results file holds the measured
-// phase's own peak RSS beside the process-lifetime peak and the peak
-// before the phase (seeding): on Linux exact, from the kernel's reset peak
-// (procstat's TestMeasuredPeakLeavesSetupOut proves the reset against
-// memory of known size). The lifetime peak bounds both, and seeding 20,000
-// documents per collection, which takes far more memory than 4 workers
-// running for a second, stays out of the measured phase's peak.
-func TestRunReportsMeasuredMemory(t *testing.T) {
-	uri := testserver.URI(t)
-	out := filepath.Join(t.TempDir(), "r.json")
-	code, stdout, stderr := runCLI(t, context.Background(), nil, "run", "--uri", uri, "--duration", "1s", "--warmup", "200ms",
-		"--seed", "20000", "--concurrency", "4", "--out", out, "--drop", "--quiet")
-	if code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
-	}
-	res, err := results.ReadJSON(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := res.Client
-	if c == nil || c.MeasuredPeakRSSBytes <= 0 || c.SetupPeakRSSBytes <= 0 || c.MeasuredPeakRSSBytes > c.MaxRSSBytes || c.SetupPeakRSSBytes > c.MaxRSSBytes {
-		t.Fatalf("client %+v: want measured and setup peaks, both within the lifetime peak", c)
-	}
-	if runtime.GOOS == "linux" && (!c.MeasuredPeakRSSExact || c.MeasuredPeakRSSBytes >= c.SetupPeakRSSBytes) {
-		t.Errorf("on Linux the measured peak comes from the kernel's reset peak and leaves seeding out: %+v", c)
-	}
-	if c.AvailableCPU <= 0 || c.AvailableCPU > float64(runtime.GOMAXPROCS(0)) {
-		t.Errorf("available CPU %g with GOMAXPROCS %d", c.AvailableCPU, runtime.GOMAXPROCS(0))
-	}
-}
 
 // TestRunAppliesMemoryPolicy: the run's collector setting is recorded in
 // the results, sized from the run unless the user set it (a flag, or Go's
