@@ -35,10 +35,7 @@ func (w *Workload) encode(out io.Writer) error {
 	add(root, "name", config.YAMLString(cfg.Name))
 	cols := &yaml.Node{Kind: yaml.SequenceNode}
 	for i, col := range cfg.Collections {
-		m := &yaml.Node{Kind: yaml.MappingNode}
-		if i < len(w.ColNotes) {
-			m.HeadComment = strings.Join(w.ColNotes[i], "\n")
-		}
+		m := notedMapping(w.ColNotes, i)
 		add(m, "database", config.YAMLString(col.Database))
 		add(m, "name", config.YAMLString(col.Name))
 		if col.Seed > 0 {
@@ -53,10 +50,7 @@ func (w *Workload) encode(out io.Writer) error {
 	add(root, "collections", cols)
 	ops := &yaml.Node{Kind: yaml.SequenceNode}
 	for i, op := range cfg.Operations {
-		m := &yaml.Node{Kind: yaml.MappingNode}
-		if i < len(w.OpNotes) {
-			m.HeadComment = strings.Join(w.OpNotes[i], "\n")
-		}
+		m := notedMapping(w.OpNotes, i)
 		add(m, "name", config.YAMLString(op.Name))
 		add(m, "type", config.YAMLString(op.Type))
 		add(m, "collection", config.YAMLString(op.Collection))
@@ -92,4 +86,13 @@ func (w *Workload) encode(out io.Writer) error {
 	add(run, "duration", config.YAMLString(cfg.Run.Duration.String()))
 	add(root, "run", run)
 	return config.EncodeYAML(out, root)
+}
+
+// notedMapping is the mapping of the i-th entry, under its notes if any.
+func notedMapping(notes [][]string, i int) *yaml.Node {
+	m := &yaml.Node{Kind: yaml.MappingNode}
+	if i < len(notes) {
+		m.HeadComment = strings.Join(notes[i], "\n")
+	}
+	return m
 }
