@@ -46,6 +46,9 @@ type Options struct {
 	Seed           uint64  // of the value reservoirs: the same capture gives the same file
 	Now            func() time.Time
 	Progress       func(string) // one-line notices while capturing
+	// Trace, if set, receives every operation read (getMores included),
+	// with its Raw entry, as it is read (capture --trace, internal/trace).
+	Trace func(*Op)
 }
 
 // Source says what one source recorded and whether its counts are rates.
@@ -88,6 +91,9 @@ func Run(ctx context.Context, srv Server, o Options) (*Result, error) {
 	}
 	res := &Result{Opts: o, Shapes: NewShapes(o.Seed + 1)}
 	emit := res.Shapes.Add
+	if o.Trace != nil {
+		emit = func(op Op) bool { o.Trace(&op); return res.Shapes.Add(op) }
+	}
 	for _, path := range o.Exports {
 		src, err := readExport(path, o.Databases, emit)
 		if err != nil {

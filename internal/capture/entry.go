@@ -21,6 +21,8 @@ type entry struct {
 	millis   int64
 	plan     string
 	ts       time.Time
+	conn     string // a log line's connection (ctx), for capture --trace
+	app      string // a log line's appName
 }
 
 // unsupportedCommands cannot be replayed by a workload: listed and skipped.

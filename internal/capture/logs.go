@@ -84,6 +84,8 @@ func (lr *logReader) read(data []byte, name string) error {
 // entry reads one Slow query line.
 func (lr *logReader) entry(d bson.Raw) {
 	e := readEntry(doc(d.Lookup("attr")), d.Lookup("t"), "type", "durationMillis")
+	e.conn, _ = d.Lookup("ctx").StringValueOK()
+	e.app, _ = d.Lookup("attr", "appName").StringValueOK()
 	first := ""
 	if els, err := e.cmd.Elements(); err == nil && len(els) > 0 {
 		first = els[0].Key()
@@ -127,7 +129,7 @@ func (lr *logReader) finish() {
 		vals, _ := sts.Values()
 		for _, v := range vals {
 			st, _ := v.DocumentOK()
-			lr.p.Add(entryDoc(entry{opType: op, ns: db + "." + coll, cmd: st, ts: w.ts, millis: w.millis}))
+			lr.p.Add(entryDoc(entry{opType: op, ns: db + "." + coll, cmd: st, ts: w.ts, millis: w.millis, conn: w.conn, app: w.app}))
 		}
 	}
 }
@@ -140,6 +142,9 @@ func entryDoc(e entry) bson.Raw {
 		{Key: "ts", Value: bson.NewDateTimeFromTime(e.ts)}, {Key: "planSummary", Value: e.plan}}
 	if e.origin != nil {
 		d = append(d, bson.E{Key: "originatingCommand", Value: e.origin})
+	}
+	if e.conn != "" {
+		d = append(d, bson.E{Key: "client", Value: e.conn}, bson.E{Key: "appName", Value: e.app})
 	}
 	raw, _ := bson.Marshal(d)
 	return raw

@@ -76,6 +76,7 @@ func (p *Profiled) Add(d bson.Raw) {
 		p.Fastest, p.seen = e.millis, true
 	}
 	if o, ok := e.read(&p.Tally); ok {
+		o.Raw = d
 		if o.Count > 0 {
 			p.Tally.Used++
 		}

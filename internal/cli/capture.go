@@ -39,6 +39,7 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 	scale := fs.Float64("scale", 1, "seed each collection with this fraction of the source's count (0.1 for a tenth)")
 	rate := fs.Float64("rate", 0, "the rate to write when the capture cannot measure it (only slow operations recorded), operations per second")
 	name := fs.String("name", "", "the workload's name (default: the databases' names)")
+	traceFile := fs.String("trace", "", "also write every captured operation, in order, with its values and times, to this file for mongoload replay (needs --keep-values; docs/replay.md)")
 	compare := fs.Bool("compare", false, "compare two captures: SOURCE.yaml REPLAY.yaml, shape by shape")
 	if err := parse(fs, args, 2); err != nil {
 		return err
@@ -56,16 +57,30 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 	if *scale <= 0 || *sample <= 0 || *minShare < 0 || *minShare >= 1 || *rate < 0 {
 		return withCode(ExitUsage, errors.New("--scale and --sample must be positive, --min-share in [0, 1), --rate 0 or more"))
 	}
+	tr, err := startTrace(*traceFile, *keep, *dbs)
+	if err != nil {
+		return err
+	}
+	if tr != nil {
+		opts.Trace = tr.add
+	}
 	var srv capture.Server
 	if uriGiven(fs, o) || len(*logs)+len(*exports) == 0 {
 		cl, err := captureClient(ctx, fs, o)
 		if err != nil {
+			tr.finish(nil, nil) // removes the file it opened
 			return err
 		}
 		defer cl.Close()
 		srv = cl
 	}
 	res, err := capture.Run(ctx, srv, opts)
+	if err != nil {
+		res = nil
+	}
+	if terr := tr.finish(res, func(s string) { fmt.Fprintln(o.Stderr, s) }); terr != nil {
+		return terr
+	}
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return withCode(ExitInterrupted, fmt.Errorf("interrupted: %w", err))
