@@ -44,10 +44,11 @@ func (r *Result) Workload(name string) *Workload {
 	}
 	opts := genOptions{keepValues: r.Opts.KeepValues}
 	keys := keyedFields(w.Kept, r.Collections)
+	laws := rankLaws(w.Kept, r.Collections, keys)
 	names := map[string]int{}
 	for i, sh := range w.Kept {
 		b := &builder{sh: sh, opts: opts, col: r.collection(sh.DB, sh.Coll)}
-		b.keys = keys[sh.DB+"."+sh.Coll]
+		b.keys, b.laws = keys[sh.DB+"."+sh.Coll], laws[sh.DB+"."+sh.Coll]
 		op, note := b.Operation(opName(sh, names), round(w.Shares[i]*100, 3))
 		cfg.Operations = append(cfg.Operations, op)
 		notes := []string{fmt.Sprintf("%s: %.1f%% of what was captured (%s executions), %.2f documents returned each",
@@ -65,7 +66,7 @@ func (r *Result) Workload(name string) *Workload {
 		w.OpNotes = append(w.OpNotes, notes)
 	}
 	for _, c := range r.Collections {
-		w.addCollection(r, c, opts, keys[c.DB+"."+c.Name])
+		w.addCollection(r, c, opts, keys[c.DB+"."+c.Name], laws[c.DB+"."+c.Name])
 	}
 	if len(r.Collections) == 0 {
 		w.collectionsWithoutSample(r)
@@ -83,14 +84,14 @@ func (r *Result) Workload(name string) *Workload {
 
 // addCollection writes a sampled collection: its template, indexes and
 // seed count (its count when the window began, times --scale).
-func (w *Workload) addCollection(r *Result, c *Collection, opts genOptions, keys []keyed) {
+func (w *Workload) addCollection(r *Result, c *Collection, opts genOptions, keys []keyed, laws map[string]*rankLaw) {
 	inserted := 0.0
 	for _, sh := range r.Shapes.Order {
 		if sh.DB == c.DB && sh.Coll == c.Name && sh.Kind == KindInsert {
 			inserted += sh.Inserted
 		}
 	}
-	col := config.Collection{Database: c.DB, Name: c.Name, Template: c.Template(opts, keys)}
+	col := config.Collection{Database: c.DB, Name: c.Name, Template: c.Template(opts, keys, laws)}
 	ix, ixNotes := c.IndexSpecs()
 	col.Indexes = ix
 	start := max(0, float64(c.Count)-inserted)
@@ -109,6 +110,9 @@ func (w *Workload) addCollection(r *Result, c *Collection, opts genOptions, keys
 	}
 	for _, k := range keys {
 		notes = append(notes, r.field(k.field)+": unique (looked up by equality, or under a unique index): made from the collection's keys, so that a replayed lookup finds its document as the captured one did, and no two documents share a value")
+	}
+	for _, name := range sortedKeys(laws) {
+		notes = append(notes, laws[name].note(r.field(name)))
 	}
 	notes = append(append(notes, c.Notes...), ixNotes...)
 	w.Config.Collections = append(w.Config.Collections, col)
