@@ -33,6 +33,14 @@ func (w *Workload) encode(out io.Writer) error {
 	root := &yaml.Node{Kind: yaml.MappingNode, HeadComment: strings.Join(w.Header, "\n")}
 	add := config.YAMLPair
 	add(root, "name", config.YAMLString(cfg.Name))
+	if len(cfg.CapturedFrom) > 0 {
+		ids := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+		for _, id := range cfg.CapturedFrom {
+			ids.Content = append(ids.Content, config.YAMLString(id))
+		}
+		k := add(root, "capturedFrom", ids)
+		k.HeadComment = "the deployment this was captured from (hashes of its replica set name and hosts):\nrun, load, replay and ab refuse to write to it unless --write-to-source"
+	}
 	cols := &yaml.Node{Kind: yaml.SequenceNode}
 	for i, col := range cfg.Collections {
 		m := notedMapping(w.ColNotes, i)

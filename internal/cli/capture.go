@@ -65,6 +65,7 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 		opts.Trace = tr.add
 	}
 	var srv capture.Server
+	var source mongodb.Deployment
 	if uriGiven(fs, o) || len(*logs)+len(*exports) == 0 {
 		cl, err := captureClient(ctx, fs, o)
 		if err != nil {
@@ -73,6 +74,11 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 		}
 		defer cl.Close()
 		srv = cl
+		// Who the source is, recorded in the file, so that a run of it
+		// against this deployment is refused (run.GuardSource).
+		if source, err = cl.Deployment(ctx); err != nil {
+			fmt.Fprintf(o.Stderr, "capture: %v: the file cannot record its source, so nothing will refuse to run it against this deployment\n", err)
+		}
 	}
 	res, err := capture.Run(ctx, srv, opts)
 	if err != nil {
@@ -92,6 +98,7 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 		wname = strings.Join(append([]string{"capture"}, *dbs...), "-")
 	}
 	w := res.Workload(wname)
+	w.Config.CapturedFrom = source
 	var buf bytes.Buffer
 	if err := w.WriteYAML(&buf); err != nil {
 		return err

@@ -20,6 +20,12 @@ type Config struct {
 	Operations  []Operation  `yaml:"operations,omitempty" json:"operations"`
 	Run         Run          `yaml:"run,omitempty" json:"run"`
 
+	// CapturedFrom is the identity of the deployment a captured workload
+	// was read from (hashes of its replica set name and hosts, written by
+	// capture): run, load, replay and ab refuse to write to that
+	// deployment unless Run.WriteToSource (internal/run.GuardSource).
+	CapturedFrom []string `yaml:"capturedFrom,omitempty" json:"-"`
+
 	// setBy: which flag or environment variable set a field (provenance.go).
 	setBy map[string]string
 }
@@ -185,7 +191,11 @@ type Run struct {
 	SeedWorkers   int     `yaml:"seedWorkers,omitempty" json:"seedWorkers,omitempty"`
 	Setup         *bool   `yaml:"setup,omitempty" json:"setup,omitempty"`
 	Drop          bool    `yaml:"drop,omitempty" json:"drop,omitempty"`
-	AllowExisting bool    `yaml:"allowExisting,omitempty" json:"allowExisting,omitempty"`
+	// WriteToSource lets a captured workload write to the deployment it
+	// was captured from. Only a flag or the environment sets it, never the
+	// file: the file is what travels to the wrong deployment.
+	WriteToSource bool `yaml:"-" json:"-"`
+	AllowExisting bool `yaml:"allowExisting,omitempty" json:"allowExisting,omitempty"`
 	// RandomSeed seeds the data (seeding, mongoload load) and the value
 	// pools; OperationSeed seeds the operations (keys, values, the mix).
 	// OperationSeed 0 means a fresh one per run: a fixed one would have

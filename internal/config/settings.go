@@ -83,6 +83,7 @@ var Settings = []Setting{
 		return err
 	}},
 	{Flag: "drop", Bool: true, Usage: "drop the workload's own collections first", Set: boolSetter(func(c *Config) *bool { return &c.Run.Drop })},
+	{Flag: "write-to-source", Bool: true, Usage: "let a captured workload write to the deployment it was captured from (refused without it: that is the application's own data)", Set: boolSetter(func(c *Config) *bool { return &c.Run.WriteToSource })},
 	{Flag: "allow-existing", Bool: true, Usage: "write to collections that mongoload did not create", Set: boolSetter(func(c *Config) *bool { return &c.Run.AllowExisting })},
 	{Flag: "random-seed", Usage: "seed of the data (seeding, load) and of the value pools", Set: uintSetter(func(c *Config) *uint64 { return &c.Run.RandomSeed })},
 	{Flag: "operation-seed", Usage: "seed of the operations: keys, values, mix (default: a fresh one per run, printed in the report; give it to replay a run)", Set: uintSetter(func(c *Config) *uint64 { return &c.Run.OperationSeed })},

@@ -144,6 +144,9 @@ func (s *Session) prepare(ctx context.Context) error {
 			return err
 		}
 		s.client = client
+		if err := GuardSource(ctx, client, cfg.CapturedFrom, cfg.Run.WriteToSource); err != nil {
+			return err
+		}
 	}
 	s.phases.enter(PhaseSetup)
 	if !noop {
