@@ -44,7 +44,7 @@ func init() {
 		"compare":   {"set results or sweep files side by side against a baseline, with objectives and throughput per cost", compareCommand},
 		"report":    {"render a results, sweep or comparison as HTML (--html), CSV (--csv) or Markdown (--markdown)", reportCommand},
 		"verify":    {"check a workload's invariants after a run (verify payments: balances, ledger and counters agree)", verifyCommand},
-		"version": {"print the version", versionCommand},
+		"version":   {"print the version", versionCommand},
 	}
 }
 
