@@ -33,6 +33,7 @@ const (
 	ExitSLA           = 30 // the run (or too many runs of the battery) missed its SLO
 	ExitNoRate        = 31 // findmax: no rate probed met the SLO, not even the lowest
 	ExitNoServerCPU   = 32 // --target-server-cpu: the server's CPU cannot be measured
+	ExitUnsupported   = 29 // the server lacks what the workload declares: time-series collections, change streams
 	// ExitAbandoned: a second Ctrl-C while the results were being
 	// written; they may be missing (128 + SIGINT, as a shell reports it).
 	ExitAbandoned = 130
@@ -59,6 +60,7 @@ var runExit = map[run.Kind]int{
 	run.Usage:         ExitUsage,
 	run.SLAMissed:     ExitSLA,
 	run.NoServerCPU:   ExitNoServerCPU,
+	run.Unsupported:   ExitUnsupported,
 }
 
 // exitError carries the exit code a failure ends the process with.

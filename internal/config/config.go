@@ -19,6 +19,9 @@ type Config struct {
 	Collections []Collection `yaml:"collections,omitempty" json:"collections"`
 	Operations  []Operation  `yaml:"operations,omitempty" json:"operations"`
 	Run         Run          `yaml:"run,omitempty" json:"run"`
+	// Watchers are change-stream consumers the run holds open beside the
+	// operations (watch.go); they are measured apart and are no operations.
+	Watchers []Watcher `yaml:"watchers,omitempty" json:"watchers,omitempty"`
 
 	// CapturedFrom is the identity of the deployment a captured workload
 	// was read from (hashes of its replica set name and hosts, written by
@@ -106,7 +109,9 @@ type Collection struct {
 	// overrides run.seed (which applies to every collection without one).
 	Seed     int64 `yaml:"seed,omitempty" json:"seed,omitempty"`
 	ShardKey Value `yaml:"shardKey,omitempty" json:"-"`
-	Line     int   `yaml:"-" json:"-"`
+	// Timeseries makes it a time-series collection (timeseries.go).
+	Timeseries *Timeseries `yaml:"timeseries,omitempty" json:"timeseries,omitempty"`
+	Line       int         `yaml:"-" json:"-"`
 }
 
 // Namespace is "database.collection".

@@ -62,6 +62,7 @@ func (c *Config) Validate() Errors {
 	c.validateCollections(add)
 	c.validateOperations(add)
 	c.validateRun(add)
+	c.validateWatchers(add)
 	return es
 }
 
@@ -133,6 +134,7 @@ func (c *Config) validateCollections(add adder) {
 		for j, ix := range col.Indexes {
 			validateIndex(add, fmt.Sprintf("%s.indexes[%d]", field, j), ix)
 		}
+		validateTimeseries(add, field, col)
 	}
 }
 
