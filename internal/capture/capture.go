@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -163,7 +164,13 @@ func (t Tally) skipped() string {
 		parts = append(parts, fmt.Sprintf("%d unreadable lines", t.Garbage))
 	}
 	if t.Truncated > 0 {
-		parts = append(parts, fmt.Sprintf("%d truncated commands", t.Truncated))
+		parts = append(parts, fmt.Sprintf("%d truncated commands (the server logged only part of them: not replayed)", t.Truncated))
+	}
+	if t.TooLong > 0 {
+		parts = append(parts, fmt.Sprintf("%d lines over %d MiB", t.TooLong, maxLine>>20))
+	}
+	for _, k := range sortedKeys(t.Odd) {
+		parts = append(parts, fmt.Sprintf("%d %s", t.Odd[k], k))
 	}
 	if len(parts) == 0 {
 		return "none skipped"
@@ -181,13 +188,34 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 func readExport(path string, dbs []string, emit func(Op) bool) (*Source, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("profiler export %s: %w", path, err)
+	open := func() (io.ReadCloser, io.Reader, error) {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("profiler export %s: %w", path, err)
+		}
+		return f, maybeGzip(f), nil
 	}
-	defer f.Close()
+	f, r, err := open()
+	if err != nil {
+		return nil, err
+	}
 	p := &Profiled{Databases: dbs, Emit: emit}
-	if err := p.ReadExport(maybeGzip(f), path); err != nil {
+	err = p.ReadExport(r, path)
+	f.Close()
+	if errors.Is(err, errNoLine) {
+		// Not one document a line: documents written over several lines
+		// (JSON.stringify(doc, null, 2), an array), as real exports are.
+		if f, r, err = open(); err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		p = &Profiled{Databases: dbs, Emit: emit}
+		if perr := p.ReadDocuments(r, path); perr != nil {
+			return nil, err
+		}
+		err = nil
+	}
+	if err != nil {
 		return nil, err
 	}
 	return p.source("profiler export "+path, "an export records no profiling level: the mix only, not the rate (give --rate)"), nil

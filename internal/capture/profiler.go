@@ -1,7 +1,10 @@
 package capture
 
 import (
-	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -136,29 +139,87 @@ func (p *Profiled) outside(ns string) string {
 // canonical or relaxed. Lines that do not parse are counted; it fails
 // only when none does.
 func (p *Profiled) ReadExport(r io.Reader, name string) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
 	parsed, line := 0, 0
-	for sc.Scan() {
+	err := eachLine(r, &p.Tally.TooLong, func(b []byte) {
 		line++
-		text := strings.TrimSpace(sc.Text())
+		text := strings.TrimSpace(string(b))
 		if text == "" || text == "[" || text == "]" {
-			continue
+			return
 		}
 		text = strings.TrimSuffix(text, ",")
 		var d bson.Raw
 		if err := bson.UnmarshalExtJSON([]byte(text), false, &d); err != nil {
 			p.Tally.Garbage++
-			continue
+			return
 		}
 		parsed++
 		p.Add(d)
+	})
+	if err != nil && parsed > 0 && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum)) {
+		p.Tally.Lost = append(p.Tally.Lost, fmt.Sprintf("%s: the gzip stream is cut short (%v) after line %d: the lines before were read, the rest is lost", name, err, line))
+		err = nil
 	}
-	if err := sc.Err(); err != nil {
+	if err != nil {
 		return fmt.Errorf("%s: line %d: %w", name, line+1, err)
 	}
 	if parsed == 0 {
-		return fmt.Errorf("%s: no line is a profiler document in extended JSON (%d lines read): export system.profile with mongoexport --collection system.profile", name, line)
+		return fmt.Errorf("%s: %w (%d lines read): export system.profile with mongoexport --collection system.profile", name, errNoLine, line)
+	}
+	return nil
+}
+
+// errNoLine: no line of an export is a profiler document.
+var errNoLine = errors.New("no line is a profiler document in extended JSON")
+
+// ReadDocuments reads profiler documents written over several lines: one
+// after the other, or in a JSON array (JSON.stringify(doc, null, 2), as
+// the legacy shell's scripts export them). It stops at the first that
+// does not parse, keeping those before.
+func (p *Profiled) ReadDocuments(r io.Reader, name string) error {
+	dec := json.NewDecoder(r)
+	parsed := 0
+	var one func(raw json.RawMessage) error
+	one = func(raw json.RawMessage) error {
+		if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' {
+			var items []json.RawMessage
+			if err := json.Unmarshal(t, &items); err != nil {
+				return err
+			}
+			for _, it := range items {
+				if err := one(it); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		var d bson.Raw
+		if err := bson.UnmarshalExtJSON(raw, false, &d); err != nil {
+			p.Tally.Garbage++
+			return nil
+		}
+		parsed++
+		p.Add(d)
+		return nil
+	}
+	for {
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		if err == io.EOF {
+			break
+		}
+		if err == nil {
+			err = one(raw)
+		}
+		if err != nil {
+			if parsed == 0 {
+				return fmt.Errorf("%s: %w: %v", name, errNoLine, err)
+			}
+			p.Tally.Garbage++
+			break
+		}
+	}
+	if parsed == 0 {
+		return fmt.Errorf("%s: %w", name, errNoLine)
 	}
 	return nil
 }

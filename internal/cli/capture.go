@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -14,6 +15,7 @@ import (
 	"github.com/mongoload/mongoload/internal/capture"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 const captureArgs = "--uri URI --database DB [--duration 10m] --out FILE | --log FILE... | --export FILE | --query-stats | --compare SOURCE.yaml REPLAY.yaml"
@@ -56,6 +58,13 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 		Progress: func(s string) { fmt.Fprintln(o.Stderr, "capture: "+s) }}
 	if *scale <= 0 || *sample <= 0 || *minShare < 0 || *minShare >= 1 || *rate < 0 {
 		return withCode(ExitUsage, errors.New("--scale and --sample must be positive, --min-share in [0, 1), --rate 0 or more"))
+	}
+	// --out is tried before the window opens, not after it: an unwritable
+	// path, or one of the files read, would lose the whole window.
+	if *out != "" {
+		if err := results.CheckWritableAs("workload file (--out)", *out, append(slices.Clone(*logs), *exports...)...); err != nil {
+			return withCode(ExitOutput, err)
+		}
 	}
 	tr, err := startTrace(*traceFile, *keep, *dbs)
 	if err != nil {
