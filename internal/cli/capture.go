@@ -61,8 +61,14 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 	}
 	// --out is tried before the window opens, not after it: an unwritable
 	// path, or one of the files read, would lose the whole window.
+	inputs := append(slices.Clone(*logs), *exports...)
 	if *out != "" {
-		if err := results.CheckWritableAs("workload file (--out)", *out, append(slices.Clone(*logs), *exports...)...); err != nil {
+		if err := results.CheckWritableAs("workload file (--out)", *out, inputs...); err != nil {
+			return withCode(ExitOutput, err)
+		}
+	}
+	if *traceFile != "" {
+		if err := results.CheckWritableAs("trace (--trace)", *traceFile, inputs...); err != nil {
 			return withCode(ExitOutput, err)
 		}
 	}
