@@ -64,6 +64,10 @@ type Source struct {
 	// only when they were not handed on as read (tests, fixtures).
 	Executions float64
 	Ops        []Op
+	// Arrivals is the executions of each second (Unix time) the source
+	// recorded one by one: the rate curve (curve.go). Nil for a source
+	// that counts executions in aggregate ($queryStats).
+	Arrivals map[int64]float64
 }
 
 // Result is a capture: what the sources recorded, grouped by shape, and

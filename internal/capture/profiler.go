@@ -53,6 +53,7 @@ type Profiled struct {
 	Ops        []Op
 	From, To   time.Time // the first and last operation's time
 	Executions float64
+	Arrivals   map[int64]float64 // executions per Unix second
 	// Fastest is the shortest duration (ms) recorded, to tell a profiler
 	// that recorded every operation from one that kept only slow ones.
 	Fastest int64
@@ -90,6 +91,12 @@ func (p *Profiled) Add(d bson.Raw) {
 // keep hands o on (Emit) or keeps it (Ops), and widens the window.
 func (p *Profiled) keep(o Op) {
 	p.Executions += o.Count
+	if !o.TS.IsZero() && o.Count > 0 {
+		if p.Arrivals == nil {
+			p.Arrivals = map[int64]float64{}
+		}
+		p.Arrivals[o.TS.Unix()] += o.Count
+	}
 	if !o.TS.IsZero() {
 		if p.From.IsZero() || o.TS.Before(p.From) {
 			p.From = o.TS
@@ -109,7 +116,7 @@ func (p *Profiled) keep(o Op) {
 
 // source makes the Source of what p read.
 func (p *Profiled) source(name, why string) *Source {
-	return &Source{Name: name, Why: why, Tally: p.Tally, Ops: p.Ops, From: p.From, To: p.To, Executions: p.Executions, Sampling: 1}
+	return &Source{Name: name, Why: why, Tally: p.Tally, Ops: p.Ops, From: p.From, To: p.To, Executions: p.Executions, Sampling: 1, Arrivals: p.Arrivals}
 }
 
 // outside says why a namespace is not captured ("" when it is).

@@ -23,6 +23,7 @@ type Workload struct {
 	Folded   []*Shape
 	Rate     float64 // operations per second of the kept shapes; 0: unknown
 	RateNote string
+	Curve    *Curve // the rate over time; nil: unknown
 }
 
 // Workload writes the capture as a workload named name.
@@ -74,6 +75,9 @@ func (r *Result) Workload(name string) *Workload {
 	w.rate(r, keptTotal)
 	if w.Rate > 0 {
 		cfg.Run.Rate = round(w.Rate, 2)
+	}
+	if w.Curve != nil {
+		cfg.Run.Stages, cfg.Run.RepeatStages = w.Curve.Stages(), true
 	}
 	w.header(r, total)
 	if r.Opts.RedactNames {
@@ -166,6 +170,7 @@ func (w *Workload) rate(r *Result, kept float64) {
 		return
 	}
 	w.Rate = (kept - 1) / span / sampling
+	w.Curve = curve(r.Sources, from, to, round(w.Rate, 2))
 	w.RateNote = fmt.Sprintf("rate: %.2f operations/s, %s operations over the %s window from %s to %s", w.Rate, count(kept), (time.Duration(span * float64(time.Second))).Round(time.Millisecond), from.Format(time.RFC3339), to.Format(time.RFC3339))
 	if sampling < 1 {
 		w.RateNote += fmt.Sprintf(", divided by the sample rate %g", sampling)
@@ -195,6 +200,9 @@ func (w *Workload) header(r *Result, total float64) {
 		h = append(h, fmt.Sprintf("folded: %d shapes under --min-share %g, %.2f%% of executions (%s), are not replayed; the others' weights keep their proportions", len(w.Folded), r.Opts.MinShare, share*100, count(n)))
 	}
 	h = append(h, w.RateNote)
+	if w.Curve != nil {
+		h = append(h, w.Curve.Note(w.Config.Run.Rate))
+	}
 	privacy := "values: no literal of a high-cardinality field is written (only low-cardinality values, as enums); --keep-values would write them"
 	if r.Opts.KeepValues {
 		privacy = "values: --keep-values: the literals seen are written as they were"

@@ -235,6 +235,9 @@ type Run struct {
 	Faults []string `yaml:"faults,omitempty" json:"faults,omitempty"`
 	// Stages change the rate (open loop) or the workers (closed loop) over time.
 	Stages Stages `yaml:"stages,omitempty" json:"stages,omitempty"`
+	// RepeatStages plays the stages again once they end, for as long as the
+	// run lasts (a captured per-second rate curve, docs/capture.md).
+	RepeatStages bool `yaml:"repeatStages,omitempty" json:"repeatStages,omitempty"`
 	// Partition is "i/N": this process's share of the keys, rate and sessions.
 	Partition string `yaml:"partition,omitempty" json:"partition,omitempty"`
 	// StartAt is a wall-clock time (RFC 3339) at which the measured run starts.

@@ -92,7 +92,7 @@ var Settings = []Setting{
 		if err != nil || f < 0 {
 			return fmt.Errorf("%q is not a rate of 0 or more", v)
 		}
-		c.Run.Rate = f
+		c.Run.SetRate(f)
 		return nil
 	}},
 	{Flag: "rate-scale", Usage: "open loop: multiply the rate (the workload's own, such as a captured one, or --rate) by this factor, e.g. 3 for three times the captured traffic", Set: func(c *Config, v string) error {
@@ -111,7 +111,7 @@ var Settings = []Setting{
 	{Flag: "think-distribution", Usage: "sessions: fixed or exponential think time", Set: func(c *Config, v string) error { c.Run.ThinkDist = v; return nil }},
 	{Flag: "stages", Usage: "ramp: DURATION:TARGET,... (rate in open loop, workers in closed loop)", Set: func(c *Config, v string) error {
 		st, err := ParseStages(v)
-		c.Run.Stages = st
+		c.Run.Stages, c.Run.RepeatStages = st, false // the file's curve, its repetition included, is replaced
 		return err
 	}},
 	{Flag: "partition", Usage: "i/N: this process's share of keys, rate and sessions", Set: func(c *Config, v string) error {

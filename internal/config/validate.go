@@ -343,6 +343,9 @@ func (c *Config) validateLoadModel(add adder) {
 	if r.Sessions > 0 && r.ThinkTime <= 0 {
 		add(Invalid, 0, "run.thinkTime", "sessions need a think time, for example --think-time 500ms")
 	}
+	if r.RepeatStages && len(r.Stages) == 0 {
+		add(Invalid, 0, "run.repeatStages", "repeatStages repeats stages and there are none: give them with run.stages or --stages")
+	}
 	if len(r.Stages) > 0 && r.Sessions > 0 {
 		add(Invalid, 0, "run.stages", "stages ramp a rate (open loop) or workers (closed loop), not sessions")
 	}
