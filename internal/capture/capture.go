@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -47,9 +46,6 @@ type Options struct {
 	Seed           uint64  // of the value reservoirs: the same capture gives the same file
 	Now            func() time.Time
 	Progress       func(string) // one-line notices while capturing
-	// Trace, if set, receives every operation read (getMores included),
-	// with its Raw entry, as it is read (capture --trace, internal/trace).
-	Trace func(*Op)
 }
 
 // Source says what one source recorded and whether its counts are rates.
@@ -64,10 +60,6 @@ type Source struct {
 	// only when they were not handed on as read (tests, fixtures).
 	Executions float64
 	Ops        []Op
-	// Arrivals is the executions of each second (Unix time) the source
-	// recorded one by one: the rate curve (curve.go). Nil for a source
-	// that counts executions in aggregate ($queryStats).
-	Arrivals map[int64]float64
 }
 
 // Result is a capture: what the sources recorded, grouped by shape, and
@@ -96,9 +88,6 @@ func Run(ctx context.Context, srv Server, o Options) (*Result, error) {
 	}
 	res := &Result{Opts: o, Shapes: NewShapes(o.Seed + 1)}
 	emit := res.Shapes.Add
-	if o.Trace != nil {
-		emit = func(op Op) bool { o.Trace(&op); return res.Shapes.Add(op) }
-	}
 	for _, path := range o.Exports {
 		src, err := readExport(path, o.Databases, emit)
 		if err != nil {
@@ -168,13 +157,7 @@ func (t Tally) skipped() string {
 		parts = append(parts, fmt.Sprintf("%d unreadable lines", t.Garbage))
 	}
 	if t.Truncated > 0 {
-		parts = append(parts, fmt.Sprintf("%d truncated commands (the server logged only part of them: not replayed)", t.Truncated))
-	}
-	if t.TooLong > 0 {
-		parts = append(parts, fmt.Sprintf("%d lines over %d MiB", t.TooLong, maxLine>>20))
-	}
-	for _, k := range sortedKeys(t.Odd) {
-		parts = append(parts, fmt.Sprintf("%d %s", t.Odd[k], k))
+		parts = append(parts, fmt.Sprintf("%d truncated commands", t.Truncated))
 	}
 	if len(parts) == 0 {
 		return "none skipped"
@@ -192,34 +175,13 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 func readExport(path string, dbs []string, emit func(Op) bool) (*Source, error) {
-	open := func() (io.ReadCloser, io.Reader, error) {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, nil, fmt.Errorf("profiler export %s: %w", path, err)
-		}
-		return f, maybeGzip(f), nil
-	}
-	f, r, err := open()
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("profiler export %s: %w", path, err)
 	}
+	defer f.Close()
 	p := &Profiled{Databases: dbs, Emit: emit}
-	err = p.ReadExport(r, path)
-	f.Close()
-	if errors.Is(err, errNoLine) {
-		// Not one document a line: documents written over several lines
-		// (JSON.stringify(doc, null, 2), an array), as real exports are.
-		if f, r, err = open(); err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		p = &Profiled{Databases: dbs, Emit: emit}
-		if perr := p.ReadDocuments(r, path); perr != nil {
-			return nil, err
-		}
-		err = nil
-	}
-	if err != nil {
+	if err := p.ReadExport(maybeGzip(f), path); err != nil {
 		return nil, err
 	}
 	return p.source("profiler export "+path, "an export records no profiling level: the mix only, not the rate (give --rate)"), nil

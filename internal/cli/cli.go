@@ -5,7 +5,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -41,10 +40,14 @@ func init() {
 		"merge":     {"combine several processes' results (.json) and interval logs (.hlog) into one report", mergeCommand},
 		"sweep":     {"step the load up (--concurrency 4,8,16,... | --rate | --sessions) on one prepared dataset and judge where it stops scaling", sweepCommand},
 		"findmax":   {"find the highest open-loop rate that meets an SLO (--slo \"p99<=20ms\"): probes climb, bisect and confirm on one prepared dataset", findMaxCommand},
+		"ab":        {"run one workload on a baseline (--uri) and a candidate (--candidate-uri) in alternating rounds and name every difference: latency per shape, plans, results (docs/ab.md)", abCommand},
 		"compare":   {"set results or sweep files side by side against a baseline, with objectives and throughput per cost", compareCommand},
 		"report":    {"render a results, sweep or comparison as HTML (--html), CSV (--csv) or Markdown (--markdown)", reportCommand},
 		"verify":    {"check a workload's invariants after a run (verify payments: balances, ledger and counters agree)", verifyCommand},
-		"version":   {"print the version", versionCommand},
+		"version": {"print the version", func(_ context.Context, _ []string, o IO) error {
+			fmt.Fprintln(o.Stdout, "mongoload", Version)
+			return nil
+		}},
 	}
 }
 
@@ -64,22 +67,10 @@ func Run(ctx context.Context, args []string, o IO) int {
 		return ExitUsage
 	}
 	err := cmd.run(ctx, args[1:], o)
-	if errors.Is(err, errHelp) {
-		return ExitOK // help asked for is not an error: the usage went to stdout
-	}
-	if err != nil {
+	if err != nil && err != errHelp {
 		fmt.Fprintln(o.Stderr, "mongoload: "+describeError(err))
 	}
 	return exitCode(err)
-}
-
-func versionCommand(_ context.Context, args []string, o IO) error {
-	fs := newFlags("version", "", o)
-	if err := parse(fs, args, 0); err != nil {
-		return err
-	}
-	fmt.Fprintln(o.Stdout, "mongoload", Version)
-	return nil
 }
 
 func usage(w io.Writer) {

@@ -67,7 +67,6 @@ func CompileDocument(v config.Value, env *Env) (*Document, error) {
 
 // Append appends one whole BSON document to dst.
 func (d *Document) Append(dst []byte, st *State) []byte {
-	st.beginDocument()
 	_, dst = d.g.Append(dst, st)
 	return dst
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -119,13 +120,14 @@ func ParseExplain(raw bson.Raw) (results.Explain, error) {
 	} else {
 		plans = append(plans, planRoot(win))
 	}
-	var chains, scans, indexes []string
+	var chains, scans, indexes, summary []string
 	for _, p := range plans {
 		var leaves []bson.Raw
 		chains = append(chains, chain(p, &leaves))
 		for _, l := range leaves {
 			st, _ := l.Lookup("stage").StringValueOK()
 			addOnce(&scans, st)
+			addOnce(&summary, leafSummary(st, l))
 			if st == "COLLSCAN" {
 				e.CollScan = true
 			}
@@ -135,6 +137,7 @@ func ParseExplain(raw bson.Raw) (results.Explain, error) {
 		}
 	}
 	e.Plan = strings.Join(chains, " | ")
+	e.Summary = strings.Join(summary, ", ")
 	e.Scan = strings.Join(scans, ", ")
 	e.Index = strings.Join(indexes, ", ")
 	if sd, ok := stats.DocumentOK(); ok {
@@ -148,6 +151,38 @@ func ParseExplain(raw bson.Raw) (results.Explain, error) {
 		}
 	}
 	return e, nil
+}
+
+// leafSummary writes a plan's leaf as planSummary does: its stage, and
+// the key pattern of the index it reads ("IXSCAN { org: 1, _id: -1 }").
+func leafSummary(stage string, leaf bson.Raw) string {
+	kp, ok := leaf.Lookup("keyPattern").DocumentOK()
+	if !ok {
+		return stage
+	}
+	elems, err := kp.Elements()
+	if err != nil || len(elems) == 0 {
+		return stage
+	}
+	parts := make([]string, len(elems))
+	for i, el := range elems {
+		parts[i] = el.Key() + ": " + keyValue(el.Value())
+	}
+	return stage + " { " + strings.Join(parts, ", ") + " }"
+}
+
+// keyValue writes one key pattern value: 1, -1, "text", "2dsphere".
+func keyValue(v bson.RawValue) string {
+	if s, ok := v.StringValueOK(); ok {
+		return `"` + s + `"`
+	}
+	if f, ok := v.DoubleOK(); ok {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	if n, ok := v.AsInt64OK(); ok {
+		return strconv.FormatInt(n, 10)
+	}
+	return v.String()
 }
 
 // planRoot unwraps the slot-based engine's {queryPlan: ..., slotBasedPlan: ...}.

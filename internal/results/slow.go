@@ -52,9 +52,12 @@ type Explain struct {
 	// Plan is the winning plan's stages from the top, such as
 	// "FETCH > IXSCAN"; Scan is the leaf's access (IXSCAN, COLLSCAN,
 	// IDHACK, ...), Index the index it used.
-	Plan  string `json:"plan,omitempty"`
-	Scan  string `json:"scan,omitempty"`
-	Index string `json:"index,omitempty"`
+	Plan string `json:"plan,omitempty"`
+	// Summary is the plan as the server's planSummary writes it: each
+	// leaf with its key pattern, such as "IXSCAN { org: 1 }" or "COLLSCAN".
+	Summary string `json:"summary,omitempty"`
+	Scan    string `json:"scan,omitempty"`
+	Index   string `json:"index,omitempty"`
 	// KeysExamined, DocsExamined and Returned are executionStats' totals;
 	// the Per figures divide by Returned (nil when nothing was returned).
 	KeysExamined    int64    `json:"keysExamined"`

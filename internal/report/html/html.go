@@ -45,6 +45,8 @@ type Page struct {
 	Sweep      *results.Sweep
 	Comparison *results.Comparison
 	Inputs     []Input
+	// AB is an A/B comparison (mongoload ab).
+	AB *results.AB
 }
 
 // Input is one compared file.

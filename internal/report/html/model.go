@@ -94,6 +94,8 @@ var verdictOrder = []string{"Underutilised", "Linear scaling", "Efficient scalin
 
 func model(p Page) (*view, error) {
 	switch {
+	case p.AB != nil:
+		return abView(p.AB), nil
 	case p.Sweep != nil && p.Sweep.FindMax != nil:
 		return findMaxView(p.Sweep), nil
 	case p.Sweep != nil:

@@ -1,0 +1,231 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/testserver"
+)
+
+// abWorkload is the A/B tests' workload on database db: by_org reads by an
+// index the test creates (not the workload: ab's setup must not put back
+// an index the test drops), by_id by _id, bump writes, pinned reads _id 0.
+func abWorkload(t *testing.T, db string) string {
+	t.Helper()
+	orgs := make([]string, 50)
+	for i := range orgs {
+		orgs[i] = fmt.Sprintf("o%02d", i)
+	}
+	list := "[" + strings.Join(orgs, ", ") + "]"
+	w := fmt.Sprintf(`name: ab-test
+collections:
+  - database: %s
+    name: items
+    template:
+      _id: {$gen: key}
+      org: {$gen: enum, values: %s}
+      qty: {$gen: int, min: 0, max: 1000}
+      note: {$gen: string, length: 100}
+operations:
+  - {name: by_org, type: find, weight: 30, filter: {org: {$gen: enum, values: %s}}, limit: 20}
+  - {name: by_id, type: findOne, weight: 30, filter: {_id: {$gen: key}}}
+  - {name: bump, type: updateOne, weight: 20, filter: {_id: {$gen: key}}, update: {$inc: {qty: 1}}}
+  - {name: pinned, type: findOne, weight: 20, filter: {_id: 0}}
+run:
+  concurrency: 1
+  duration: 300ms
+  warmup: 200ms
+`, db, list, list)
+	path := filepath.Join(t.TempDir(), "ab.yaml")
+	if err := os.WriteFile(path, []byte(w), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// abSides are the two real test servers of an A/B test and its workload.
+type abSides struct {
+	ctx          context.Context
+	uriA, uriB   string
+	a, b         *mongodb.Client
+	db, workload string
+	docs         int
+}
+
+func newABSides(t *testing.T, docs int) *abSides {
+	ctx := context.Background()
+	s := &abSides{ctx: ctx, uriA: testserver.URI(t), docs: docs}
+	s.uriB, _ = testserver.Own(t)
+	s.db = fmt.Sprintf("ab_%d_%s", os.Getpid(), strings.ToLower(strings.TrimPrefix(t.Name(), "Test")))
+	s.a, s.b = connectTest(t, ctx, s.uriA), connectTest(t, ctx, s.uriB)
+	s.workload = abWorkload(t, s.db)
+	t.Cleanup(func() {
+		for _, c := range []*mongodb.Client{s.a, s.b} {
+			_, _ = c.Command(context.Background(), s.db, bson.D{{Key: "dropDatabase", Value: 1}})
+		}
+	})
+	return s
+}
+
+// prepare loads both sides alike (one inserter: the same documents in the
+// same order) and gives both the index {org: 1}.
+func (s *abSides) prepare(t *testing.T) {
+	t.Helper()
+	for _, side := range []struct {
+		uri string
+		c   *mongodb.Client
+	}{{s.uriA, s.a}, {s.uriB, s.b}} {
+		code, _, errs := runCLI(t, s.ctx, nil, "load", s.workload, "--uri", side.uri, "--documents", fmt.Sprint(s.docs),
+			"--random-seed", "7", "--drop", "--workers", "1")
+		if code != 0 {
+			t.Fatalf("load exit %d: %s", code, errs)
+		}
+		s.command(t, side.c, bson.D{{Key: "createIndexes", Value: "items"},
+			{Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "org", Value: 1}}}, {Key: "name", Value: "org_1"}}}}})
+	}
+}
+
+func (s *abSides) command(t *testing.T, c *mongodb.Client, cmd bson.D) {
+	t.Helper()
+	if _, err := c.Command(s.ctx, s.db, cmd); err != nil {
+		t.Fatalf("%v: %v", cmd, err)
+	}
+}
+
+// ab runs mongoload ab and reads its file.
+func (s *abSides) ab(t *testing.T, extra ...string) (int, *results.AB, string) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "ab.json")
+	args := append([]string{"ab", s.workload, "--uri", s.uriA, "--candidate-uri", s.uriB, "--seed", fmt.Sprint(s.docs),
+		"--random-seed", "7", "--operation-seed", "11", "--out", out}, extra...)
+	code, stdout, errs := runCLI(t, s.ctx, nil, args...)
+	ab, err := results.ReadAB(out)
+	if err != nil {
+		t.Fatalf("ab exit %d wrote no file (%v): %s%s", code, err, stdout, errs)
+	}
+	return code, ab, stdout + errs
+}
+
+func opOf(t *testing.T, ab *results.AB, name string) results.ABOperation {
+	t.Helper()
+	for _, o := range ab.Operations {
+		if o.Name == name {
+			return o
+		}
+	}
+	t.Fatalf("no operation %s in the file", name)
+	return results.ABOperation{}
+}
+
+// TestABIdenticalServersFlagNothing: ten comparisons of two identical
+// servers (each reseeded alike by ab itself) flag at most one operation in
+// all, and never find results that differ.
+func TestABIdenticalServersFlagNothing(t *testing.T) {
+	s := newABSides(t, 2000)
+	flagged := 0
+	for i := range 10 {
+		code, ab, text := s.ab(t, "--drop", "--seed-workers", "1", "--rounds", "3", "--verify", "20")
+		for _, o := range ab.Operations {
+			if o.Flag != results.FlagNone {
+				flagged++
+				t.Logf("comparison %d flagged %s (%s): %s", i+1, o.Name, o.Flag, o.Why)
+			}
+			if o.ResultDiffs != 0 {
+				t.Errorf("comparison %d: %s: %d verified results differ on identical data: %+v", i+1, o.Name, o.ResultDiffs, o.Diffs)
+			}
+			if o.PlanChanged {
+				t.Errorf("comparison %d: %s: plan %s -> %s on identical servers", i+1, o.Name, o.PlanA, o.PlanB)
+			}
+		}
+		if code != 0 && !(code == ExitRegression && ab.Verdict == results.ABRegressed) {
+			t.Fatalf("comparison %d: exit %d, verdict %s:\n%s", i+1, code, ab.Verdict, text)
+		}
+	}
+	if flagged > 1 {
+		t.Errorf("%d operations flagged in ten A/A comparisons, at most one allowed", flagged)
+	}
+}
+
+// TestABIndexDropped: {org: 1} dropped on the candidate flags by_org, the
+// one shape that used it, with its plan change named; the others are not
+// flagged as regressions and their results agree.
+func TestABIndexDropped(t *testing.T) {
+	s := newABSides(t, 20000)
+	s.prepare(t)
+	s.command(t, s.b, bson.D{{Key: "dropIndexes", Value: "items"}, {Key: "index", Value: "org_1"}})
+	code, ab, text := s.ab(t, "--rounds", "4", "--verify", "30")
+	if code != ExitRegression || ab.Verdict != results.ABRegressed {
+		t.Fatalf("exit %d verdict %s, want %d regressed:\n%s", code, ab.Verdict, ExitRegression, text)
+	}
+	org := opOf(t, ab, "by_org")
+	if org.Flag != results.FlagRegression || org.PlanA != "IXSCAN { org: 1 }" || org.PlanB != "COLLSCAN" || !org.PlanChanged {
+		t.Errorf("by_org: flag %s, plan %q -> %q (%s)", org.Flag, org.PlanA, org.PlanB, org.Why)
+	}
+	if !org.CountOnly || org.ResultDiffs != 0 {
+		t.Errorf("by_org (a limit without a sort): countOnly %v, resultDiffs %d", org.CountOnly, org.ResultDiffs)
+	}
+	for _, name := range []string{"by_id", "bump", "pinned"} {
+		o := opOf(t, ab, name)
+		if o.Flag == results.FlagRegression || o.PlanChanged || o.ResultDiffs != 0 {
+			t.Errorf("%s: flag %s, plan %q -> %q, %d results differ: it never used {org: 1}", name, o.Flag, o.PlanA, o.PlanB, o.ResultDiffs)
+		}
+	}
+	if !strings.Contains(text, "by_org: p99") || !strings.Contains(text, "plan IXSCAN { org: 1 } → COLLSCAN") {
+		t.Errorf("no verdict sentence for by_org naming the plan change:\n%s", text)
+	}
+}
+
+// TestABChangedDocument: one document changed on the candidate is named by
+// its _id in the verified operation that reads it; without --seed, ab
+// refuses to measure sides whose data differ, naming the collection.
+func TestABChangedDocument(t *testing.T) {
+	s := newABSides(t, 2000)
+	s.prepare(t)
+	s.command(t, s.b, bson.D{{Key: "update", Value: "items"},
+		{Key: "updates", Value: bson.A{bson.D{{Key: "q", Value: bson.D{{Key: "_id", Value: 0}}}, {Key: "u", Value: bson.D{{Key: "$set", Value: bson.D{{Key: "qty", Value: -1}}}}}}}}})
+
+	code, _, errs := runCLI(t, s.ctx, nil, "ab", s.workload, "--uri", s.uriA, "--candidate-uri", s.uriB, "--rounds", "2", "--verify", "10")
+	if code != ExitResultsDiffer || !strings.Contains(errs, s.db+".items") || !strings.Contains(errs, "differ from _id 0") {
+		t.Errorf("unseeded sides with different data: exit %d, want %d naming %s.items and _id 0: %s", code, ExitResultsDiffer, s.db, errs)
+	}
+
+	code, ab, text := s.ab(t, "--rounds", "2", "--verify", "20")
+	if code != ExitResultsDiffer || ab.Verdict != results.ABDiffers {
+		t.Fatalf("exit %d verdict %s, want %d differs:\n%s", code, ab.Verdict, ExitResultsDiffer, text)
+	}
+	p := opOf(t, ab, "pinned")
+	if p.ResultDiffs != p.Verified || p.Verified == 0 || len(p.Diffs) == 0 || p.Diffs[0].ID != "0" || !strings.Contains(p.Diffs[0].Filter, `"_id"`) {
+		t.Errorf("pinned: %d of %d differ, diffs %+v: want every one, naming _id 0 and its filter", p.ResultDiffs, p.Verified, p.Diffs)
+	}
+	if !strings.Contains(text, "pinned: ") || !strings.Contains(text, "_id 0") {
+		t.Errorf("no sentence naming pinned and _id 0:\n%s", text)
+	}
+}
+
+// TestABRefusesTheSameURI: the same deployment twice is an A/A run, which
+// must be asked for; a missing candidate is named.
+func TestABRefusesTheSameURI(t *testing.T) {
+	ctx := context.Background()
+	w := abWorkload(t, "ab_refuse")
+	uri := "mongodb://127.0.0.1:1/"
+	code, _, errs := runCLI(t, ctx, nil, "ab", w, "--uri", uri, "--candidate-uri", uri)
+	if code != ExitUsage || !strings.Contains(errs, "--allow-same") || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
+		t.Errorf("same URI: exit %d, want %d in one line naming --allow-same: %q", code, ExitUsage, errs)
+	}
+	code, _, errs = runCLI(t, ctx, nil, "ab", w, "--uri", uri)
+	if code != ExitUsage || !strings.Contains(errs, "--candidate-uri") {
+		t.Errorf("no candidate: exit %d, want %d naming --candidate-uri: %q", code, ExitUsage, errs)
+	}
+	code, _, errs = runCLI(t, ctx, nil, "ab", w, "--uri", uri, "--candidate-uri", "mongodb://127.0.0.1:2/", "--threshold", "NaN", "--rounds", "1")
+	if code != ExitInvalid || !strings.Contains(errs, "--threshold") || !strings.Contains(errs, "--rounds") {
+		t.Errorf("bad numbers: exit %d, want %d naming --threshold and --rounds: %q", code, ExitInvalid, errs)
+	}
+}

@@ -1,0 +1,218 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+// ABSchema identifies the file of `mongoload ab`: one workload run on a
+// baseline (A) and a candidate (B), compared operation by operation.
+const ABSchema = "mongoload.ab/v1"
+
+// The verdicts of an A/B comparison, worst first.
+const (
+	ABDiffers   = "differs"   // verified operations returned different results
+	ABRegressed = "regressed" // an operation is slower (or fails) on the candidate beyond the threshold
+	ABImproved  = "improved"  // an operation is faster on the candidate beyond the threshold, none slower
+	ABSame      = "same"      // nothing beyond the threshold, results agree
+)
+
+// The flags of one operation.
+const (
+	FlagRegression  = "regression"
+	FlagImprovement = "improvement"
+	FlagNone        = "none"
+)
+
+// AB is the file `mongoload ab --out` writes. docs/ab.md documents it.
+// Latencies are in milliseconds, as in a results file.
+type AB struct {
+	Schema   string   `json:"schema"`
+	Tool     Tool     `json:"tool"`
+	Workload Workload `json:"workload"`
+	// Verdict is same, regressed, improved or differs; Summary says it in
+	// one line, Sentences once per operation flagged or whose plan changed.
+	Verdict   string   `json:"verdict"`
+	Summary   string   `json:"summary"`
+	Sentences []string `json:"sentences"`
+
+	StartedAt time.Time `json:"startedAt"`
+	EndedAt   time.Time `json:"endedAt"`
+	// A and B are the two deployments (credentials removed).
+	A ABSide `json:"a"`
+	B ABSide `json:"b"`
+	// Method is how the two sides were made comparable and judged.
+	Method ABMethod `json:"method"`
+	// Data is each collection's count and sample digest on both sides,
+	// checked before anything was measured.
+	Data       []ABData      `json:"data"`
+	Operations []ABOperation `json:"operations"`
+	// Runs are every measured run, in the order they ran: each side's full
+	// results, round by round.
+	Runs  []ABRun  `json:"runs"`
+	Notes []string `json:"notes,omitempty"`
+}
+
+// ABSide is one deployment of the comparison.
+type ABSide struct {
+	Label string `json:"label"` // "A (baseline)" or "B (candidate)"
+	URI   string `json:"uri"`   // the connection string without credentials
+	// Server is the version the deployment reported, when it did.
+	Server string `json:"server,omitempty"`
+	// Failed says why the side stopped answering during a round, if it did:
+	// its rounds were measured through, and no improvement is concluded.
+	Failed string `json:"failed,omitempty"`
+}
+
+// ABMethod records how the comparison ran and was judged.
+type ABMethod struct {
+	Rounds        int      `json:"rounds"`         // measured runs per side
+	Order         []string `json:"order"`          // the sides in the order they ran, such as A B B A
+	Parallel      bool     `json:"parallel"`       // both sides at once (open loop, same rate)
+	OperationSeed uint64   `json:"operationSeed"`  // both sides' operation sequence
+	RandomSeed    uint64   `json:"randomSeed"`     // the seeding's
+	Seeded        bool     `json:"seeded"`         // mongoload seeded both sides
+	Threshold     float64  `json:"threshold"`      // the smallest effect flagged, as a share (0.10)
+	Alpha         float64  `json:"alpha"`          // the significance level of the test
+	Test          string   `json:"test"`           // the test, in words
+	Verify        int      `json:"verifyPerShape"` // operations verified per shape
+	Verified      int      `json:"verified"`       // operations verified in all
+}
+
+// ABData is one collection's data on both sides before measuring.
+type ABData struct {
+	Namespace string `json:"namespace"`
+	CountA    int64  `json:"countA"`
+	CountB    int64  `json:"countB"`
+	// DigestA and DigestB hash the first Sample documents in _id order.
+	Sample  int    `json:"sample"`
+	DigestA string `json:"digestA"`
+	DigestB string `json:"digestB"`
+	Same    bool   `json:"same"`
+	// FirstDiff is the _id of the first sampled document that differs.
+	FirstDiff string `json:"firstDiff,omitempty"`
+}
+
+// ABOperation is one operation (shape) compared.
+type ABOperation struct {
+	Name string `json:"name"`
+	Type string `json:"type,omitempty"`
+	// Flag is regression, improvement or none; Why says what decided it.
+	Flag string `json:"flag"`
+	Why  string `json:"why"`
+	// PlanA and PlanB are each side's winning plan as planSummary writes
+	// it (IXSCAN { org: 1 }, COLLSCAN); PlanChanged is set when they differ.
+	PlanA       string   `json:"planA"`
+	PlanB       string   `json:"planB"`
+	PlanChanged bool     `json:"planChanged"`
+	ExplainA    *Explain `json:"explainA,omitempty"`
+	ExplainB    *Explain `json:"explainB,omitempty"`
+	// Ratios are B over A at p50, p95, p99; Shift is the distribution's
+	// typical ratio (the median of B/A over the deciles 10..90), P the
+	// stratified rank test's two-sided p-value across rounds.
+	RatioP50 float64 `json:"ratioP50"`
+	RatioP95 float64 `json:"ratioP95"`
+	RatioP99 float64 `json:"ratioP99"`
+	Shift    float64 `json:"shift"`
+	P        float64 `json:"p"`
+	// RoundShifts are each round's shift, in round order.
+	RoundShifts []float64 `json:"roundShifts"`
+	// ErrorsOnlyOn is "A" or "B" when only that side's operations failed.
+	ErrorsOnlyOn string `json:"errorsOnlyOn,omitempty"`
+	// Verified operations of this shape, and how many returned different
+	// results; CountOnly marks a limit without a sort, whose result set is
+	// not defined: only the number of documents was compared.
+	Verified    int      `json:"verified"`
+	ResultDiffs int      `json:"resultDiffs"`
+	CountOnly   bool     `json:"countOnly,omitempty"`
+	Diffs       []ABDiff `json:"diffs,omitempty"`
+	// ResultA and ResultB are the operation's whole figures on each side,
+	// every round together (Histogram holds them all).
+	ResultA Operation `json:"resultA"`
+	ResultB Operation `json:"resultB"`
+}
+
+// ABDiff is one verified operation whose results differ.
+type ABDiff struct {
+	Seq    int    `json:"seq"`    // its place in the verified sequence, from 1
+	Filter string `json:"filter"` // the filter (or pipeline) it sent
+	ID     string `json:"id"`     // the first differing document's _id, as extended JSON
+	A      string `json:"a"`      // what each side returned, in words
+	B      string `json:"b"`
+}
+
+// ABRun is one measured run of one side.
+type ABRun struct {
+	Side   string  `json:"side"` // A or B
+	Round  int     `json:"round"`
+	Result *Result `json:"result"`
+}
+
+// WriteAB writes ab to path as indented JSON with ABSchema, atomically.
+func WriteAB(path string, ab *AB) error {
+	out := *ab
+	out.Schema = ABSchema
+	return writeIndented("ab", path, &out)
+}
+
+// IsAB reports whether the JSON file b is an A/B comparison.
+func IsAB(b []byte) bool {
+	var head struct {
+		Schema string `json:"schema"`
+	}
+	return json.Unmarshal(b, &head) == nil && strings.HasPrefix(head.Schema, "mongoload.ab/")
+}
+
+// ReadAB reads an A/B file, refusing other schemas with a message that
+// names them.
+func ReadAB(path string) (*AB, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read ab: %w", err)
+	}
+	schema, err := schemaOf(path, b)
+	if err != nil {
+		return nil, err
+	}
+	if schema != ABSchema {
+		return nil, fmt.Errorf("read ab %q: schema %q is not supported: this mongoload reads %q", path, schema, ABSchema)
+	}
+	var ab AB
+	if err := json.Unmarshal(b, &ab); err != nil {
+		return nil, fmt.Errorf("read ab %q: %s: the file does not have the shape of %s; write it again with mongoload ab --out", path, jsonProblem(b, err), ABSchema)
+	}
+	return &ab, nil
+}
+
+// SideResult is one side as a results file, for compare: its last
+// round's result with each operation's figures over every round
+// (ResultA or ResultB) in place of that round's.
+func (ab *AB) SideResult(side string) *Result {
+	var out *Result
+	for i := range ab.Runs {
+		if r := ab.Runs[i]; r.Side == side && r.Result != nil {
+			c := *r.Result
+			out = &c
+		}
+	}
+	if out == nil {
+		return nil
+	}
+	out.Label = ab.A.Label
+	if side == "B" {
+		out.Label = ab.B.Label
+	}
+	ops := make([]Operation, 0, len(ab.Operations))
+	for _, o := range ab.Operations {
+		if side == "A" {
+			ops = append(ops, o.ResultA)
+		} else {
+			ops = append(ops, o.ResultB)
+		}
+	}
+	out.Operations = ops
+	return out
+}
