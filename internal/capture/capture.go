@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -46,6 +47,9 @@ type Options struct {
 	Seed           uint64  // of the value reservoirs: the same capture gives the same file
 	Now            func() time.Time
 	Progress       func(string) // one-line notices while capturing
+	// Trace, if set, receives every operation read (getMores included),
+	// with its Raw entry, as it is read (capture --trace, internal/trace).
+	Trace func(*Op)
 }
 
 // Source says what one source recorded and whether its counts are rates.
@@ -60,6 +64,10 @@ type Source struct {
 	// only when they were not handed on as read (tests, fixtures).
 	Executions float64
 	Ops        []Op
+	// Arrivals is the executions of each second (Unix time) the source
+	// recorded one by one: the rate curve (curve.go). Nil for a source
+	// that counts executions in aggregate ($queryStats).
+	Arrivals map[int64]float64
 }
 
 // Result is a capture: what the sources recorded, grouped by shape, and
@@ -88,6 +96,9 @@ func Run(ctx context.Context, srv Server, o Options) (*Result, error) {
 	}
 	res := &Result{Opts: o, Shapes: NewShapes(o.Seed + 1)}
 	emit := res.Shapes.Add
+	if o.Trace != nil {
+		emit = func(op Op) bool { o.Trace(&op); return res.Shapes.Add(op) }
+	}
 	for _, path := range o.Exports {
 		src, err := readExport(path, o.Databases, emit)
 		if err != nil {
@@ -157,7 +168,13 @@ func (t Tally) skipped() string {
 		parts = append(parts, fmt.Sprintf("%d unreadable lines", t.Garbage))
 	}
 	if t.Truncated > 0 {
-		parts = append(parts, fmt.Sprintf("%d truncated commands", t.Truncated))
+		parts = append(parts, fmt.Sprintf("%d truncated commands (the server logged only part of them: not replayed)", t.Truncated))
+	}
+	if t.TooLong > 0 {
+		parts = append(parts, fmt.Sprintf("%d lines over %d MiB", t.TooLong, maxLine>>20))
+	}
+	for _, k := range sortedKeys(t.Odd) {
+		parts = append(parts, fmt.Sprintf("%d %s", t.Odd[k], k))
 	}
 	if len(parts) == 0 {
 		return "none skipped"
@@ -175,13 +192,34 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 func readExport(path string, dbs []string, emit func(Op) bool) (*Source, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("profiler export %s: %w", path, err)
+	open := func() (io.ReadCloser, io.Reader, error) {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("profiler export %s: %w", path, err)
+		}
+		return f, maybeGzip(f), nil
 	}
-	defer f.Close()
+	f, r, err := open()
+	if err != nil {
+		return nil, err
+	}
 	p := &Profiled{Databases: dbs, Emit: emit}
-	if err := p.ReadExport(maybeGzip(f), path); err != nil {
+	err = p.ReadExport(r, path)
+	f.Close()
+	if errors.Is(err, errNoLine) {
+		// Not one document a line: documents written over several lines
+		// (JSON.stringify(doc, null, 2), an array), as real exports are.
+		if f, r, err = open(); err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		p = &Profiled{Databases: dbs, Emit: emit}
+		if perr := p.ReadDocuments(r, path); perr != nil {
+			return nil, err
+		}
+		err = nil
+	}
+	if err != nil {
 		return nil, err
 	}
 	return p.source("profiler export "+path, "an export records no profiling level: the mix only, not the rate (give --rate)"), nil

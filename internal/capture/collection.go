@@ -36,10 +36,16 @@ func (c *Collection) AddSample(d bson.Raw, r *rand.Rand) {
 }
 
 // Template writes the collection's document template: each field's
-// generator, the keyed fields (keys.go) made from keys, and an integer _id
+// generator, the keyed fields (keys.go) made from keys, the fields that
+// keep their frequency law (ranks.go) drawn by rank, and an integer _id
 // from keys too, since random integers would collide.
-func (c *Collection) Template(o genOptions, keys []keyed) config.Value {
+func (c *Collection) Template(o genOptions, keys []keyed, laws map[string]*rankLaw) config.Value {
 	t := c.Root.document(o)
+	for i, fl := range t.Fields {
+		if law := laws[fl.Key]; law != nil {
+			t.Fields[i].Value = c.Root.Fields[fl.Key].withAbsence(law.docGen(), c.Root.docs)
+		}
+	}
 	if id := c.Root.Fields["_id"]; id != nil && !slices.ContainsFunc(keys, func(k keyed) bool { return k.field == "_id" }) {
 		if g, ok := keyGen(id); ok && id.dominant() != bson.TypeObjectID {
 			keys = append(keys, keyed{field: "_id", gen: g})
@@ -81,4 +87,16 @@ func (c *Collection) IndexSpecs() (out []config.Index, notes []string) {
 		out = append(out, spec)
 	}
 	return out, notes
+}
+
+// withAbsence adds to a field's generator the chance that the field is
+// null, and that it is missing from a document of the docs seen.
+func (f *Field) withAbsence(v config.Value, docs int) config.Value {
+	if f.Nulls > 0 {
+		v.Fields = append(v.Fields, param("nullProbability", round(float64(f.Nulls)/float64(f.N), 4)))
+	}
+	if miss := 1 - float64(f.Present)/float64(max(1, docs)); miss > 0.0005 {
+		v.Fields = append(v.Fields, param("missingProbability", round(miss, 4)))
+	}
+	return v
 }

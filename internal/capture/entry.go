@@ -21,13 +21,28 @@ type entry struct {
 	millis   int64
 	plan     string
 	ts       time.Time
+	conn     string // a log line's connection (ctx), for capture --trace
+	app      string // a log line's appName
 }
 
 // unsupportedCommands cannot be replayed by a workload: listed and skipped.
 var unsupportedCommands = map[string]bool{"mapReduce": true, "mapreduce": true, "eval": true, "$eval": true, "group": true}
 
-// read turns e into an operation, or counts why it is not one.
+// read turns e into an operation, or counts why it is not one: an
+// operation a workload file cannot carry (odd) is counted apart.
 func (e *entry) read(t *Tally) (Op, bool) {
+	o, ok := e.readOp(t)
+	if !ok {
+		return o, false
+	}
+	if why := odd(&o); why != "" {
+		t.odd(why)
+		return Op{}, false
+	}
+	return o, true
+}
+
+func (e *entry) readOp(t *Tally) (Op, bool) {
 	if e.opType == "getmore" {
 		// Folded into the command that opened the cursor: its documents
 		// count for that shape, the getMore is no operation of its own.
@@ -108,7 +123,11 @@ func (o *Op) command(cmd bson.Raw, t *Tally) bool {
 		}
 	case "aggregate":
 		o.Kind = KindAggregate
-		p, _ := cmd.Lookup("pipeline").ArrayOK()
+		p, ok := cmd.Lookup("pipeline").ArrayOK()
+		if !ok {
+			t.skip("aggregates whose pipeline is not an array")
+			return false
+		}
 		o.Pipeline = bson.Raw(p)
 		if hasStage(o.Pipeline, "$out", "$merge") {
 			t.unsupported("aggregate with $out/$merge")

@@ -1,17 +1,15 @@
 package capture
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/mongodb"
 )
 
 // ReadLogs reads mongod's structured JSON logs (4.4 and later): the "Slow
@@ -26,15 +24,18 @@ func ReadLogs(paths []string, dbs []string, emit func(Op) bool) (*Source, error)
 		data  []byte
 	}
 	var files []file
+	lr := &logReader{p: Profiled{Databases: dbs, Emit: emit}}
 	for _, p := range paths {
-		data, err := readMaybeGzip(p)
+		data, note, err := readMaybeGzip(p)
 		if err != nil {
 			return nil, fmt.Errorf("log %s: %w", p, err)
+		}
+		if note != "" {
+			lr.p.Tally.Lost = append(lr.p.Tally.Lost, "log "+note)
 		}
 		files = append(files, file{p, firstTime(data), data})
 	}
 	slices.SortStableFunc(files, func(a, b file) int { return a.first.Compare(b.first) })
-	lr := &logReader{p: Profiled{Databases: dbs, Emit: emit}}
 	for _, f := range files {
 		if err := lr.read(f.data, f.path); err != nil {
 			return nil, err
@@ -56,26 +57,34 @@ type logReader struct {
 }
 
 func (lr *logReader) read(data []byte, name string) error {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	for sc.Scan() {
+	err := eachLine(bytes.NewReader(data), &lr.p.Tally.TooLong, func(line []byte) {
 		lr.lines++
-		line := bytes.TrimSpace(sc.Bytes())
+		line = bytes.TrimSpace(line)
 		if len(line) == 0 {
-			continue
+			return
 		}
 		var d bson.Raw
 		if err := bson.UnmarshalExtJSON(line, false, &d); err != nil {
 			lr.p.Tally.Garbage++
-			continue
+			return
 		}
 		lr.parsed++
-		if msg, _ := d.Lookup("msg").StringValueOK(); msg != "Slow query" {
-			continue
+		// "slow query" in 4.3 and early 4.4, "Slow query" after; id 51803 in all.
+		if msg, _ := d.Lookup("msg").StringValueOK(); !strings.EqualFold(msg, "Slow query") && mongodb.Number(d.Lookup("id")) != 51803 {
+			return
+		}
+		if d.Lookup("truncated").Type != 0 {
+			// MongoDB 8.0 cuts a long command silently: attr.command is
+			// then partial, with no $truncated inside (a $match that lost
+			// its predicate reads as a full scan), and only the top-level
+			// "truncated" and "size" beside attr say so.
+			lr.p.Tally.Read++
+			lr.p.Tally.Truncated++
+			return
 		}
 		lr.entry(d)
-	}
-	if err := sc.Err(); err != nil {
+	})
+	if err != nil {
 		return fmt.Errorf("log %s: line %d: %w", name, lr.lines+1, err)
 	}
 	return nil
@@ -84,6 +93,8 @@ func (lr *logReader) read(data []byte, name string) error {
 // entry reads one Slow query line.
 func (lr *logReader) entry(d bson.Raw) {
 	e := readEntry(doc(d.Lookup("attr")), d.Lookup("t"), "type", "durationMillis")
+	e.conn, _ = d.Lookup("ctx").StringValueOK()
+	e.app, _ = d.Lookup("attr", "appName").StringValueOK()
 	first := ""
 	if els, err := e.cmd.Elements(); err == nil && len(els) > 0 {
 		first = els[0].Key()
@@ -127,7 +138,7 @@ func (lr *logReader) finish() {
 		vals, _ := sts.Values()
 		for _, v := range vals {
 			st, _ := v.DocumentOK()
-			lr.p.Add(entryDoc(entry{opType: op, ns: db + "." + coll, cmd: st, ts: w.ts, millis: w.millis}))
+			lr.p.Add(entryDoc(entry{opType: op, ns: db + "." + coll, cmd: st, ts: w.ts, millis: w.millis, conn: w.conn, app: w.app}))
 		}
 	}
 }
@@ -141,44 +152,25 @@ func entryDoc(e entry) bson.Raw {
 	if e.origin != nil {
 		d = append(d, bson.E{Key: "originatingCommand", Value: e.origin})
 	}
+	if e.conn != "" {
+		d = append(d, bson.E{Key: "client", Value: e.conn}, bson.E{Key: "appName", Value: e.app})
+	}
 	raw, _ := bson.Marshal(d)
 	return raw
 }
 
 // firstTime is the time of a log's first line that has one.
 func firstTime(data []byte) time.Time {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	for sc.Scan() {
+	var first time.Time
+	long := 0
+	_ = eachLine(bytes.NewReader(data), &long, func(line []byte) {
 		var raw bson.Raw
-		if bson.UnmarshalExtJSON(sc.Bytes(), false, &raw) != nil {
-			continue
+		if !first.IsZero() || bson.UnmarshalExtJSON(line, false, &raw) != nil {
+			return
 		}
 		if t, ok := raw.Lookup("t").DateTimeOK(); ok {
-			return bson.DateTime(t).Time()
+			first = bson.DateTime(t).Time()
 		}
-	}
-	return time.Time{}
-}
-
-// readMaybeGzip reads a file, gunzipping it when it starts with gzip's
-// magic bytes (mongod.log.1.gz).
-func readMaybeGzip(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(maybeGzip(f))
-}
-
-// maybeGzip unzips r when it is gzip; it reads r from the start either way.
-func maybeGzip(r io.Reader) io.Reader {
-	br := bufio.NewReader(r)
-	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
-		if zr, err := gzip.NewReader(br); err == nil {
-			return zr
-		}
-	}
-	return br
+	})
+	return first
 }

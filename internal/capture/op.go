@@ -32,6 +32,9 @@ type Op struct {
 	Millis     int64
 	Plan       string  // planSummary, when the source gives it
 	Count      float64 // how many executions it stands for: 1, or $queryStats' execCount
+	// Raw is the source's entry in the profiler's form (a log line's too),
+	// for capture --trace; valid only while the operation is handed on.
+	Raw bson.Raw
 }
 
 // NS is the operation's namespace.
@@ -55,7 +58,9 @@ type Tally struct {
 	Read        int            // entries read
 	Used        int            // entries that became operations
 	Garbage     int            // lines that did not parse
-	Truncated   int            // commands the server cut ($truncated)
+	Truncated   int            // commands the server cut ($truncated, 8.0's "truncated")
+	TooLong     int            // lines over maxLine, skipped
+	Odd         map[string]int // operations a workload cannot carry (a NaN literal, a date after 9999): why -> count
 	Unsupported map[string]int // mapReduce, $where, eval, ...: skipped
 	Skipped     map[string]int // other commands and namespaces: why -> count
 	Lost        []string       // gaps: entries lost to a capped collection's cap
@@ -66,6 +71,13 @@ func (t *Tally) skip(why string) {
 		t.Skipped = map[string]int{}
 	}
 	t.Skipped[why]++
+}
+
+func (t *Tally) odd(why string) {
+	if t.Odd == nil {
+		t.Odd = map[string]int{}
+	}
+	t.Odd[why]++
 }
 
 func (t *Tally) unsupported(what string) {
@@ -81,6 +93,12 @@ func (t *Tally) add(u Tally) {
 	t.Used += u.Used
 	t.Garbage += u.Garbage
 	t.Truncated += u.Truncated
+	t.TooLong += u.TooLong
+	for k, v := range u.Odd {
+		for range v {
+			t.odd(k)
+		}
+	}
 	for k, v := range u.Unsupported {
 		for range v {
 			t.unsupported(k)

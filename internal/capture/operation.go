@@ -16,6 +16,8 @@ type builder struct {
 	opts genOptions
 	// keys are the collection's fields made from keys (keys.go).
 	keys []keyed
+	// laws are the collection's fields that keep their frequency law (ranks.go).
+	laws map[string]*rankLaw
 	// col is the sampled collection, for placeholders that came without
 	// values ($queryStats' "?number"): they take the field's model.
 	col *Collection
@@ -138,6 +140,9 @@ func (b *builder) hole(path string, v bson.RawValue) config.Value {
 			if k.field == field {
 				return b.hot(k.gen, f)
 			}
+		}
+		if law := b.laws[field]; law != nil {
+			return law.lookupGen(f)
 		}
 	}
 	if f.onlyPlaceholders() {

@@ -1,7 +1,10 @@
 package capture
 
 import (
-	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -50,6 +53,7 @@ type Profiled struct {
 	Ops        []Op
 	From, To   time.Time // the first and last operation's time
 	Executions float64
+	Arrivals   map[int64]float64 // executions per Unix second
 	// Fastest is the shortest duration (ms) recorded, to tell a profiler
 	// that recorded every operation from one that kept only slow ones.
 	Fastest int64
@@ -76,6 +80,7 @@ func (p *Profiled) Add(d bson.Raw) {
 		p.Fastest, p.seen = e.millis, true
 	}
 	if o, ok := e.read(&p.Tally); ok {
+		o.Raw = d
 		if o.Count > 0 {
 			p.Tally.Used++
 		}
@@ -86,6 +91,12 @@ func (p *Profiled) Add(d bson.Raw) {
 // keep hands o on (Emit) or keeps it (Ops), and widens the window.
 func (p *Profiled) keep(o Op) {
 	p.Executions += o.Count
+	if !o.TS.IsZero() && o.Count > 0 {
+		if p.Arrivals == nil {
+			p.Arrivals = map[int64]float64{}
+		}
+		p.Arrivals[o.TS.Unix()] += o.Count
+	}
 	if !o.TS.IsZero() {
 		if p.From.IsZero() || o.TS.Before(p.From) {
 			p.From = o.TS
@@ -105,7 +116,7 @@ func (p *Profiled) keep(o Op) {
 
 // source makes the Source of what p read.
 func (p *Profiled) source(name, why string) *Source {
-	return &Source{Name: name, Why: why, Tally: p.Tally, Ops: p.Ops, From: p.From, To: p.To, Executions: p.Executions, Sampling: 1}
+	return &Source{Name: name, Why: why, Tally: p.Tally, Ops: p.Ops, From: p.From, To: p.To, Executions: p.Executions, Sampling: 1, Arrivals: p.Arrivals}
 }
 
 // outside says why a namespace is not captured ("" when it is).
@@ -135,29 +146,87 @@ func (p *Profiled) outside(ns string) string {
 // canonical or relaxed. Lines that do not parse are counted; it fails
 // only when none does.
 func (p *Profiled) ReadExport(r io.Reader, name string) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
 	parsed, line := 0, 0
-	for sc.Scan() {
+	err := eachLine(r, &p.Tally.TooLong, func(b []byte) {
 		line++
-		text := strings.TrimSpace(sc.Text())
+		text := strings.TrimSpace(string(b))
 		if text == "" || text == "[" || text == "]" {
-			continue
+			return
 		}
 		text = strings.TrimSuffix(text, ",")
 		var d bson.Raw
 		if err := bson.UnmarshalExtJSON([]byte(text), false, &d); err != nil {
 			p.Tally.Garbage++
-			continue
+			return
 		}
 		parsed++
 		p.Add(d)
+	})
+	if err != nil && parsed > 0 && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum)) {
+		p.Tally.Lost = append(p.Tally.Lost, fmt.Sprintf("%s: the gzip stream is cut short (%v) after line %d: the lines before were read, the rest is lost", name, err, line))
+		err = nil
 	}
-	if err := sc.Err(); err != nil {
+	if err != nil {
 		return fmt.Errorf("%s: line %d: %w", name, line+1, err)
 	}
 	if parsed == 0 {
-		return fmt.Errorf("%s: no line is a profiler document in extended JSON (%d lines read): export system.profile with mongoexport --collection system.profile", name, line)
+		return fmt.Errorf("%s: %w (%d lines read): export system.profile with mongoexport --collection system.profile", name, errNoLine, line)
+	}
+	return nil
+}
+
+// errNoLine: no line of an export is a profiler document.
+var errNoLine = errors.New("no line is a profiler document in extended JSON")
+
+// ReadDocuments reads profiler documents written over several lines: one
+// after the other, or in a JSON array (JSON.stringify(doc, null, 2), as
+// the legacy shell's scripts export them). It stops at the first that
+// does not parse, keeping those before.
+func (p *Profiled) ReadDocuments(r io.Reader, name string) error {
+	dec := json.NewDecoder(r)
+	parsed := 0
+	var one func(raw json.RawMessage) error
+	one = func(raw json.RawMessage) error {
+		if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' {
+			var items []json.RawMessage
+			if err := json.Unmarshal(t, &items); err != nil {
+				return err
+			}
+			for _, it := range items {
+				if err := one(it); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		var d bson.Raw
+		if err := bson.UnmarshalExtJSON(raw, false, &d); err != nil {
+			p.Tally.Garbage++
+			return nil
+		}
+		parsed++
+		p.Add(d)
+		return nil
+	}
+	for {
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		if err == io.EOF {
+			break
+		}
+		if err == nil {
+			err = one(raw)
+		}
+		if err != nil {
+			if parsed == 0 {
+				return fmt.Errorf("%s: %w: %v", name, errNoLine, err)
+			}
+			p.Tally.Garbage++
+			break
+		}
+	}
+	if parsed == 0 {
+		return fmt.Errorf("%s: %w", name, errNoLine)
 	}
 	return nil
 }

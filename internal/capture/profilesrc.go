@@ -64,7 +64,7 @@ func profile(ctx context.Context, srv Server, o Options, emit func(Op) bool) (sr
 	lost := src.Tally.Lost
 	src.Tally = p.Tally
 	src.Tally.Lost = append(src.Tally.Lost, lost...)
-	src.Ops, src.Executions = p.Ops, p.Executions
+	src.Ops, src.Executions, src.Arrivals = p.Ops, p.Executions, p.Arrivals
 	if o.Duration <= 0 {
 		src.From, src.To = p.From, p.To // a tail window is the clock's (tailWindow)
 	}

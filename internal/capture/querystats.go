@@ -123,6 +123,7 @@ func QueryStatsSource(first, second []bson.Raw, window time.Duration, dbs []stri
 		p.keep(o)
 	}
 	src := p.source("$queryStats", "")
+	src.Arrivals = nil // a shape's executions come at once, at its last time seen: no curve
 	if second != nil {
 		src.From, src.Complete = src.To.Add(-window), true
 		src.Why = fmt.Sprintf("$queryStats records every query (reads only: finds, aggregations, distinct and count; not writes): executions counted between two snapshots %s apart", window.Round(time.Second))

@@ -23,6 +23,7 @@ type Workload struct {
 	Folded   []*Shape
 	Rate     float64 // operations per second of the kept shapes; 0: unknown
 	RateNote string
+	Curve    *Curve // the rate over time; nil: unknown
 }
 
 // Workload writes the capture as a workload named name.
@@ -44,10 +45,11 @@ func (r *Result) Workload(name string) *Workload {
 	}
 	opts := genOptions{keepValues: r.Opts.KeepValues}
 	keys := keyedFields(w.Kept, r.Collections)
+	laws := rankLaws(w.Kept, r.Collections, keys)
 	names := map[string]int{}
 	for i, sh := range w.Kept {
 		b := &builder{sh: sh, opts: opts, col: r.collection(sh.DB, sh.Coll)}
-		b.keys = keys[sh.DB+"."+sh.Coll]
+		b.keys, b.laws = keys[sh.DB+"."+sh.Coll], laws[sh.DB+"."+sh.Coll]
 		op, note := b.Operation(opName(sh, names), round(w.Shares[i]*100, 3))
 		cfg.Operations = append(cfg.Operations, op)
 		notes := []string{fmt.Sprintf("%s: %.1f%% of what was captured (%s executions), %.2f documents returned each",
@@ -65,7 +67,7 @@ func (r *Result) Workload(name string) *Workload {
 		w.OpNotes = append(w.OpNotes, notes)
 	}
 	for _, c := range r.Collections {
-		w.addCollection(r, c, opts, keys[c.DB+"."+c.Name])
+		w.addCollection(r, c, opts, keys[c.DB+"."+c.Name], laws[c.DB+"."+c.Name])
 	}
 	if len(r.Collections) == 0 {
 		w.collectionsWithoutSample(r)
@@ -73,6 +75,9 @@ func (r *Result) Workload(name string) *Workload {
 	w.rate(r, keptTotal)
 	if w.Rate > 0 {
 		cfg.Run.Rate = round(w.Rate, 2)
+	}
+	if w.Curve != nil {
+		cfg.Run.Stages, cfg.Run.RepeatStages = w.Curve.Stages(), true
 	}
 	w.header(r, total)
 	if r.Opts.RedactNames {
@@ -83,14 +88,14 @@ func (r *Result) Workload(name string) *Workload {
 
 // addCollection writes a sampled collection: its template, indexes and
 // seed count (its count when the window began, times --scale).
-func (w *Workload) addCollection(r *Result, c *Collection, opts genOptions, keys []keyed) {
+func (w *Workload) addCollection(r *Result, c *Collection, opts genOptions, keys []keyed, laws map[string]*rankLaw) {
 	inserted := 0.0
 	for _, sh := range r.Shapes.Order {
 		if sh.DB == c.DB && sh.Coll == c.Name && sh.Kind == KindInsert {
 			inserted += sh.Inserted
 		}
 	}
-	col := config.Collection{Database: c.DB, Name: c.Name, Template: c.Template(opts, keys)}
+	col := config.Collection{Database: c.DB, Name: c.Name, Template: c.Template(opts, keys, laws)}
 	ix, ixNotes := c.IndexSpecs()
 	col.Indexes = ix
 	start := max(0, float64(c.Count)-inserted)
@@ -109,6 +114,9 @@ func (w *Workload) addCollection(r *Result, c *Collection, opts genOptions, keys
 	}
 	for _, k := range keys {
 		notes = append(notes, r.field(k.field)+": unique (looked up by equality, or under a unique index): made from the collection's keys, so that a replayed lookup finds its document as the captured one did, and no two documents share a value")
+	}
+	for _, name := range sortedKeys(laws) {
+		notes = append(notes, laws[name].note(r.field(name)))
 	}
 	notes = append(append(notes, c.Notes...), ixNotes...)
 	w.Config.Collections = append(w.Config.Collections, col)
@@ -162,6 +170,7 @@ func (w *Workload) rate(r *Result, kept float64) {
 		return
 	}
 	w.Rate = (kept - 1) / span / sampling
+	w.Curve = curve(r.Sources, from, to, round(w.Rate, 2))
 	w.RateNote = fmt.Sprintf("rate: %.2f operations/s, %s operations over the %s window from %s to %s", w.Rate, count(kept), (time.Duration(span * float64(time.Second))).Round(time.Millisecond), from.Format(time.RFC3339), to.Format(time.RFC3339))
 	if sampling < 1 {
 		w.RateNote += fmt.Sprintf(", divided by the sample rate %g", sampling)
@@ -191,6 +200,9 @@ func (w *Workload) header(r *Result, total float64) {
 		h = append(h, fmt.Sprintf("folded: %d shapes under --min-share %g, %.2f%% of executions (%s), are not replayed; the others' weights keep their proportions", len(w.Folded), r.Opts.MinShare, share*100, count(n)))
 	}
 	h = append(h, w.RateNote)
+	if w.Curve != nil {
+		h = append(h, w.Curve.Note(w.Config.Run.Rate))
+	}
 	privacy := "values: no literal of a high-cardinality field is written (only low-cardinality values, as enums); --keep-values would write them"
 	if r.Opts.KeepValues {
 		privacy = "values: --keep-values: the literals seen are written as they were"

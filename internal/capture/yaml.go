@@ -33,6 +33,14 @@ func (w *Workload) encode(out io.Writer) error {
 	root := &yaml.Node{Kind: yaml.MappingNode, HeadComment: strings.Join(w.Header, "\n")}
 	add := config.YAMLPair
 	add(root, "name", config.YAMLString(cfg.Name))
+	if len(cfg.CapturedFrom) > 0 {
+		ids := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+		for _, id := range cfg.CapturedFrom {
+			ids.Content = append(ids.Content, config.YAMLString(id))
+		}
+		k := add(root, "capturedFrom", ids)
+		k.HeadComment = "the deployment this was captured from (hashes of its replica set name and hosts):\nrun, load, replay and ab refuse to write to it unless --write-to-source"
+	}
 	cols := &yaml.Node{Kind: yaml.SequenceNode}
 	for i, col := range cfg.Collections {
 		m := notedMapping(w.ColNotes, i)
@@ -82,6 +90,18 @@ func (w *Workload) encode(out io.Writer) error {
 	if cfg.Run.Rate > 0 {
 		k := add(run, "rate", config.YAMLNumber(cfg.Run.Rate))
 		k.HeadComment = "the captured rate: the run is open loop at it (--rate-scale 2 for twice; --rate N for another)"
+		if len(cfg.Run.Stages) > 0 {
+			k.HeadComment = "the captured mean rate: the run is open loop, following the stages below (--rate-scale 2 for twice)"
+		}
+	}
+	if len(cfg.Run.Stages) > 0 {
+		parts := make([]string, len(cfg.Run.Stages))
+		for i, st := range cfg.Run.Stages {
+			parts[i] = fmt.Sprintf("%s:%g", st.Duration, st.Target)
+		}
+		k := add(run, "stages", config.YAMLString(strings.Join(parts, ",")))
+		k.HeadComment = "the captured rate over time, step by step (open loop): it replaces rate; --rate-scale multiplies it, --stages replaces it"
+		add(run, "repeatStages", config.YAMLNumber(cfg.Run.RepeatStages))
 	}
 	add(run, "duration", config.YAMLString(cfg.Run.Duration.String()))
 	add(root, "run", run)

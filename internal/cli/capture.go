@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -14,6 +15,7 @@ import (
 	"github.com/mongoload/mongoload/internal/capture"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 const captureArgs = "--uri URI --database DB [--duration 10m] --out FILE | --log FILE... | --export FILE | --query-stats | --compare SOURCE.yaml REPLAY.yaml"
@@ -39,6 +41,7 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 	scale := fs.Float64("scale", 1, "seed each collection with this fraction of the source's count (0.1 for a tenth)")
 	rate := fs.Float64("rate", 0, "the rate to write when the capture cannot measure it (only slow operations recorded), operations per second")
 	name := fs.String("name", "", "the workload's name (default: the databases' names)")
+	traceFile := fs.String("trace", "", "also write every captured operation, in order, with its values and times, to this file for mongoload replay (needs --keep-values; docs/replay.md)")
 	compare := fs.Bool("compare", false, "compare two captures: SOURCE.yaml REPLAY.yaml, shape by shape")
 	if err := parse(fs, args, 2); err != nil {
 		return err
@@ -56,16 +59,49 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 	if *scale <= 0 || *sample <= 0 || *minShare < 0 || *minShare >= 1 || *rate < 0 {
 		return withCode(ExitUsage, errors.New("--scale and --sample must be positive, --min-share in [0, 1), --rate 0 or more"))
 	}
+	// --out is tried before the window opens, not after it: an unwritable
+	// path, or one of the files read, would lose the whole window.
+	inputs := append(slices.Clone(*logs), *exports...)
+	if *out != "" {
+		if err := results.CheckWritableAs("workload file (--out)", *out, inputs...); err != nil {
+			return withCode(ExitOutput, err)
+		}
+	}
+	if *traceFile != "" {
+		if err := results.CheckWritableAs("trace (--trace)", *traceFile, inputs...); err != nil {
+			return withCode(ExitOutput, err)
+		}
+	}
+	tr, err := startTrace(*traceFile, *keep, *dbs)
+	if err != nil {
+		return err
+	}
+	if tr != nil {
+		opts.Trace = tr.add
+	}
 	var srv capture.Server
+	var source mongodb.Deployment
 	if uriGiven(fs, o) || len(*logs)+len(*exports) == 0 {
 		cl, err := captureClient(ctx, fs, o)
 		if err != nil {
+			tr.finish(nil, nil) // removes the file it opened
 			return err
 		}
 		defer cl.Close()
 		srv = cl
+		// Who the source is, recorded in the file, so that a run of it
+		// against this deployment is refused (run.GuardSource).
+		if source, err = cl.Deployment(ctx); err != nil {
+			fmt.Fprintf(o.Stderr, "capture: %v: the file cannot record its source, so nothing will refuse to run it against this deployment\n", err)
+		}
 	}
 	res, err := capture.Run(ctx, srv, opts)
+	if err != nil {
+		res = nil
+	}
+	if terr := tr.finish(res, func(s string) { fmt.Fprintln(o.Stderr, s) }); terr != nil {
+		return terr
+	}
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return withCode(ExitInterrupted, fmt.Errorf("interrupted: %w", err))
@@ -77,6 +113,7 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 		wname = strings.Join(append([]string{"capture"}, *dbs...), "-")
 	}
 	w := res.Workload(wname)
+	w.Config.CapturedFrom = source
 	var buf bytes.Buffer
 	if err := w.WriteYAML(&buf); err != nil {
 		return err

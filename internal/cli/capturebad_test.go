@@ -119,10 +119,19 @@ func TestCaptureBadInput(t *testing.T) {
 		{"compare of files without shapes", []string{"--compare", garbage, garbage}, ExitUnreadable, "no captured shape in it"},
 		{"a bad scale", []string{"--log", garbage, "--scale", "0"}, ExitUsage, "--scale and --sample must be positive"},
 		{"a bad sample", []string{"--log", garbage, "--sample", "-5"}, ExitUsage, "--scale and --sample must be positive"},
+		// --out is tried before anything is read: a log or an export is
+		// never overwritten, and a window is never lost to a bad path.
+		{"--out over the log read", []string{"--log", garbage, "--out", garbage}, ExitOutput, "is also an input of this command"},
+		{"--out over the export read", []string{"--export", garbage, "--out", garbage}, ExitOutput, "is also an input of this command"},
+		{"--out in a missing directory", []string{"--uri", uri, "--database", empty, "--enable-profiler", "--duration", "1h", "--out", filepath.Join(dir, "none", "x.yaml")}, ExitOutput, "cannot be written"},
 	}
+	before, _ := os.ReadFile(garbage)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := runCLI(t, context.Background(), nil, append([]string{"capture"}, tc.args...)...)
+			if now, _ := os.ReadFile(garbage); string(now) != string(before) {
+				t.Fatalf("the input was overwritten: %q", now)
+			}
 			if code != tc.code || !strings.Contains(errs, tc.want) {
 				t.Errorf("exit %d, want %d; stderr %q, want it to say %q (stdout %q)", code, tc.code, errs, tc.want, out)
 			}

@@ -5,6 +5,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -44,10 +45,7 @@ func init() {
 		"compare":   {"set results or sweep files side by side against a baseline, with objectives and throughput per cost", compareCommand},
 		"report":    {"render a results, sweep or comparison as HTML (--html), CSV (--csv) or Markdown (--markdown)", reportCommand},
 		"verify":    {"check a workload's invariants after a run (verify payments: balances, ledger and counters agree)", verifyCommand},
-		"version": {"print the version", func(_ context.Context, _ []string, o IO) error {
-			fmt.Fprintln(o.Stdout, "mongoload", Version)
-			return nil
-		}},
+		"version":   {"print the version", versionCommand},
 	}
 }
 
@@ -67,10 +65,22 @@ func Run(ctx context.Context, args []string, o IO) int {
 		return ExitUsage
 	}
 	err := cmd.run(ctx, args[1:], o)
-	if err != nil && err != errHelp {
+	if errors.Is(err, errHelp) {
+		return ExitOK // help asked for is not an error: the usage went to stdout
+	}
+	if err != nil {
 		fmt.Fprintln(o.Stderr, "mongoload: "+describeError(err))
 	}
 	return exitCode(err)
+}
+
+func versionCommand(_ context.Context, args []string, o IO) error {
+	fs := newFlags("version", "", o)
+	if err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	fmt.Fprintln(o.Stdout, "mongoload", Version)
+	return nil
 }
 
 func usage(w io.Writer) {

@@ -33,6 +33,7 @@ const (
 	ExitSLA           = 30 // the run (or too many runs of the battery) missed its SLO
 	ExitNoRate        = 31 // findmax: no rate probed met the SLO, not even the lowest
 	ExitNoServerCPU   = 32 // --target-server-cpu: the server's CPU cannot be measured
+	ExitUnsupported   = 29 // the server lacks what the workload declares: time-series collections, change streams
 	ExitRegression    = 26 // ab: an operation regressed beyond the threshold on the candidate
 	ExitResultsDiffer = 27 // ab: verified operations returned different results (or the sides' data differ)
 	// ExitAbandoned: a second Ctrl-C while the results were being
@@ -61,6 +62,7 @@ var runExit = map[run.Kind]int{
 	run.Usage:         ExitUsage,
 	run.SLAMissed:     ExitSLA,
 	run.NoServerCPU:   ExitNoServerCPU,
+	run.Unsupported:   ExitUnsupported,
 	run.DataDiffer:    ExitResultsDiffer,
 }
 

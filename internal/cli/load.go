@@ -44,7 +44,7 @@ var loadFlags = []struct {
 var loadSettings = []string{
 	"uri", "username", "auth-source", "app-name", "read-preference", "read-concern", "write-concern",
 	"max-pool-size", "min-pool-size", "compressors", "connect-timeout", "server-selection-timeout", "op-timeout",
-	"seed", "seed-scale", "random-seed", "drop", "allow-existing", "partition", "label", "dashboard", "dashboard-linger",
+	"seed", "seed-scale", "random-seed", "drop", "allow-existing", "write-to-source", "partition", "label", "dashboard", "dashboard-linger",
 }
 
 // loadArgs are the load flags, read from the command line or the
@@ -194,6 +194,9 @@ func loadCommand(ctx context.Context, args []string, o IO) (err error) {
 		return err
 	}
 	defer client.Close()
+	if err := run.GuardSource(ctx, client, cfg.CapturedFrom, cfg.Run.WriteToSource); err != nil {
+		return err
+	}
 	if err := run.PrepareLoad(ctx, o.Stderr, client, cfg, plan, cols, &la.LoadSpec); err != nil {
 		return err
 	}

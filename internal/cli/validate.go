@@ -23,7 +23,7 @@ func validateCommand(_ context.Context, args []string, o IO) error {
 	}
 	fmt.Fprintf(o.Stdout, "%s: valid: %d collection(s), %d operation(s)\n", cfg.Source, len(plan.Collections), len(plan.Ops))
 	for _, out := range plan.Outputs {
-		fmt.Fprintf(o.Stdout, "note: %s: a run refuses it unless mongoload created %s (or --allow-existing, or --drop)\n", out.Describe(), out.Collection.Namespace())
+		fmt.Fprintf(o.Stdout, "note: %s: a run refuses it unless mongoload created %s (or --allow-existing says to write into it anyway)\n", out.Describe(), out.Collection.Namespace())
 	}
 	return nil
 }

@@ -19,6 +19,15 @@ type Config struct {
 	Collections []Collection `yaml:"collections,omitempty" json:"collections"`
 	Operations  []Operation  `yaml:"operations,omitempty" json:"operations"`
 	Run         Run          `yaml:"run,omitempty" json:"run"`
+	// Watchers are change-stream consumers the run holds open beside the
+	// operations (watch.go); they are measured apart and are no operations.
+	Watchers []Watcher `yaml:"watchers,omitempty" json:"watchers,omitempty"`
+
+	// CapturedFrom is the identity of the deployment a captured workload
+	// was read from (hashes of its replica set name and hosts, written by
+	// capture): run, load, replay and ab refuse to write to that
+	// deployment unless Run.WriteToSource (internal/run.GuardSource).
+	CapturedFrom []string `yaml:"capturedFrom,omitempty" json:"-"`
 
 	// setBy: which flag or environment variable set a field (provenance.go).
 	setBy map[string]string
@@ -100,7 +109,9 @@ type Collection struct {
 	// overrides run.seed (which applies to every collection without one).
 	Seed     int64 `yaml:"seed,omitempty" json:"seed,omitempty"`
 	ShardKey Value `yaml:"shardKey,omitempty" json:"-"`
-	Line     int   `yaml:"-" json:"-"`
+	// Timeseries makes it a time-series collection (timeseries.go).
+	Timeseries *Timeseries `yaml:"timeseries,omitempty" json:"timeseries,omitempty"`
+	Line       int         `yaml:"-" json:"-"`
 }
 
 // Namespace is "database.collection".
@@ -185,7 +196,11 @@ type Run struct {
 	SeedWorkers   int     `yaml:"seedWorkers,omitempty" json:"seedWorkers,omitempty"`
 	Setup         *bool   `yaml:"setup,omitempty" json:"setup,omitempty"`
 	Drop          bool    `yaml:"drop,omitempty" json:"drop,omitempty"`
-	AllowExisting bool    `yaml:"allowExisting,omitempty" json:"allowExisting,omitempty"`
+	// WriteToSource lets a captured workload write to the deployment it
+	// was captured from. Only a flag or the environment sets it, never the
+	// file: the file is what travels to the wrong deployment.
+	WriteToSource bool `yaml:"-" json:"-"`
+	AllowExisting bool `yaml:"allowExisting,omitempty" json:"allowExisting,omitempty"`
 	// RandomSeed seeds the data (seeding, mongoload load) and the value
 	// pools; OperationSeed seeds the operations (keys, values, the mix).
 	// OperationSeed 0 means a fresh one per run: a fixed one would have
@@ -220,6 +235,9 @@ type Run struct {
 	Faults []string `yaml:"faults,omitempty" json:"faults,omitempty"`
 	// Stages change the rate (open loop) or the workers (closed loop) over time.
 	Stages Stages `yaml:"stages,omitempty" json:"stages,omitempty"`
+	// RepeatStages plays the stages again once they end, for as long as the
+	// run lasts (a captured per-second rate curve, docs/capture.md).
+	RepeatStages bool `yaml:"repeatStages,omitempty" json:"repeatStages,omitempty"`
 	// Partition is "i/N": this process's share of the keys, rate and sessions.
 	Partition string `yaml:"partition,omitempty" json:"partition,omitempty"`
 	// StartAt is a wall-clock time (RFC 3339) at which the measured run starts.

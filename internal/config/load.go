@@ -273,6 +273,13 @@ func recordLines(root *yaml.Node, cfg *Config) {
 			}
 		}
 	}
+	if n := mapValue(root, "watchers"); n != nil && n.Kind == yaml.SequenceNode {
+		for i, c := range n.Content {
+			if i < len(cfg.Watchers) {
+				cfg.Watchers[i].Line = c.Line
+			}
+		}
+	}
 }
 
 func mapValue(n *yaml.Node, key string) *yaml.Node {

@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRateScalePrecedence: --rate-scale multiplies the rate that results
@@ -63,5 +64,21 @@ func TestRateScaleNeedsARate(t *testing.T) {
 	}
 	if err := setting(t, "rate-scale").Set(cfg, "0"); err == nil {
 		t.Error("--rate-scale 0 accepted")
+	}
+}
+
+// TestRateRescalesARepeatedCurve: --rate N on a captured curve (repeated
+// stages whose mean is the rate) moves the curve's mean to N, bursts kept;
+// --stages replaces the curve and its repetition.
+func TestRateRescalesARepeatedCurve(t *testing.T) {
+	r := Run{Rate: 100, RepeatStages: true, Stages: Stages{{Duration: Duration(time.Second), Target: 50}, {Duration: Duration(time.Second), Target: 150}}}
+	r.SetRate(300)
+	if r.Rate != 300 || r.Stages[0].Target != 150 || r.Stages[1].Target != 450 {
+		t.Errorf("rate %g, stages %v; want 300 and 150, 450", r.Rate, r.Stages)
+	}
+	plain := Run{Rate: 100, Stages: Stages{{Duration: Duration(time.Second), Target: 50}}}
+	plain.SetRate(300)
+	if plain.Stages[0].Target != 50 {
+		t.Errorf("hand-written stages rescaled by --rate: %v", plain.Stages)
 	}
 }

@@ -83,6 +83,7 @@ var Settings = []Setting{
 		return err
 	}},
 	{Flag: "drop", Bool: true, Usage: "drop the workload's own collections first", Set: boolSetter(func(c *Config) *bool { return &c.Run.Drop })},
+	{Flag: "write-to-source", Bool: true, Usage: "let a captured workload write to the deployment it was captured from (refused without it: that is the application's own data)", Set: boolSetter(func(c *Config) *bool { return &c.Run.WriteToSource })},
 	{Flag: "allow-existing", Bool: true, Usage: "write to collections that mongoload did not create", Set: boolSetter(func(c *Config) *bool { return &c.Run.AllowExisting })},
 	{Flag: "random-seed", Usage: "seed of the data (seeding, load) and of the value pools", Set: uintSetter(func(c *Config) *uint64 { return &c.Run.RandomSeed })},
 	{Flag: "operation-seed", Usage: "seed of the operations: keys, values, mix (default: a fresh one per run, printed in the report; give it to replay a run)", Set: uintSetter(func(c *Config) *uint64 { return &c.Run.OperationSeed })},
@@ -91,7 +92,7 @@ var Settings = []Setting{
 		if err != nil || f < 0 {
 			return fmt.Errorf("%q is not a rate of 0 or more", v)
 		}
-		c.Run.Rate = f
+		c.Run.SetRate(f)
 		return nil
 	}},
 	{Flag: "rate-scale", Usage: "open loop: multiply the rate (the workload's own, such as a captured one, or --rate) by this factor, e.g. 3 for three times the captured traffic", Set: func(c *Config, v string) error {
@@ -110,7 +111,7 @@ var Settings = []Setting{
 	{Flag: "think-distribution", Usage: "sessions: fixed or exponential think time", Set: func(c *Config, v string) error { c.Run.ThinkDist = v; return nil }},
 	{Flag: "stages", Usage: "ramp: DURATION:TARGET,... (rate in open loop, workers in closed loop)", Set: func(c *Config, v string) error {
 		st, err := ParseStages(v)
-		c.Run.Stages = st
+		c.Run.Stages, c.Run.RepeatStages = st, false // the file's curve, its repetition included, is replaced
 		return err
 	}},
 	{Flag: "partition", Usage: "i/N: this process's share of keys, rate and sessions", Set: func(c *Config, v string) error {

@@ -48,6 +48,18 @@ func ParseStages(s string) (Stages, error) {
 	return out, nil
 }
 
+// SetRate sets the open-loop rate. A repeated curve (a captured workload's
+// rate over time, whose mean is the rate) is rescaled to the new mean, so
+// --rate N keeps the bursts and changes the level.
+func (r *Run) SetRate(rate float64) {
+	if r.RepeatStages && r.Rate > 0 {
+		for i := range r.Stages {
+			r.Stages[i].Target *= rate / r.Rate
+		}
+	}
+	r.Rate = rate
+}
+
 // Total is the length of the whole ramp.
 func (s Stages) Total() time.Duration {
 	var d time.Duration

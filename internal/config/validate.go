@@ -62,6 +62,7 @@ func (c *Config) Validate() Errors {
 	c.validateCollections(add)
 	c.validateOperations(add)
 	c.validateRun(add)
+	c.validateWatchers(add)
 	return es
 }
 
@@ -133,6 +134,7 @@ func (c *Config) validateCollections(add adder) {
 		for j, ix := range col.Indexes {
 			validateIndex(add, fmt.Sprintf("%s.indexes[%d]", field, j), ix)
 		}
+		validateTimeseries(add, field, col)
 	}
 }
 
@@ -340,6 +342,9 @@ func (c *Config) validateLoadModel(add adder) {
 	checkOneOf(add, "run.thinkDistribution", r.ThinkDist, []string{"fixed", "exponential"})
 	if r.Sessions > 0 && r.ThinkTime <= 0 {
 		add(Invalid, 0, "run.thinkTime", "sessions need a think time, for example --think-time 500ms")
+	}
+	if r.RepeatStages && len(r.Stages) == 0 {
+		add(Invalid, 0, "run.repeatStages", "repeatStages repeats stages and there are none: give them with run.stages or --stages")
 	}
 	if len(r.Stages) > 0 && r.Sessions > 0 {
 		add(Invalid, 0, "run.stages", "stages ramp a rate (open loop) or workers (closed loop), not sessions")

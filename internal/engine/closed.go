@@ -144,18 +144,24 @@ func (r *run) setWorkers(n int64) {
 	c.parked = kept
 }
 
-// rampWorkers applies the closed-loop stages from the measured start.
+// rampWorkers applies the closed-loop stages from the measured start,
+// again and again with RepeatStages.
 func (r *run) rampWorkers(start time.Time) {
 	var at time.Duration
-	for _, st := range r.o.Stages {
-		if wait := time.Until(start.Add(at)); wait > 0 {
-			select {
-			case <-time.After(wait):
-			case <-r.stopCh():
-				return
+	for {
+		for _, st := range r.o.Stages {
+			if wait := time.Until(start.Add(at)); wait > 0 {
+				select {
+				case <-time.After(wait):
+				case <-r.stopCh():
+					return
+				}
 			}
+			r.setWorkers(int64(math.Round(st.Target)))
+			at += st.Duration
 		}
-		r.setWorkers(int64(math.Round(st.Target)))
-		at += st.Duration
+		if !r.o.RepeatStages || at <= 0 {
+			return
+		}
 	}
 }

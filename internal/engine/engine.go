@@ -71,8 +71,10 @@ type Options struct {
 	Sessions  int
 	ThinkTime time.Duration
 	ThinkExp  bool
-	// Stages ramp the rate (open loop) or the workers (closed loop).
-	Stages []Stage
+	// Stages ramp the rate (open loop) or the workers (closed loop);
+	// RepeatStages plays them again once they end.
+	Stages       []Stage
+	RepeatStages bool
 
 	Duration time.Duration // 0: until Operations are done (or the stages end)
 	// Grace is how long operations still in flight when the duration ends
@@ -278,6 +280,9 @@ func newRun(ctx context.Context, plan *workload.Plan, execs []Executor, rec *met
 	opCtx, cancel := context.WithCancel(ctx)
 	r := &run{ctx: ctx, opCtx: opCtx, cancel: cancel, plan: plan, execs: execs, rec: rec, onInterval: onInterval, o: o,
 		service: Service(o), measured: make(chan struct{}), stopC: make(chan struct{}), schedule: NewSchedule(stages)}
+	if o.RepeatStages {
+		r.schedule = Repeating(stages)
+	}
 	r.remaining.Store(o.Operations)
 	return r
 }

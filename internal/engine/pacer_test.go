@@ -62,3 +62,35 @@ func absDur(d time.Duration) time.Duration {
 	}
 	return d
 }
+
+// TestScheduleRepeating: a repeated curve is due exactly as the same
+// curve written out twice, rates and Poisson gaps included, and never ends.
+func TestScheduleRepeating(t *testing.T) {
+	curve := []Stage{{Duration: time.Second, Target: 10}, {Duration: time.Second, Target: 0}, {Duration: 2 * time.Second, Target: 100}}
+	rep := Repeating(curve)
+	twice := NewSchedule(append(append([]Stage{}, curve...), curve...))
+	for n := int64(0); n < 2*210; n++ {
+		got, ok := rep.At(n)
+		want, _ := twice.At(n)
+		if !ok || absDur(got-want) > time.Microsecond {
+			t.Fatalf("At(%d) = %v, %v; the curve written twice says %v", n, got, ok, want)
+		}
+	}
+	if at, ok := rep.At(1_000 * 210); !ok || absDur(at-1000*4*time.Second) > time.Microsecond {
+		t.Errorf("the 1,000th cycle starts at %v, %v; want 4000s", at, ok)
+	}
+	for _, tt := range []struct {
+		at   time.Duration
+		rate float64
+	}{{500 * time.Millisecond, 10}, {5500 * time.Millisecond, 0}, {43500 * time.Millisecond, 100}} {
+		if r, ok := rep.RateAt(tt.at); !ok || r != tt.rate {
+			t.Errorf("RateAt(%v) = %v, %v; want %v", tt.at, r, ok, tt.rate)
+		}
+	}
+	if next, ok := rep.next(5*time.Second+500*time.Millisecond, 1); !ok || next != 6*time.Second+10*time.Millisecond {
+		t.Errorf("a Poisson gap from a pause of the second cycle: %v, %v; want 6.01s", next, ok)
+	}
+	if once := Repeating([]Stage{{Duration: time.Second, Target: 5}, {Target: 7}}); once.repeat {
+		t.Error("a curve ending in a stage with no end repeats")
+	}
+}

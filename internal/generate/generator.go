@@ -67,6 +67,7 @@ func CompileDocument(v config.Value, env *Env) (*Document, error) {
 
 // Append appends one whole BSON document to dst.
 func (d *Document) Append(dst []byte, st *State) []byte {
+	st.beginDocument()
 	_, dst = d.g.Append(dst, st)
 	return dst
 }

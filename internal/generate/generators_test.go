@@ -235,6 +235,26 @@ func TestGenerators(t *testing.T) {
 		}},
 		// key as a prefixed string
 		{"key string", `{$gen: key, as: string, prefix: user}`, bson.TypeString, matches(`user[0-9]{1,2}`)},
+		// series names a device, padded to the width of count (series_test.go covers the readings)
+		{"series", `{$gen: series, count: 20, prefix: dev-}`, bson.TypeString, matches(`dev-[0-9]{2}`)},
+		// seriesTime lies on its series' pace from start, within the jitter
+		{"seriesTime", `{$gen: seriesTime, start: 2024-01-01, every: 10s, jitter: 2s}`, bson.TypeDateTime, func(t *testing.T, v bson.RawValue) {
+			if ms := v.DateTime() - day("2024-01-01"); ms < 0 || ms%10000 >= 2000 {
+				t.Errorf("%v is not on a 10s pace with 2s jitter from 2024-01-01", v.Time())
+			}
+		}},
+		// walk stays within its bounds
+		{"walk", `{$gen: walk, min: 10, max: 30, step: 5}`, bson.TypeDouble, func(t *testing.T, v bson.RawValue) {
+			if f := v.Double(); f < 10 || f > 30 {
+				t.Errorf("%v outside [10, 30]", f)
+			}
+		}},
+		// cycle without noise stays within mean ± amplitude
+		{"cycle", `{$gen: cycle, mean: 20, amplitude: 5}`, bson.TypeDouble, func(t *testing.T, v bson.RawValue) {
+			if f := v.Double(); f < 15 || f > 25 {
+				t.Errorf("%v outside 20 ± 5", f)
+			}
+		}},
 		// var outside a drawn let reads nothing yet (vars_test.go covers drawing)
 		{"var", `{$var: amount}`, 0, nil},
 	}

@@ -76,7 +76,9 @@ func (g *keyGen) encode(dst []byte, k int64) (bson.Type, []byte) {
 // yields its first key, which queries simply do not find.
 func (g *keyGen) key(st *State) int64 {
 	if g.insert {
-		return st.newKey(g.ks)
+		k := st.newKey(g.ks)
+		st.docKey, st.hasKey = g.ks.physical(k), true // the key as stored: the same reading whichever process
+		return k
 	}
 	first, end := g.ks.Settled()
 	if end <= first {

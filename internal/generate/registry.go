@@ -42,6 +42,10 @@ func init() {
 		"maxKey":     {buildMaxKey, nil},
 		"javascript": {buildJavaScript, []string{"code"}},
 		"var":        {buildVar, []string{"name", "negate"}},
+		"series":     {buildSeries, []string{"count", "prefix"}},
+		"seriesTime": {buildSeriesTime, []string{"start", "every", "jitter"}},
+		"walk":       {buildWalk, []string{"start", "step", "min", "max"}},
+		"cycle":      {buildCycle, []string{"mean", "amplitude", "period", "noise"}},
 		"key":        {buildKey, append(slices.Clip(keyParams), distributionParams()...)},
 	}
 	for name, draw := range fakers {

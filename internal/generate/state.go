@@ -21,6 +21,11 @@ type State struct {
 	held    []stateKey
 	// load is the document a loader is generating (BeginDocument).
 	load loadDoc
+	// series is the current document's reading (series.go); docKey the
+	// new key it took, when hasKey.
+	series seriesDoc
+	docKey int64
+	hasKey bool
 }
 
 // stateKey is a key this worker holds in a key space.

@@ -51,7 +51,9 @@ func decideOwnership(col *workload.Collection, ours bool, o SetupOptions, fill s
 	default:
 		return d, nil // reads only: allowed
 	}
-	return d, fmt.Errorf("%w: %s existed before and %s; pass --allow-existing to write to it anyway, or --drop to drop and recreate it", ErrNotOurs, col.Namespace(), why)
+	// The hint never suggests --drop: this collection is someone else's
+	// (issue 30: a captured workload run against its source).
+	return d, fmt.Errorf("%w: %s existed before and %s; mongoload writes only to collections it created: point the workload at a database of its own, or at a test deployment (--allow-existing writes into this one anyway: only for data you can lose)", ErrNotOurs, col.Namespace(), why)
 }
 
 // ownedNamespaces remembers which collections of this client's runs are

@@ -117,6 +117,9 @@ func (cl *Client) inspect(ctx context.Context, col *workload.Collection, o Setup
 		st.meta.Keys = n
 	}
 	if st.exists {
+		if err := cl.checkKind(ctx, col); err != nil {
+			return nil, err
+		}
 		held, err := cl.keysHeld(ctx, col, st.meta.Keys)
 		if err != nil {
 			return nil, err
@@ -152,8 +155,8 @@ func (cl *Client) apply(ctx context.Context, st *colState, o SetupOptions, shard
 		}
 	}
 	if !st.exists {
-		if err := db.CreateCollection(ctx, col.Name); err != nil {
-			return nil, fmt.Errorf("create %s: %w", col.Namespace(), err)
+		if err := db.CreateCollection(ctx, col.Name, createOptions(col)); err != nil {
+			return nil, createError(col, err)
 		}
 		st.meta = metaDoc{ID: col.Name, CreatedBy: "mongoload", CreatedAt: time.Now().UTC(), Workload: o.Workload}
 		if _, err := meta.ReplaceOne(ctx, bson.D{{Key: "_id", Value: col.Name}}, st.meta, options.Replace().SetUpsert(true)); err != nil {

@@ -66,6 +66,10 @@ type Result struct {
 	// timeout, not primary, ...) or were abandoned in flight: the
 	// availability gaps, the recovery, the error timeline (faults.go).
 	Faults *Faults `json:"faults,omitempty"`
+	// Watchers are the change-stream consumers held open during the run
+	// (watchers.go): no operations, so in no total, throughput or SLO of
+	// the operations.
+	Watchers []Watcher `json:"watchers,omitempty"`
 }
 
 // Saturated is the share of the cores from which a side counts as saturated.

@@ -18,6 +18,8 @@ type IntervalSummary struct {
 	Ops  []OpSummary   `json:"ops"`
 	// Client is mongoload's own CPU use during the interval, where it was read.
 	Client *IntervalClient `json:"client,omitempty"`
+	// Watchers is each change-stream consumer during the interval.
+	Watchers []WatcherInterval `json:"watchers,omitempty"`
 }
 
 // IntervalLoad is what the load model did during one interval.

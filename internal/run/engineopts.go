@@ -49,6 +49,7 @@ func engineOptions(cfg *config.Config) (engine.Options, results.LoadModel) {
 		}
 		o.Stages = append(o.Stages, engine.Stage{Duration: st.Duration.D(), Target: target})
 	}
+	o.RepeatStages = r.RepeatStages
 	if o.Model != engine.Open && o.MaxInFlight == 0 {
 		o.MaxInFlight = cfg.Connection.PoolSize() // queue workers beyond the pool: see engine.startClosed
 	}
@@ -72,6 +73,9 @@ func engineOptions(cfg *config.Config) (engine.Options, results.LoadModel) {
 			parts = append(parts, fmt.Sprintf("%s:%g", config.Duration(st.Duration), st.Target))
 		}
 		lm.Stages = strings.Join(parts, ",")
+		if r.RepeatStages {
+			lm.Stages += " (repeated)"
+		}
 	}
 	return o, lm
 }

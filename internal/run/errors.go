@@ -18,6 +18,7 @@ const (
 	Usage                         // a setting the run cannot use (a Prometheus address it cannot listen on)
 	SLAMissed                     // a battery's runs missed their objectives
 	NoServerCPU                   // --target-server-cpu: the server's CPU cannot be measured
+	Unsupported                   // the server lacks what the workload declares (time-series collections, change streams)
 	DataDiffer                    // ab: the two sides hold different data and mongoload did not seed them
 )
 

@@ -12,6 +12,7 @@ import (
 	"github.com/mongoload/mongoload/internal/procstat"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/sink"
+	"github.com/mongoload/mongoload/internal/watch"
 )
 
 // Run measures one run of cfg (the session's configuration, or a sweep
@@ -48,6 +49,9 @@ func (s *Session) Run(ctx context.Context, cfg *config.Config, sinks ...sink.Sin
 	if err := waitStartAt(ctx, m.log, cfg); err != nil {
 		return nil, err // close writes what there is
 	}
+	if m.watch, err = openWatchers(ctx, m.log, s.plan, s.client); err != nil {
+		return nil, err // close writes what there is
+	}
 	fmt.Fprintf(m.log, "running %s: %s\n", cfg.Source, m.info.ConfigLine)
 	if cfg.Run.Warmup > 0 {
 		fmt.Fprintf(m.log, "warming up for %s (not measured)\n", cfg.Run.Warmup)
@@ -70,6 +74,7 @@ func (s *Session) Run(ctx context.Context, cfg *config.Config, sinks ...sink.Sin
 	defer endPost()
 	m.sayFinishing()
 	result := m.collect(ran, m.faults.end())     // from what the engine, the client's usage and the faults measured
+	m.stopWatchers(post, result)                 // drained: the events of the run's last writes
 	m.checkpoint(result)                         // written before the steps that need the server
 	m.tel.ctx = post                             // close must not wait past the post-run bound either
 	m.tel.stop(post)                             // the server's final sample
@@ -103,6 +108,7 @@ type measurement struct {
 	peak      *procstat.PeakSampler // the measured phase's memory
 	cpu       cpuClock
 	faults    *faultSchedule
+	watch     *watch.Set // the change-stream consumers, nil for none
 
 	// Written on the engine's collecting goroutine, read once it returned.
 	series []results.IntervalSummary
@@ -122,6 +128,9 @@ func (m *measurement) measureStarts() {
 	m.peak = procstat.StartPeak()
 	m.tel.start()
 	m.faults.begin()
+	if m.watch != nil {
+		m.watch.Measure()
+	}
 }
 
 // interval takes each interval from the engine, on its collecting
@@ -134,6 +143,9 @@ func (m *measurement) interval(iv *metrics.Interval, elapsed time.Duration) {
 		m.peak.Sample()
 	}
 	snap := sink.NewSnapshot(iv, elapsed) // summarised once, for the series and every sink
+	if m.watch != nil {
+		snap.Summary.Watchers = m.watch.Interval()
+	}
 	m.series = append(m.series, snap.Summary)
 	m.totals = iv.RunTotals
 	m.fan.Interval(snap)
@@ -217,6 +229,9 @@ func (m *measurement) close() {
 		if err := writeResults(m.cfg.Run.Out, res); err != nil {
 			fmt.Fprintln(m.log, "warning: "+err.Error())
 		}
+	}
+	if m.watch != nil {
+		m.watch.Close() // a run that ended early: no drain
 	}
 	if m.tel != nil {
 		m.tel.close()

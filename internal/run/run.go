@@ -144,6 +144,12 @@ func (s *Session) prepare(ctx context.Context) error {
 			return err
 		}
 		s.client = client
+		if err := GuardSource(ctx, client, cfg.CapturedFrom, cfg.Run.WriteToSource); err != nil {
+			return err
+		}
+		if err := s.checkWatchers(ctx); err != nil {
+			return err
+		}
 	}
 	s.phases.enter(PhaseSetup)
 	if !noop {
@@ -205,6 +211,8 @@ func SetupError(ctx context.Context, err error) error {
 		return fail(Interrupted, errors.New("interrupted during setup"))
 	case errors.Is(err, mongodb.ErrNotOurs):
 		return fail(Refused, err)
+	case errors.Is(err, mongodb.ErrUnsupported):
+		return fail(Unsupported, err)
 	}
 	return fail(ServerFailure, fmt.Errorf("setup: %w", err))
 }

@@ -9,7 +9,7 @@ import (
 )
 
 func compileCollection(cc *config.Collection, seed uint64, keyspaces map[string]*generate.KeySpace) (*Collection, error) {
-	col := &Collection{Database: cc.Database, Name: cc.Name, Keys: generate.NewKeySpace(0, 0)}
+	col := &Collection{Database: cc.Database, Name: cc.Name, Keys: generate.NewKeySpace(0, 0), Timeseries: cc.Timeseries}
 	keyspaces[cc.Name] = col.Keys
 	keyspaces[cc.Namespace()] = col.Keys
 	env := &generate.Env{Mode: generate.Insert, Seed: seed, KeySpace: keySpaceLookup(keyspaces, col.Keys)}

@@ -30,6 +30,9 @@ type Plan struct {
 	// Outputs are the collections the operations' pipelines write into
 	// ($out, $merge), with the operation that does.
 	Outputs []Output
+	// Watchers are the change-stream consumers held open beside the
+	// operations (watcher.go); they are no operations of the mix.
+	Watchers []*Watcher
 }
 
 // Collection is one collection of the workload.
@@ -48,6 +51,8 @@ type Collection struct {
 	// OutputOnly: no collection of the workload, only a pipeline's
 	// target (it has no template, no key space to seed).
 	OutputOnly bool
+	// Timeseries: created as a time-series collection; nil for a plain one.
+	Timeseries *config.Timeseries
 }
 
 // Namespace is "database.collection".
@@ -163,6 +168,9 @@ func Compile(cfg *config.Config) (*Plan, error) {
 		}
 	}
 	p.Mix = NewMix(p.Ops)
+	if p.Watchers, es = compileWatchers(cfg); len(es) > 0 {
+		return nil, config.WithFile(es, cfg.Source)
+	}
 	return p, nil
 }
 

@@ -1,0 +1,165 @@
+package capture
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// realFormats is the folder of real mongod logs and profiler documents
+// (../shared/realformats, its README names their sources); the tests
+// that read it skip when it is absent.
+func realFormats(t *testing.T, sub string) string {
+	t.Helper()
+	dir := filepath.Join("..", "..", "..", "shared", "realformats", sub)
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("no real-format corpus at %s", dir)
+	}
+	return dir
+}
+
+// TestRealLogs reads every real mongod log of the corpus: none fails,
+// every slow-query line (id 51803, whatever its msg's case) is read and
+// either made an operation or counted as skipped with its reason, and the
+// kinds of operations its README lists are found.
+func TestRealLogs(t *testing.T) {
+	dir := realFormats(t, "logs")
+	// The operations each file holds, from the corpus's README.
+	want := map[string][]string{
+		"hatchet_replica_rs1_6.0.14.excerpt.log":            {KindInsert, KindUpdate, KindFind, KindCount},
+		"hatchet_replica_rs2_6.0.14.excerpt.log":            {KindInsert, KindFind, KindUpdate, KindCount},
+		"hatchet_sample-mongod_6.0.11.excerpt.log":          {KindInsert, KindFind, KindUpdate, KindDelete, KindAggregate, KindDistinct},
+		"pmm_mongolog_5.0.31_many_slow_queries.excerpt.log": {KindInsert, KindFind, KindAggregate, KindUpdate, KindDelete, KindFindAndModify},
+		"keyhole_logv2_parser_test.extracted.log":           {KindDelete, KindFindAndModify, KindUpdate},
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if len(files) == 0 {
+		t.Fatalf("no file in %s", dir)
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		t.Run(name, func(t *testing.T) {
+			src, err := ReadLogs([]string{f}, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _ := os.ReadFile(f)
+			if n := strings.Count(string(data), `"id":51803`); src.Tally.Read != n {
+				t.Errorf("%d entries read, the file holds %d slow-query lines", src.Tally.Read, n)
+			}
+			skipped := 0
+			for _, n := range src.Tally.Skipped {
+				skipped += n
+			}
+			if src.Tally.Used+skipped+src.Tally.Truncated+src.Tally.Garbage < src.Tally.Read {
+				t.Errorf("%d read, %d used, %d skipped: some dropped silently", src.Tally.Read, src.Tally.Used, skipped)
+			}
+			kinds := map[string]bool{}
+			for _, o := range src.Ops {
+				kinds[o.Kind] = true
+			}
+			for _, k := range want[name] {
+				if !kinds[k] {
+					t.Errorf("no %s read (read: %v; %s)", k, kinds, src.Tally.skipped())
+				}
+			}
+			if want[name] == nil {
+				t.Errorf("a new file in the corpus: list the operations its README says it holds")
+			}
+		})
+	}
+}
+
+// TestRealProfilerDocuments reads every real system.profile document of
+// the corpus (pretty-printed by the legacy shell, counters as $numberLong,
+// legacy $binary, ts a string) into the operation its file name says it
+// is; commands a workload cannot replay are counted with their reason.
+// Their namespace is admin.test_db.coll, which a capture leaves out (the
+// admin database), so the entry reader is called directly.
+func TestRealProfilerDocuments(t *testing.T) {
+	dir := realFormats(t, "profiler/percona-toolkit")
+	// The file's operation (its name up to "_mongo") -> what it is read as.
+	want := map[string]string{
+		"aggregate": KindAggregate, "count": KindCount, "count_with_query": KindCount, "distinct": KindDistinct,
+		"delete": KindDelete, "delete_all": KindDelete, "find": KindFind, "find_andrii": KindFind, "find_empty": KindFind,
+		"find_with_sort": KindFind, "findandmodify": KindFindAndModify, "getmore": KindFind, "insert": KindInsert, "update": KindUpdate,
+		"explain": "skipped", "geonear": "skipped", "group": "skipped", // geonear_* and group_* hold a createIndexes
+		"mapreduce": "unsupported",
+		// In 4.0 the files hold what the README does not say: an insert,
+		// and a real group command (removed in 4.2: unsupported).
+		"geonear_mongo_4.0.json": KindInsert, "group_mongo_4.0.json": "unsupported",
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(files) == 0 {
+		t.Fatalf("no file in %s", dir)
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		t.Run(name, func(t *testing.T) {
+			op, _, _ := strings.Cut(name, "_mongo")
+			fh, err := os.Open(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer fh.Close()
+			p := &Profiled{Emit: func(Op) bool { return true }}
+			if err := p.ReadDocuments(fh, name); err != nil {
+				t.Fatal(err)
+			}
+			if p.Tally.Read != 1 || p.Tally.Skipped["the admin database"] != 1 {
+				t.Fatalf("read %d documents (%s), want the one, left out as admin's", p.Tally.Read, p.Tally.skipped())
+			}
+			var tally Tally
+			raw, _ := os.ReadFile(f)
+			var d bson.Raw
+			if err := bson.UnmarshalExtJSON(raw, false, &d); err != nil {
+				t.Fatal(err)
+			}
+			e := profilerEntry(d)
+			o, ok := e.read(&tally)
+			got := o.Kind
+			switch {
+			case !ok && len(tally.Unsupported) > 0:
+				got = "unsupported"
+			case !ok:
+				got = "skipped"
+			}
+			w, named := want[name]
+			if !named {
+				w = want[op]
+			}
+			if got != w {
+				t.Errorf("read as %q (%s), want %q", got, tally.skipped(), w)
+			}
+			if ok && (o.DB != "admin" || o.Coll != "test_db.coll") {
+				t.Errorf("namespace %s.%s, want admin and test_db.coll (split on the first dot)", o.DB, o.Coll)
+			}
+		})
+	}
+}
+
+// TestReadLogsTruncatedBy80: MongoDB 8.0 cuts a long command silently
+// (a top-level "truncated" and "size" beside attr, and a partial
+// attr.command: here an aggregate whose $match lost its predicate). It is
+// counted as truncated and not read as the full scan it looks like; the
+// whole finds around it are read.
+func TestReadLogsTruncatedBy80(t *testing.T) {
+	src, err := ReadLogs([]string{"testdata/mongod-8.0-truncated.log"}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src.Tally.Read != 3 || src.Tally.Used != 2 || src.Tally.Truncated != 1 {
+		t.Errorf("read %d, used %d, truncated %d; want 3, 2 and 1", src.Tally.Read, src.Tally.Used, src.Tally.Truncated)
+	}
+	for _, o := range src.Ops {
+		if o.Kind != KindFind {
+			t.Errorf("a %s was read: the truncated aggregate must not be", o.Kind)
+		}
+	}
+	if s := src.Tally.skipped(); !strings.Contains(s, "1 truncated") {
+		t.Errorf("the summary does not say it: %s", s)
+	}
+}

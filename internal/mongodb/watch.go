@@ -1,0 +1,155 @@
+package mongodb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/mongoload/mongoload/internal/workload"
+)
+
+// streamAwait is how long one getMore of a change stream waits for
+// events: short, so that a stream notices the end of the run (and a
+// drained stream says so) within it.
+const streamAwait = 100 * time.Millisecond
+
+// Stream is one change stream of a watcher. It resumes itself after an
+// error from the last event's resume token (the driver's own single retry
+// aside), so that no event is lost or delivered twice, and counts each
+// resume. Not safe for concurrent use: one goroutine reads one stream.
+type Stream struct {
+	cl      *Client
+	w       *workload.Watcher
+	cs      *mongo.ChangeStream
+	token   bson.Raw
+	resumes int64
+}
+
+// ErrUnsupported means the server lacks what the workload declares: a
+// time-series collection (before MongoDB 5.0), change streams (a
+// standalone server has no oplog to read them from).
+var ErrUnsupported = errors.New("the server does not support what the workload declares")
+
+// lacksError is a one-line message that is an ErrUnsupported.
+type lacksError struct{ msg string }
+
+func (e *lacksError) Error() string        { return e.msg }
+func (e *lacksError) Is(target error) bool { return target == ErrUnsupported }
+
+// CheckChangeStreams refuses, before a run, a server that cannot serve the
+// workload's watchers: change streams need a replica set or a sharded
+// cluster's mongos; a standalone server refuses them.
+func (cl *Client) CheckChangeStreams(ctx context.Context) error {
+	h, err := cl.Hello(ctx)
+	if err != nil {
+		return fmt.Errorf("ask the server for its topology: %w", err)
+	}
+	if h["setName"] == nil && h["msg"] != "isdbgrid" {
+		return &lacksError{fmt.Sprintf("watchers: %s is a standalone server, and change streams need a replica set (a one-member replica set will do) or a sharded cluster; remove watchers: from the workload to run it here", cl.Hosts)}
+	}
+	return nil
+}
+
+// OpenStream opens one change stream of w, starting now.
+func (cl *Client) OpenStream(ctx context.Context, w *workload.Watcher) (*Stream, error) {
+	s := &Stream{cl: cl, w: w}
+	if err := s.open(ctx); err != nil {
+		return nil, fmt.Errorf("watcher %s: open a change stream on %s: %s", w.Name, w.Target(), oneLine(err))
+	}
+	return s, nil
+}
+
+func (s *Stream) open(ctx context.Context) error {
+	o := options.ChangeStream().SetMaxAwaitTime(streamAwait)
+	if s.w.FullDocument != "" {
+		o.SetFullDocument(options.FullDocument(s.w.FullDocument))
+	}
+	if s.token != nil {
+		o.SetResumeAfter(s.token)
+	}
+	pipeline := []bson.Raw{}
+	if s.w.Pipeline != nil {
+		vals, err := bson.Raw(s.w.Pipeline).Values()
+		if err != nil {
+			return err
+		}
+		for _, v := range vals {
+			pipeline = append(pipeline, v.Document())
+		}
+	}
+	db := s.cl.c.Database(s.w.Database)
+	var err error
+	if s.w.Collection == "" {
+		s.cs, err = db.Watch(ctx, pipeline, o)
+	} else {
+		s.cs, err = db.Collection(s.w.Collection).Watch(ctx, pipeline, o)
+	}
+	return err
+}
+
+// Next returns the next event, or ok false when one wait for events
+// (streamAwait) ended without any: the stream has delivered everything
+// the server had for it. After an error it reopens the stream from the
+// last resume token, counting the resume, until it opens or ctx ends
+// (then it returns ctx's error).
+func (s *Stream) Next(ctx context.Context) (ev workload.ChangeEvent, ok bool, err error) {
+	for {
+		if s.cs == nil {
+			if ctx.Err() != nil {
+				return ev, false, ctx.Err()
+			}
+			if err := s.open(ctx); err != nil {
+				select { // the server is away: try again shortly, not in a hot loop
+				case <-time.After(50 * time.Millisecond):
+				case <-ctx.Done():
+				}
+				continue
+			}
+		}
+		if s.cs.TryNext(ctx) {
+			s.token = s.cs.ResumeToken()
+			return s.event(s.cs.Current), true, nil
+		}
+		if s.cs.Err() == nil {
+			s.token = s.cs.ResumeToken() // the post-batch token: resume past what the server has scanned
+			return ev, false, nil
+		}
+		_ = s.cs.Close(context.WithoutCancel(ctx))
+		s.cs = nil
+		if ctx.Err() == nil {
+			s.resumes++
+		}
+	}
+}
+
+// event reads the commit time and the lag field of a change event.
+func (s *Stream) event(doc bson.Raw) workload.ChangeEvent {
+	var ev workload.ChangeEvent
+	if wt, ok := doc.Lookup("wallTime").DateTimeOK(); ok {
+		ev.Commit = time.UnixMilli(wt)
+	} else if t, _, ok := doc.Lookup("clusterTime").TimestampOK(); ok {
+		ev.Commit = time.Unix(int64(t), 0)
+	}
+	if s.w.LagField != "" {
+		if ms, ok := doc.Lookup("fullDocument", s.w.LagField).DateTimeOK(); ok {
+			ev.Field = time.UnixMilli(ms)
+		}
+	}
+	return ev
+}
+
+// Resumes is how many times the stream was reopened after an error.
+func (s *Stream) Resumes() int64 { return s.resumes }
+
+// Close closes the stream.
+func (s *Stream) Close(ctx context.Context) {
+	if s.cs != nil {
+		_ = s.cs.Close(ctx)
+		s.cs = nil
+	}
+}
