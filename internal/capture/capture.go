@@ -80,6 +80,9 @@ type Result struct {
 	// ServerLost: the server stopped answering during the capture; what
 	// was read before is kept.
 	ServerLost bool
+	// weighed: the sources' counts were put in one unit (weight.go).
+	weighed    bool
+	weightNote string
 }
 
 // Run captures from the sources the options name. srv may be nil (logs

@@ -32,14 +32,21 @@ type Curve struct {
 }
 
 // curve is the per-second rate of the sources that recorded every
-// operation one by one over [from, to], scaled to mean rate; nil when
+// operation one by one, over their window, scaled to mean rate; nil when
 // fewer than two seconds hold operations.
-func curve(sources []*Source, from, to time.Time, rate float64) *Curve {
+func curve(sources []*Source, rate float64) *Curve {
 	arr := map[int64]float64{}
+	var from, to time.Time
 	for _, s := range sources {
-		if s.Executions > 0 && s.Complete {
+		if s.Executions > 0 && s.Complete && len(s.Arrivals) > 0 {
 			for sec, n := range s.Arrivals {
 				arr[sec] += n
+			}
+			if from.IsZero() || s.From.Before(from) {
+				from = s.From
+			}
+			if s.To.After(to) {
+				to = s.To
 			}
 		}
 	}

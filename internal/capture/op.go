@@ -32,6 +32,9 @@ type Op struct {
 	Millis     int64
 	Plan       string  // planSummary, when the source gives it
 	Count      float64 // how many executions it stands for: 1, or $queryStats' execCount
+	// Aggregate: Count is a source's total for the shape ($queryStats),
+	// not executions at TS, and its literals are placeholders (weight.go).
+	Aggregate bool
 	// Raw is the source's entry in the profiler's form (a log line's too),
 	// for capture --trace; valid only while the operation is handed on.
 	Raw bson.Raw

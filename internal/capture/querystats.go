@@ -114,7 +114,7 @@ func QueryStatsSource(first, second []bson.Raw, window time.Duration, dbs []stri
 		if !ok {
 			continue
 		}
-		o.Count = execs
+		o.Count, o.Aggregate = execs, true
 		o.Returned = int64(mongodb.Number(d.Lookup("metrics", "docsReturned", "sum")) - returned[h])
 		if t, ok := d.Lookup("metrics", "latestSeenTimestamp").DateTimeOK(); ok {
 			o.TS = bson.DateTime(t).Time().UTC()

@@ -30,6 +30,9 @@ type Shape struct {
 	Plans     map[string]float64 // planSummary -> executions, the first few plans
 	Holes     map[string]*Field
 	HoleOrder []string
+	// AggCount and AggReturned are the part of Count and Returned that
+	// came in aggregate ($queryStats), to weigh the rest by (weight.go).
+	AggCount, AggReturned float64
 }
 
 // ShapeOf is the shape key of o; every literal it holds is passed to leaf
@@ -188,6 +191,13 @@ func (s *Shapes) Add(o Op) bool {
 	if o.Count == 0 {
 		return true
 	}
+	if !sh.observes(o) {
+		leaves = leaves[:0]
+	}
+	if o.Aggregate {
+		sh.AggCount += o.Count
+		sh.AggReturned += float64(o.Returned)
+	}
 	sh.Count += o.Count
 	sh.Inserted += float64(o.Inserted) * o.Count
 	sh.Millis += float64(o.Millis) * o.Count
@@ -243,4 +253,17 @@ func placeholderOf(t bson.Type) string {
 		return "?bool"
 	}
 	return "?" + t.String()
+}
+
+// observes says whether o's literals are to be observed: $queryStats'
+// placeholders only where no source gave real values, which replace them.
+func (sh *Shape) observes(o Op) bool {
+	own := sh.Count - sh.AggCount // executions seen one by one, with their values
+	switch {
+	case o.Aggregate:
+		return own == 0
+	case own == 0 && sh.AggCount > 0:
+		sh.Holes, sh.HoleOrder, sh.Limits = map[string]*Field{}, nil, nil
+	}
+	return true
 }

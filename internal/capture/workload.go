@@ -31,6 +31,7 @@ func (r *Result) Workload(name string) *Workload {
 	w := &Workload{Config: config.Default()}
 	cfg := w.Config
 	cfg.Name = name
+	weighted := r.weightByQueryStats()
 	total := r.Shapes.Total()
 	shapes := slices.Clone(r.Shapes.Order)
 	slices.SortStableFunc(shapes, func(a, b *Shape) int { return cmp.Compare(b.Count, a.Count) })
@@ -80,6 +81,9 @@ func (r *Result) Workload(name string) *Workload {
 		cfg.Run.Stages, cfg.Run.RepeatStages = w.Curve.Stages(), true
 	}
 	w.header(r, total)
+	if weighted != "" {
+		w.Header = slices.Insert(w.Header, slices.IndexFunc(w.Header, func(l string) bool { return strings.HasPrefix(l, "shapes:") }), weighted)
+	}
 	if r.Opts.RedactNames {
 		redact(cfg)
 	}
@@ -147,8 +151,8 @@ func (w *Workload) rate(r *Result, kept float64) {
 	var from, to time.Time
 	sampling := 1.0
 	for _, s := range r.Sources {
-		if s.Executions == 0 {
-			continue
+		if s.Executions == 0 || r.weightNote != "" && s.Name != "$queryStats" {
+			continue // weighted, the counts are $queryStats' (weight.go)
 		}
 		if !s.Complete {
 			w.RateNote = "no rate: " + s.Why + ". The run is closed loop; give --rate to capture, or --rate to run, for an open loop"
@@ -170,7 +174,7 @@ func (w *Workload) rate(r *Result, kept float64) {
 		return
 	}
 	w.Rate = (kept - 1) / span / sampling
-	w.Curve = curve(r.Sources, from, to, round(w.Rate, 2))
+	w.Curve = curve(r.Sources, round(w.Rate, 2))
 	w.RateNote = fmt.Sprintf("rate: %.2f operations/s, %s operations over the %s window from %s to %s", w.Rate, count(kept), (time.Duration(span * float64(time.Second))).Round(time.Millisecond), from.Format(time.RFC3339), to.Format(time.RFC3339))
 	if sampling < 1 {
 		w.RateNote += fmt.Sprintf(", divided by the sample rate %g", sampling)
@@ -189,6 +193,9 @@ func (w *Workload) header(r *Result, total float64) {
 		for _, l := range s.Tally.Lost {
 			h = append(h, "  lost: "+l)
 		}
+	}
+	for _, b := range r.blindSpots() {
+		h = append(h, "blind spot: "+b)
 	}
 	h = append(h, fmt.Sprintf("shapes: %d, %d kept as operations, weighted by their share of the %s executions captured", len(r.Shapes.Order), len(w.Kept), count(total)))
 	if len(w.Folded) > 0 {
