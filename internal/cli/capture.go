@@ -84,7 +84,7 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 	if uriGiven(fs, o) || len(*logs)+len(*exports) == 0 {
 		cl, err := captureClient(ctx, fs, o)
 		if err != nil {
-			tr.finish(nil, nil) // removes the file it opened
+			tr.finish(nil, nil, nil) // removes the file it opened
 			return err
 		}
 		defer cl.Close()
@@ -99,7 +99,7 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 	if err != nil {
 		res = nil
 	}
-	if terr := tr.finish(res, func(s string) { fmt.Fprintln(o.Stderr, s) }); terr != nil {
+	if terr := tr.finish(res, source, func(s string) { fmt.Fprintln(o.Stderr, s) }); terr != nil {
 		return terr
 	}
 	switch {

@@ -56,15 +56,17 @@ func (t *captureTrace) add(o *capture.Op) {
 	}
 }
 
-// finish closes the trace with what the sources recorded, or removes it
-// when the capture failed (res nil).
-func (t *captureTrace) finish(res *capture.Result, summary func(string)) error {
+// finish closes the trace with what the sources recorded and the source's
+// identity (run.GuardSource), or removes it when the capture failed (res
+// nil).
+func (t *captureTrace) finish(res *capture.Result, source []string, summary func(string)) error {
 	if t == nil {
 		return nil
 	}
 	tr := trace.Trailer{}
 	if res != nil {
 		tr = trace.TrailerOf(res)
+		tr.CapturedFrom = source
 	}
 	err := errors.Join(t.err, t.w.Close(tr))
 	if res == nil || err != nil {

@@ -109,6 +109,17 @@ type Options struct {
 	OnSlow        func(op *workload.Op, latency time.Duration, req *workload.Request, err error)
 	SlowThreshold time.Duration
 
+	// Feed, if set, makes an open-loop run replay a schedule (mongoload
+	// replay) instead of pacing a rate and drawing from the mix: each
+	// operation is due at its own offset from the measured start, is the
+	// plan's operation it names, with its own command, and the run ends
+	// when the feed does (feed.go).
+	Feed Feed
+	// SendLag, if set, is told how late each measured open-loop operation
+	// was sent (the send less its scheduled time), on the runner's
+	// goroutine: it must be safe for concurrent use and return at once.
+	SendLag func(time.Duration)
+
 	// handOff, if set, is told how late each open-loop operation or session
 	// reached its runner (hand-off time minus due time): the scheduling
 	// lateness the benchmarks measure.
@@ -295,6 +306,7 @@ type worker struct {
 	req   workload.Request
 	ready time.Time // when its next operation should start
 	heap  int       // sessions: index in the scheduler's heap
+	fed   *Fed      // a replay: the operation the scheduler handed on
 }
 
 func (r *run) newWorker(id int) *worker {

@@ -24,9 +24,9 @@ func (r *run) startOpen(wg *sync.WaitGroup) {
 		k = DefaultMaxInFlight
 	}
 	// Unbuffered: a hand-off succeeds only if a runner is waiting for work.
-	work := make(chan time.Time)
+	work := make(chan due)
 	spawned := 0
-	spawn := func(first time.Time) bool {
+	spawn := func(first due) bool {
 		if spawned >= k {
 			return false
 		}
@@ -43,22 +43,36 @@ func (r *run) startOpen(wg *sync.WaitGroup) {
 	go func() {
 		defer wg.Done()
 		defer close(work)
+		if r.o.Feed != nil {
+			r.feed(work, spawn)
+			return
+		}
 		r.schedule0(work, spawn)
 	}()
 }
 
+// due is one operation handed to a runner: when it was due, and, in a
+// replay, what it is (Options.Feed).
+type due struct {
+	at  time.Time
+	fed *Fed
+}
+
 // openRunner runs its first operation, then each one the scheduler hands
 // it, its latency counting from when it was due.
-func (r *run) openRunner(id int, first time.Time, work <-chan time.Time) {
+func (r *run) openRunner(id int, first due, work <-chan due) {
 	w := r.newWorker(id)
 	shard := r.rec.Shard(id)
-	for due, ok := first, true; ok; due, ok = <-work {
-		late := time.Since(due)
-		if late > r.o.LateAfter {
-			r.rec.Late()
-		}
-		if r.o.handOff != nil {
-			r.o.handOff(late)
+	for d, ok := first, true; ok; d, ok = <-work {
+		w.fed = d.fed
+		due := d.at
+		if late := time.Since(due); !due.IsZero() { // zero: sent as fast as it goes (Fed.At)
+			if late > r.o.LateAfter {
+				r.rec.Late()
+			}
+			if r.o.handOff != nil {
+				r.o.handOff(late)
+			}
 		}
 		if !r.step(w, shard, due) {
 			return
@@ -68,7 +82,7 @@ func (r *run) openRunner(id int, first time.Time, work <-chan time.Time) {
 
 // schedule0 paces the warm-up at the first stage's rate, then the measured
 // phase by the stages from the measured start.
-func (r *run) schedule0(work chan<- time.Time, spawn func(time.Time) bool) {
+func (r *run) schedule0(work chan<- due, spawn func(due) bool) {
 	rng := generate.NewState(r.o.RandomSeed, 1<<40).Rand
 	if r.o.Warmup > 0 {
 		first, _ := r.schedule.RateAt(0)
@@ -89,7 +103,7 @@ func (r *run) schedule0(work chan<- time.Time, spawn func(time.Time) bool) {
 // or the run stops or the stages end (false). Operations already due are
 // dispatched at once with their own scheduled times, so a late wake-up costs
 // latency that is measured, not throughput that is lost.
-func (r *run) pace(s *Schedule, work chan<- time.Time, spawn func(time.Time) bool, exp func() float64, until <-chan struct{}) bool {
+func (r *run) pace(s *Schedule, work chan<- due, spawn func(due) bool, exp func() float64, until <-chan struct{}) bool {
 	base := time.Now()
 	wake := newWaker()
 	defer wake.Close()
@@ -115,11 +129,11 @@ func (r *run) pace(s *Schedule, work chan<- time.Time, spawn func(time.Time) boo
 			<-r.stopCh() // the stages are over; the collector ends the run
 			return false
 		}
-		due := base.Add(off)
+		at := base.Add(off)
 		now := time.Now()
-		if wait := due.Sub(now); wait > 0 {
+		if wait := at.Sub(now); wait > 0 {
 			busy.flush(now)
-			for ; wait > 0; wait = time.Until(due) { // never hand on early
+			for ; wait > 0; wait = time.Until(at) { // never hand on early
 				wake.Reset(wait)
 				select {
 				case <-wake.C:
@@ -137,9 +151,9 @@ func (r *run) pace(s *Schedule, work chan<- time.Time, spawn func(time.Time) boo
 		}
 		r.rec.Scheduled(1)
 		select {
-		case work <- due:
+		case work <- due{at: at}:
 		default:
-			if !spawn(due) {
+			if !spawn(due{at: at}) {
 				r.rec.Dropped()
 			}
 		}

@@ -42,6 +42,10 @@ func (r *run) step(w *worker, shard *metrics.Shard, intended time.Time) bool {
 // execute picks and builds w's next operation, runs it and times it into
 // x; the slow-operation hook sees it while its request is still built.
 func (r *run) execute(w *worker, x *executed) {
+	if w.fed != nil {
+		r.executeFed(w, x)
+		return
+	}
 	x.i = r.plan.Mix.Pick(w.st.Rand)
 	w.req.Build(r.plan.Ops[x.i], w.st)
 	r.rec.InFlight(1)
@@ -108,6 +112,9 @@ func (r *run) record(shard *metrics.Shard, req *workload.Request, x *executed) b
 			sent = x.start // not tracked: the engine's send is the closest
 		}
 		shard.RecordServiceDocs(i, x.end.Sub(x.intended), x.end.Sub(sent), x.reply.Docs)
+		if r.o.SendLag != nil {
+			r.o.SendLag(max(0, sent.Sub(x.intended)))
+		}
 	default:
 		shard.RecordDocs(i, x.end.Sub(x.intended), x.reply.Docs)
 	}

@@ -176,6 +176,8 @@ func (e *Executor) do(ctx context.Context, r *workload.Request) (metrics.Docs, e
 		return shaped(metrics.Docs{Matched: n}, n), err
 	case workload.ReadModifyWrite:
 		return e.readModifyWrite(ctx, filter, r)
+	case workload.Replay:
+		return e.replay(ctx, bson.Raw(r.Command))
 	}
 	return metrics.Docs{}, errors.New("unknown operation kind")
 }

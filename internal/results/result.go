@@ -70,6 +70,8 @@ type Result struct {
 	// (watchers.go): no operations, so in no total, throughput or SLO of
 	// the operations.
 	Watchers []Watcher `json:"watchers,omitempty"`
+	// Replay is set on a replay's result (replay.go).
+	Replay *Replay `json:"replay,omitempty"`
 }
 
 // Saturated is the share of the cores from which a side counts as saturated.

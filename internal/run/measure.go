@@ -33,6 +33,9 @@ func (s *Session) Run(ctx context.Context, cfg *config.Config, sinks ...sink.Sin
 	m := &measurement{s: s, ctx: ctx, cfg: cfg, log: s.opts.log(), info: runInfo(ctx, cfg, s.plan, s.client, s.opts.Version)}
 	defer m.close()
 	m.eopts, m.info.Load = engineOptions(cfg)
+	if s.opts.Engine != nil {
+		s.opts.Engine(&m.eopts, &m.info.Load)
+	}
 	var restore func()
 	m.info.Memory, restore = applyMemoryPolicy(cfg, s.plan, m.eopts)
 	defer restore()
@@ -73,8 +76,11 @@ func (s *Session) Run(ctx context.Context, cfg *config.Config, sinks ...sink.Sin
 	post, endPost := postRunContext(ctx, ran.Outcome != engine.Completed)
 	defer endPost()
 	m.sayFinishing()
-	result := m.collect(ran, m.faults.end())     // from what the engine, the client's usage and the faults measured
-	m.stopWatchers(post, result)                 // drained: the events of the run's last writes
+	result := m.collect(ran, m.faults.end()) // from what the engine, the client's usage and the faults measured
+	m.stopWatchers(post, result)             // drained: the events of the run's last writes
+	if s.opts.OnResult != nil {
+		s.opts.OnResult(result)
+	}
 	m.checkpoint(result)                         // written before the steps that need the server
 	m.tel.ctx = post                             // close must not wait past the post-run bound either
 	m.tel.stop(post)                             // the server's final sample

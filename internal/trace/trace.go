@@ -74,9 +74,9 @@ type Trailer struct {
 	// Names maps each shape (Entry.Shape) to the name the capture's
 	// workload file gives its operation.
 	Names map[string]string `bson:"names,omitempty"`
-	// Deployment identifies the source deployment, for the check that
-	// refuses to write back into it.
-	Deployment string `bson:"deployment,omitempty"`
+	// CapturedFrom identifies the source deployment (mongodb.Deployment),
+	// for the check that refuses to replay writes into it.
+	CapturedFrom []string `bson:"capturedFrom,omitempty"`
 }
 
 // Source is one source a capture read.

@@ -30,6 +30,9 @@ const (
 	ReadModifyWrite
 	// Transaction runs its Steps in one multi-document transaction.
 	Transaction
+	// Replay sends a captured command verbatim (Request.Command): mongoload
+	// replay's operations, one per captured shape.
+	Replay
 )
 
 var kindsByType = map[string]Kind{

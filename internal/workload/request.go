@@ -30,12 +30,14 @@ type Request struct {
 	// Limit is this call's limit when the operation draws it (Op.LimitGen).
 	Limit int64
 	// Docs are the documents to insert (or the replacement), slices of buf.
-	Docs  [][]byte
-	buf   []byte
-	small []byte  // the worker's own buffer, for operations without documents
-	big   *[]byte // from bigBuffers while an operation with documents is built
-	ends  []int
-	st    *generate.State // the state of the last Build, whose keys Release settles
+	Docs [][]byte
+	// Command is a Replay operation's command, sent as it is.
+	Command []byte
+	buf     []byte
+	small   []byte  // the worker's own buffer, for operations without documents
+	big     *[]byte // from bigBuffers while an operation with documents is built
+	ends    []int
+	st      *generate.State // the state of the last Build, whose keys Release settles
 	// scratch receives a drawn limit.
 	scratch [16]byte
 

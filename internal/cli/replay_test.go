@@ -1,0 +1,262 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/testserver"
+)
+
+// The application the replay tests capture: two bursts of burstOps at
+// burstRate with an idle gap between them, finds, updates and inserts
+// with literal values of its own (the insert's document in the command's
+// body, where the profiler records it).
+const (
+	burstOps  = 150
+	burstRate = 250.0
+	burstIdle = 1500 * time.Millisecond
+	burstDocs = 500
+)
+
+func burstBurst() time.Duration {
+	return time.Duration(float64(burstOps) / burstRate * float64(time.Second))
+}
+
+// burstLoad makes rp.events afresh: burstDocs documents, the same on
+// every server.
+func burstLoad(t *testing.T, ctx context.Context, cl *mongodb.Client) {
+	t.Helper()
+	_, _ = cl.Command(ctx, "rp", bson.D{{Key: "drop", Value: "events"}})
+	docs := bson.A{}
+	for i := range burstDocs {
+		docs = append(docs, bson.D{{Key: "_id", Value: int32(i)}, {Key: "g", Value: fmt.Sprint("g", i%7)}, {Key: "note", Value: ""}})
+	}
+	if _, err := cl.Command(ctx, "rp", bson.D{{Key: "insert", Value: "events"}, {Key: "documents", Value: docs}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// burstApp runs the schedule from 4 goroutines, each operation at its
+// own time (open loop).
+func burstApp(t *testing.T, ctx context.Context, cl *mongodb.Client) {
+	t.Helper()
+	type op struct {
+		at  time.Duration
+		cmd bson.D
+	}
+	r := rand.New(rand.NewPCG(5, 7))
+	var ops []op
+	for b := range 2 {
+		base := time.Duration(b) * (burstBurst() + burstIdle)
+		for i := range burstOps {
+			at := base + time.Duration(float64(i)/burstRate*float64(time.Second))
+			k := int32(r.IntN(burstDocs))
+			var cmd bson.D
+			switch i % 4 {
+			case 0:
+				cmd = bson.D{{Key: "find", Value: "events"}, {Key: "filter", Value: bson.D{{Key: "_id", Value: k}}}}
+			case 1:
+				cmd = bson.D{{Key: "find", Value: "events"}, {Key: "filter", Value: bson.D{{Key: "g", Value: fmt.Sprint("g", k%7)}}}}
+			case 2:
+				cmd = bson.D{{Key: "update", Value: "events"}, {Key: "updates", Value: bson.A{bson.D{{Key: "q", Value: bson.D{{Key: "_id", Value: k}}},
+					{Key: "u", Value: bson.D{{Key: "$set", Value: bson.D{{Key: "note", Value: fmt.Sprint("note-", b, "-", i)}}}}}}}}}
+			default:
+				cmd = bson.D{{Key: "insert", Value: "events"}, {Key: "documents", Value: bson.A{bson.D{{Key: "_id", Value: int32(10_000 + b*1000 + i)}, {Key: "g", Value: "new"}, {Key: "note", Value: fmt.Sprint("ins-", i)}}}}}
+			}
+			ops = append(ops, op{at, cmd})
+		}
+	}
+	start := time.Now().Add(50 * time.Millisecond)
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := w; i < len(ops); i += 4 {
+				time.Sleep(time.Until(start.Add(ops[i].at))) // the application's own schedule
+				if _, err := cl.Command(ctx, "rp", ops[i].cmd); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// burstProfile turns rp's profiler to level (slowms 0: every operation),
+// on an emptied, roomy system.profile.
+func burstProfile(t *testing.T, ctx context.Context, cl *mongodb.Client, level int) {
+	t.Helper()
+	if _, err := cl.Command(ctx, "rp", bson.D{{Key: "profile", Value: 0}}); err != nil {
+		t.Fatal(err)
+	}
+	if level == 0 {
+		return
+	}
+	_, _ = cl.Command(ctx, "rp", bson.D{{Key: "drop", Value: "system.profile"}})
+	_, _ = cl.Command(ctx, "rp", bson.D{{Key: "create", Value: "system.profile"}, {Key: "capped", Value: true}, {Key: "size", Value: 64 << 20}})
+	if _, err := cl.Command(ctx, "rp", bson.D{{Key: "profile", Value: level}, {Key: "slowms", Value: 0}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// profiledOps is the oracle: what a server's profiler recorded on
+// rp.events, as a multiset of operations with their literals, and the
+// operations' start times (ts less millis) from the first, sorted.
+func profiledOps(t *testing.T, ctx context.Context, cl *mongodb.Client) (map[string]int, []time.Duration) {
+	t.Helper()
+	set := map[string]int{}
+	var starts []time.Time
+	err := cl.AggregateEach(ctx, "rp", "system.profile", bson.A{}, func(d bson.Raw) error {
+		if ns, _ := d.Lookup("ns").StringValueOK(); ns != "rp.events" {
+			return nil
+		}
+		op, _ := d.Lookup("op").StringValueOK()
+		cmd, _ := d.Lookup("command").DocumentOK()
+		var key string
+		switch op {
+		case "query":
+			key = "find " + cmd.Lookup("filter").String()
+		case "update":
+			key = "update " + cmd.Lookup("q").String() + " " + cmd.Lookup("u").String()
+		case "insert":
+			key = "insert " + cmd.Lookup("documents").String()
+		default:
+			return nil
+		}
+		set[key]++
+		ts, _ := d.Lookup("ts").DateTimeOK()
+		starts = append(starts, time.UnixMilli(ts).Add(-time.Duration(mongodb.Number(d.Lookup("millis")))*time.Millisecond))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(starts, func(a, b time.Time) int { return a.Compare(b) })
+	var offs []time.Duration
+	for _, s := range starts {
+		offs = append(offs, s.Sub(starts[0]))
+	}
+	return set, offs
+}
+
+// same is the share of a's operations that b holds, as multisets.
+func same(a, b map[string]int) float64 {
+	n, total := 0, 0
+	for k, v := range a {
+		n += min(v, b[k])
+		total += v
+	}
+	return float64(n) / float64(max(total, 1))
+}
+
+// TestReplayReproducesTheApplication: the application runs its bursts on
+// server A with the profiler on, capture --trace records it, and B, loaded
+// with the same data, gets the replay with its profiler on. B's profiler
+// is the oracle: the same operations with the same literals (>= 99% as a
+// multiset), nothing in A's idle window, at --speed 2 in about half the
+// span, and a 500 ms pause of B shows in the latency from the schedule.
+func TestReplayReproducesTheApplication(t *testing.T) {
+	ctx := context.Background()
+	uriA := testserver.URI(t)
+	b := testserver.OwnServer(t)
+	clA, clB := connectTest(t, ctx, uriA), connectTest(t, ctx, b.URI)
+	burstLoad(t, ctx, clA)
+	burstProfile(t, ctx, clA, 2)
+	burstApp(t, ctx, clA)
+	burstProfile(t, ctx, clA, 0)
+	opsA, startsA := profiledOps(t, ctx, clA)
+	if n := len(startsA); n != 2*burstOps {
+		t.Fatalf("A's profiler holds %d operations of the application's %d", n, 2*burstOps)
+	}
+
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "rp.trace")
+	if code, _, stderr := runCLI(t, ctx, nil, "capture", "--uri", uriA, "--database", "rp", "--trace", tr, "--out", filepath.Join(dir, "w.yaml")); code != 2 || !strings.Contains(stderr, "--keep-values") {
+		t.Fatalf("capture --trace without --keep-values: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, ctx, nil, "capture", "--uri", uriA, "--database", "rp", "--trace", tr, "--keep-values", "--out", filepath.Join(dir, "w.yaml")); code != 0 {
+		t.Fatalf("capture --trace: exit %d\n%s", code, stderr)
+	}
+
+	replay := func(speed string, during func()) *results.Result {
+		t.Helper()
+		burstProfile(t, ctx, clB, 0)
+		burstLoad(t, ctx, clB)
+		burstProfile(t, ctx, clB, 2)
+		out := filepath.Join(t.TempDir(), "r.json")
+		r := runInBackground(ctx, "replay", tr, "--uri", b.URI, "--allow-existing", "--speed", speed, "--out", out, "--quiet")
+		if during != nil {
+			during()
+		}
+		if code, stdout, stderr := r.wait(); code != 0 {
+			t.Fatalf("replay --speed %s: exit %d\n%s\n%s", speed, code, stdout, stderr)
+		}
+		res, err := results.ReadJSON(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	span := func(s []time.Duration) time.Duration { return s[len(s)-1] }
+
+	t.Run("speed 1: the same operations, the idle window idle", func(t *testing.T) {
+		res := replay("1", nil)
+		opsB, startsB := profiledOps(t, ctx, clB)
+		if m := same(opsA, opsB); m < 0.99 || len(startsB) != len(startsA) {
+			t.Fatalf("B holds %.1f%% of A's operations with their literals (%d on B, %d on A)", 100*m, len(startsB), len(startsA))
+		}
+		// A's idle window, 0.3 s in from each end: the replay sends nothing there.
+		w0, w1 := burstBurst()+300*time.Millisecond, burstBurst()+burstIdle-300*time.Millisecond
+		in := 0
+		for _, s := range startsB {
+			if s > w0 && s < w1 {
+				in++
+			}
+		}
+		if in > len(startsB)/20 {
+			t.Errorf("%d of B's %d operations started in A's idle window %v..%v", in, len(startsB), w0, w1)
+		}
+		if rp := res.Replay; rp == nil || rp.Sent != int64(2*burstOps) || rp.SendLag == nil {
+			t.Errorf("the results file's replay section: %+v", res.Replay)
+		}
+	})
+	t.Run("speed 2: half the span", func(t *testing.T) {
+		replay("2", nil)
+		opsB, startsB := profiledOps(t, ctx, clB)
+		if m := same(opsA, opsB); m < 0.99 {
+			t.Fatalf("B holds %.1f%% of A's operations at --speed 2", 100*m)
+		}
+		if r := float64(span(startsB)) / float64(span(startsA)); r < 0.35 || r > 0.65 {
+			t.Errorf("at --speed 2 the replay spanned %v, %.2fx A's %v", span(startsB), r, span(startsA))
+		}
+	})
+	t.Run("a pause of the server shows in the latency from the schedule", func(t *testing.T) {
+		const pause = 500 * time.Millisecond
+		res := replay("1", func() {
+			// Strike once the replay is provably sending: B's profiler has its first operations.
+			testserver.Await(t, time.Minute, "the replay's first operations on B", func() bool {
+				n, err := clB.CountDocuments(ctx, "rp", "system.profile", bson.D{{Key: "ns", Value: "rp.events"}})
+				return err == nil && n >= 10
+			})
+			b.Pause()
+			time.Sleep(pause) // the fault's own length
+			b.Resume()
+		})
+		if max := res.Totals.Latency.Max; max < 0.8*float64(pause.Milliseconds()) {
+			t.Errorf("B paused for %v during the replay, yet the longest latency from the schedule is %.1f ms", pause, max)
+		}
+		if got := res.Totals.Operations + res.Totals.Errors; got != int64(2*burstOps) {
+			t.Errorf("%d operations measured of the trace's %d", got, 2*burstOps)
+		}
+	})
+}

@@ -1,0 +1,127 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/engine"
+	"github.com/mongoload/mongoload/internal/generate"
+	"github.com/mongoload/mongoload/internal/trace"
+	"github.com/mongoload/mongoload/internal/workload"
+)
+
+// Plan is the replay's plan: one operation per shape (Trace.Shapes'
+// order), each on its collection; a collection that some shape writes to
+// is marked so, and the ownership rule applies to it at setup.
+func (t *Trace) Plan() *workload.Plan {
+	p := &workload.Plan{Name: "replay " + t.Path, Source: t.Path}
+	cols := map[string]*workload.Collection{}
+	for _, ns := range t.Namespaces {
+		db, coll, _ := strings.Cut(ns.NS, ".")
+		c := &workload.Collection{Database: db, Name: coll, Keys: generate.NewKeySpace(0, 0), Writes: ns.Writes > 0}
+		cols[ns.NS] = c
+		p.Collections = append(p.Collections, c)
+	}
+	for _, sh := range t.Shapes {
+		p.Ops = append(p.Ops, &workload.Op{Index: sh.Index, Name: sh.Name, Type: sh.Type, Kind: workload.Replay,
+			Weight: float64(sh.Count), Collection: cols[sh.NS], StaticOptions: true})
+	}
+	p.Mix = workload.NewMix(p.Ops)
+	return p
+}
+
+// Feed hands the engine the trace's operations (engine.Feed), read a
+// second time from the file as they fall due: at their captured start
+// less the first's, divided by the speed (0: as fast as in-flight places
+// allow), Loops times over.
+type Feed struct {
+	t      *Trace
+	speed  float64
+	loops  int
+	loop   int
+	period time.Duration // one pass, with one mean gap before the next
+	f      *os.File
+	r      *trace.Reader
+	lanes  map[string]chan struct{} // each connection's last operation's Done
+	err    error
+	// Lag, if set, has its clock started by the first Next: the engine
+	// asks for the first operation as the measured phase starts.
+	Lag     *Lag
+	started bool
+}
+
+// Feed opens the trace for a replay at speed (0: max), loops times.
+func (t *Trace) Feed(speed float64, loops int) (*Feed, error) {
+	fd := &Feed{t: t, speed: speed, loops: max(loops, 1), lanes: map[string]chan struct{}{}}
+	if t.Sent > 1 {
+		fd.period = t.Span() + t.Span()/time.Duration(t.Sent-1)
+	}
+	return fd, fd.open()
+}
+
+func (fd *Feed) open() error {
+	if fd.f != nil {
+		fd.f.Close()
+	}
+	f, err := os.Open(fd.t.Path)
+	if err != nil {
+		return err
+	}
+	r, err := trace.NewReader(f)
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", fd.t.Path, err)
+	}
+	fd.f, fd.r = f, r
+	return nil
+}
+
+// Next is engine.Feed's.
+func (fd *Feed) Next() (*engine.Fed, bool) {
+	if !fd.started && fd.Lag != nil {
+		fd.started = true
+		fd.Lag.Start(time.Now())
+	}
+	for fd.err == nil {
+		e, err := fd.r.Next()
+		if errors.Is(err, io.EOF) {
+			if fd.loop+1 >= fd.loops {
+				return nil, false
+			}
+			fd.loop++
+			fd.err = fd.open()
+			continue
+		}
+		cmd, why := command(e.Op, e.NS, e.Cmd)
+		sh := fd.t.byShape[e.Shape]
+		if why != "" || sh == nil {
+			continue
+		}
+		fed := &engine.Fed{Op: sh.Index, Cmd: cmd, At: -1}
+		if fd.speed > 0 {
+			off := e.Start.Sub(fd.t.First) + time.Duration(fd.loop)*fd.period
+			fed.At = max(0, time.Duration(float64(off)/fd.speed))
+		}
+		if l := lane(e.Conn); l != "" {
+			done := make(chan struct{})
+			fed.After, fed.Done = fd.lanes[l], done
+			fd.lanes[l] = done
+		}
+		return fed, true
+	}
+	return nil, false
+}
+
+// Err is what stopped the feed early (the file could not be read again).
+func (fd *Feed) Err() error { return fd.err }
+
+// Close closes the file.
+func (fd *Feed) Close() {
+	if fd.f != nil {
+		fd.f.Close()
+	}
+}

@@ -1,0 +1,204 @@
+package replay
+
+import (
+	"container/heap"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/trace"
+)
+
+// Trace is what a first pass over a trace file found: enough to build the
+// plan, check the target and say what the replay covers, without holding
+// any operation.
+type Trace struct {
+	Path        string
+	Header      trace.Header
+	Trailer     *trace.Trailer // nil when the file has none (cut short)
+	Damage      trace.Damage
+	Entries     int64            // entries that read
+	Sent        int64            // of them, those a replay sends
+	Skipped     map[string]int64 // why -> entries not sent
+	First, Last time.Time        // the first and last start of a sent entry
+	Shapes      []*Shape         // in order of count, most first
+	Namespaces  []*Namespace     // in order of first use
+	Lanes       bool             // the source names connections: their order is kept
+	SourceTime  time.Duration    // the sent entries' durations on the source, summed
+	Peak        int              // the most operations in flight at once on the source
+	ends        endHeap
+	byShape     map[string]*Shape
+}
+
+// Shape is one captured shape: the operation it is replayed and measured as.
+type Shape struct {
+	Key   string
+	Name  string // as the capture's workload file names it
+	Type  string // as the cross-check counts it (opType)
+	NS    string
+	Count int64
+	Index int // the plan's operation
+}
+
+// Namespace is one collection the trace touches.
+type Namespace struct {
+	NS            string
+	Reads, Writes int64
+}
+
+// Span is the captured schedule's length, first start to last.
+func (t *Trace) Span() time.Duration { return t.Last.Sub(t.First) }
+
+// Scan reads the whole trace once.
+func Scan(path string) (*Trace, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := trace.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	t := &Trace{Path: path, Header: r.Header, Skipped: map[string]int64{}, byShape: map[string]*Shape{}}
+	nss := map[string]*Namespace{}
+	for {
+		e, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		t.Entries++
+		if _, why := command(e.Op, e.NS, e.Cmd); why != "" {
+			t.Skipped[why]++
+			continue
+		}
+		t.Sent++
+		t.SourceTime += e.Dur
+		t.Peak = max(t.Peak, t.ends.overlap(e.Start, e.Start.Add(e.Dur)))
+		if t.First.IsZero() || e.Start.Before(t.First) {
+			t.First = e.Start
+		}
+		if e.Start.After(t.Last) {
+			t.Last = e.Start
+		}
+		if lane(e.Conn) != "" {
+			t.Lanes = true
+		}
+		sh := t.byShape[e.Shape]
+		if sh == nil {
+			sh = &Shape{Key: e.Shape, Type: opType(e.Shape), NS: e.NS}
+			t.byShape[e.Shape] = sh
+		}
+		sh.Count++
+		ns := nss[e.NS]
+		if ns == nil {
+			ns = &Namespace{NS: e.NS}
+			nss[e.NS] = ns
+			t.Namespaces = append(t.Namespaces, ns)
+		}
+		if writes(sh.Type) {
+			ns.Writes++
+		} else {
+			ns.Reads++
+		}
+	}
+	t.Trailer, t.Damage = r.Trailer, r.Damage
+	if t.Sent == 0 {
+		return nil, fmt.Errorf("%s: no operation to replay (%d entries read%s)", path, t.Entries, t.skippedText())
+	}
+	t.name()
+	return t, nil
+}
+
+// name orders the shapes and names them as the capture's workload did.
+func (t *Trace) name() {
+	for _, sh := range t.byShape {
+		t.Shapes = append(t.Shapes, sh)
+	}
+	slices.SortStableFunc(t.Shapes, func(a, b *Shape) int {
+		if a.Count != b.Count {
+			return int(b.Count - a.Count)
+		}
+		return strings.Compare(a.Key, b.Key)
+	})
+	used := map[string]bool{}
+	for i, sh := range t.Shapes {
+		sh.Index = i
+		if t.Trailer != nil {
+			sh.Name = t.Trailer.Names[sh.Key]
+		}
+		if sh.Name == "" || used[sh.Name] {
+			sh.Name = fmt.Sprintf("%s_%d", strings.ReplaceAll(sh.Type+"_"+strings.TrimPrefix(sh.NS, dbOf(sh.NS)+"."), ".", "_"), i+1)
+		}
+		used[sh.Name] = true
+	}
+}
+
+func dbOf(ns string) string { db, _, _ := strings.Cut(ns, "."); return db }
+
+func writes(typ string) bool {
+	switch typ {
+	case "find", "aggregate", "countDocuments", "distinct":
+		return false
+	}
+	return true
+}
+
+// lane is the connection whose order an entry keeps: a log's connection
+// (conn42) or a client's address with its port; "" when the source names
+// only a host, which many connections share.
+func lane(conn string) string {
+	if strings.HasPrefix(conn, "conn") || strings.Contains(conn, ":") {
+		return conn
+	}
+	return ""
+}
+
+// skippedText lists what is not sent, and why.
+func (t *Trace) skippedText() string {
+	var parts []string
+	for _, why := range sortedKeys(t.Skipped) {
+		parts = append(parts, fmt.Sprintf("%d %s", t.Skipped[why], why))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; not sent: " + strings.Join(parts, "; ")
+}
+
+func sortedKeys(m map[string]int64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// endHeap holds the ends of the operations still in flight at a start, to
+// count the source's concurrency; entries come in start order.
+type endHeap []time.Time
+
+// overlap adds an operation and returns how many are in flight with it.
+func (h *endHeap) overlap(start, end time.Time) int {
+	for len(*h) > 0 && !(*h)[0].After(start) {
+		heap.Pop(h)
+	}
+	heap.Push(h, end)
+	return len(*h)
+}
+
+func (h endHeap) Len() int           { return len(h) }
+func (h endHeap) Less(i, j int) bool { return h[i].Before(h[j]) }
+func (h endHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *endHeap) Push(x any)        { *h = append(*h, x.(time.Time)) }
+func (h *endHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
