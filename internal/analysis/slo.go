@@ -27,6 +27,10 @@ type Objective struct {
 	Value float64 // latency in ms, throughput in ops/s, errors in % (Percent) or a count
 	// Percent: an errors objective written in percent of operations.
 	Percent bool
+	// Watch: a watcher's delivery lag, "watch.lag.p99<=500ms" (Metric is
+	// then p50 ... max of the lag; Scope a watcher's name or "" for every
+	// watcher): watchslo.go.
+	Watch bool
 }
 
 var metricsHelp = "p50, p90, p95, p99, p99.9 (any pNN), avg, min, max, throughput, errors, under(10ms)"
@@ -71,6 +75,8 @@ func parseObjective(s string) (Objective, error) {
 	}
 	var err error
 	switch {
+	case strings.HasPrefix(o.Metric, watchPrefix):
+		return parseWatchObjective(o, value)
 	case strings.HasPrefix(o.Metric, "under(") && strings.HasSuffix(o.Metric, ")"):
 		bound := strings.TrimSuffix(strings.TrimPrefix(o.Metric, "under("), ")")
 		if o.Under, err = parseLatency(strings.TrimSpace(bound)); err != nil || o.Under <= 0 {
@@ -174,6 +180,9 @@ func (v Verdict) String() string {
 	if !v.Pass {
 		mark = "FAIL"
 	}
+	if v.Missing && v.Objective.Watch {
+		return fmt.Sprintf("%s  %-28s no watcher %q in the results", mark, v.Objective.Text, v.Objective.Scope)
+	}
 	if v.Missing {
 		return fmt.Sprintf("%s  %-28s no operation %q in the results", mark, v.Objective.Text, v.Objective.Scope)
 	}
@@ -208,6 +217,8 @@ func (v Verdict) Shown() string {
 
 func (o Objective) format(x float64) string {
 	switch {
+	case math.IsInf(x, 1) && o.Watch:
+		return "∞ (a watcher received no event)"
 	case math.IsInf(x, 1):
 		return "∞ (not every operation was answered)"
 	case o.Metric == "throughput":
@@ -245,6 +256,9 @@ func Passed(vs []Verdict) bool {
 
 func check(res *results.Result, o Objective) (Verdict, error) {
 	v := Verdict{Objective: o}
+	if o.Watch {
+		return checkWatch(res, v), nil
+	}
 	ops := scoped(res, o.Scope)
 	if len(ops) == 0 {
 		v.Missing = true

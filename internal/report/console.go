@@ -41,6 +41,7 @@ func WriteConsole(w io.Writer, res *results.Result) error {
 		}
 		t.write(ew, "")
 	}
+	writeWatchers(ew, res)
 	writeErrors(ew, res)
 	writeOutcomes(ew, res)
 	writeFaults(ew, res)

@@ -166,6 +166,10 @@ type CrossCheck struct {
 	Rows  []CrossCheckRow `json:"rows"`
 	// OK is false if any row is flagged.
 	OK bool `json:"ok"`
+	// WatcherStreams is the connections the watchers' change streams held
+	// (their getMores are in the getmore row, their resumes among the
+	// operations as aggregates).
+	WatcherStreams int `json:"watcherStreams,omitempty"`
 }
 
 // CrossCheckRow is one opcounter.

@@ -199,6 +199,14 @@ func clientSide(cfg *config.Config, plan *workload.Plan, res *results.Result) *t
 		}
 		cs.Ops = append(cs.Ops, op)
 	}
+	for _, w := range res.Watchers {
+		// Each stream holds a connection of its own and waits in getMores;
+		// each resume opens its stream again with an aggregate command.
+		cs.Streams += w.Streams
+		if w.Resumes > 0 {
+			cs.Ops = append(cs.Ops, telemetry.ClientOp{Name: "watcher " + w.Name + " (resumes)", Type: "aggregate", Count: w.Resumes})
+		}
+	}
 	return cs
 }
 

@@ -35,6 +35,9 @@ type CheckInput struct {
 	// Duration is the measured phase; StartLag how long after its start the
 	// first sample was taken (operations in between are the client's only).
 	Duration, StartLag time.Duration
+	// Streams is the change streams the workload's watchers held open:
+	// each holds a connection and sends getMores the whole run.
+	Streams int
 }
 
 // inc is what one operation adds to one opcounter.
@@ -126,7 +129,7 @@ func CrossCheck(in CheckInput) (*results.CrossCheck, []string) {
 
 // check builds the rows under one model.
 func check(m model, in CheckInput) *results.CrossCheck {
-	cc := &results.CrossCheck{Model: m.name, OK: true}
+	cc := &results.CrossCheck{Model: m.name, OK: true, WatcherStreams: in.Streams}
 	server := serverCounts(in.Server)
 	for _, c := range counters {
 		got, ok := server[c]
@@ -149,6 +152,9 @@ func check(m model, in CheckInput) *results.CrossCheck {
 		}
 		if c == "command" {
 			row.Own = in.Own
+		}
+		if c == "getmore" && in.Streams > 0 {
+			row.Ops = append(row.Ops, fmt.Sprintf("%d watcher stream(s)", in.Streams))
 		}
 		row.Tolerance = tolerance(row, in, perOpMax, errs)
 		row.Status = status(row)

@@ -247,6 +247,8 @@ type ClientSide struct {
 	Ops      []ClientOp
 	InFlight int
 	Duration time.Duration
+	// Streams is the change streams the run's watchers held open.
+	Streams int
 }
 
 // Result returns what the sampler collected, with the cross-check against
@@ -294,7 +296,7 @@ func (s *Sampler) Result(client *ClientSide) *results.Server {
 		}
 		cc, notes := CrossCheck(CheckInput{
 			Ops: client.Ops, Server: *srv.Opcounters, Own: s.between + 1 + newConns, NewConnections: newConns,
-			InFlight: client.InFlight, Duration: client.Duration, StartLag: s.startLag,
+			InFlight: client.InFlight, Duration: client.Duration, StartLag: s.startLag, Streams: client.Streams,
 		})
 		srv.CrossCheck = cc
 		srv.Notes = append(srv.Notes, notes...)

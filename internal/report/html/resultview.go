@@ -46,6 +46,17 @@ func resultView(res *results.Result) *view {
 		}
 		v.Sections = append(v.Sections, section{Title: "Documents", Intro: "What the server did with documents; empty is the share of reads, updates and deletes that found none.", Table: dt})
 	}
+	if rows := report.WatcherRows(res); rows != nil {
+		wt := &table{Head: report.WatcherHead}
+		for _, r := range rows {
+			cells := []cell{{Text: r[0], Left: true}, {Text: r[1], Left: true}}
+			for _, c := range r[2:] {
+				cells = append(cells, cell{Text: c})
+			}
+			wt.Rows = append(wt.Rows, cells)
+		}
+		v.Sections = append(v.Sections, section{Title: "Watchers", Intro: "Change-stream consumers: the events their streams received and each event's delivery lag in milliseconds, from the commit (or the document's lag field) to receipt. They are no operations: in no total, throughput or SLO above.", Table: wt})
+	}
 	timeSections(v, res, "", 0)
 	operatorSections(v, res) // context, slow shapes, collections (operator.go)
 	return v

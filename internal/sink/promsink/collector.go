@@ -84,6 +84,8 @@ type collector struct {
 	elapsed                  float64
 	intervals                int
 	info                     []string
+	watchers                 map[string]*watcherState // by name; watcherOrder as they came
+	watcherOrder             []string
 
 	dOps, dErrs, dLat, dSvc, dInFlight, dActive, dSched, dDropped, dLate, dTarget, dAchieved, dElapsed, dInfo *prometheus.Desc
 }
@@ -152,7 +154,7 @@ func (c *collector) add(iv *metrics.Interval, elapsed time.Duration) {
 }
 
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.dOps, c.dErrs, c.dLat, c.dSvc, c.dInFlight, c.dActive, c.dSched, c.dDropped, c.dLate, c.dTarget, c.dAchieved, c.dElapsed, c.dInfo} {
+	for _, d := range []*prometheus.Desc{c.dOps, c.dErrs, c.dLat, c.dSvc, c.dInFlight, c.dActive, c.dSched, c.dDropped, c.dLate, c.dTarget, c.dAchieved, c.dElapsed, c.dInfo, dWatchEvents, dWatchLag} {
 		ch <- d
 	}
 }
@@ -171,6 +173,7 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 			ch <- prometheus.MustNewConstHistogram(c.dSvc, s.svc.count, s.svc.sum, s.svc.cumulative(), s.Name)
 		}
 	}
+	c.collectWatchers(ch)
 	if c.intervals == 0 {
 		return // before the first interval, gauges would claim a measurement
 	}

@@ -121,7 +121,14 @@ func (e *Exporter) Addr() string { return e.ln.Addr().String() }
 func (e *Exporter) Name() string { return "Prometheus endpoint http://" + e.Addr() + "/metrics" }
 
 // Interval adds one interval to what /metrics serves.
-func (e *Exporter) Interval(s *sink.Snapshot) { e.col.add(s.Interval, s.Elapsed) }
+func (e *Exporter) Interval(s *sink.Snapshot) {
+	e.col.add(s.Interval, s.Elapsed)
+	if len(s.Summary.Watchers) > 0 {
+		e.col.mu.Lock()
+		e.col.addWatchers(s.Summary.Watchers)
+		e.col.mu.Unlock()
+	}
+}
 
 // Close stops serving: the endpoint lasts as long as the run.
 func (e *Exporter) Close(*results.Result) error {
