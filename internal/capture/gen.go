@@ -16,6 +16,10 @@ import (
 // genOptions say how far a field's values may be written out.
 type genOptions struct {
 	keepValues bool // --keep-values: high-cardinality values too, as enums
+	// private: the field was judged high-cardinality over the data (the
+	// collection's sample, or all its occurrences in the window): none of
+	// its values is written, however often a placeholder saw it.
+	private bool
 }
 
 // Generator turns what was seen of a field into a template value: a
@@ -45,29 +49,31 @@ func (f *Field) Generator(o genOptions) config.Value {
 
 func (f *Field) typed(t bson.Type, o genOptions) config.Value {
 	if t != bson.TypeEmbeddedDocument && t != bson.TypeArray && t != bson.TypeBoolean {
-		if len(f.distinct) == 1 && !f.overflow && (f.lowCardinality() || o.keepValues) {
+		// Values leave the source only as a category's (privacy.go).
+		category := f.lowCardinality() && !o.private && !f.identifying()
+		if len(f.distinct) == 1 && !f.overflow && (category || o.keepValues) {
 			for _, v := range f.values {
 				return literal(v)
 			}
 		}
-		if f.lowCardinality() || o.keepValues && !f.overflow {
+		if category || o.keepValues && !f.overflow {
 			return f.enum()
 		}
 	}
 	switch t {
 	case bson.TypeInt32:
-		return f.numeric("int", 0)
+		return f.numeric("int", 0, o)
 	case bson.TypeInt64:
-		return f.numeric("long", 0)
+		return f.numeric("long", 0, o)
 	case bson.TypeDouble:
-		return f.numeric("double", min(f.decim, 15))
+		return f.numeric("double", min(f.decim, 15), o)
 	case bson.TypeDecimal128:
-		lo, hi := minMax(f.nums)
+		lo, hi := f.privateRange(o)
 		return gen("decimal", param("min", math.Floor(lo)), param("max", math.Ceil(hi)), param("scale", int64(2)))
 	case bson.TypeDateTime:
-		return f.dates()
+		return f.dates(o)
 	case bson.TypeString:
-		return f.strings()
+		return f.strings(o)
 	case bson.TypeBoolean:
 		return gen("bool", param("probability", round(float64(f.trues)/float64(max(1, f.Types[t])), 3)))
 	case bson.TypeObjectID:
@@ -143,8 +149,12 @@ func skewed(xs []float64, lo, hi float64) ([]int, bool) {
 }
 
 // numeric writes int, long or double over the range seen.
-func (f *Field) numeric(name string, decimals int) config.Value {
-	lo, hi := minMax(f.nums)
+func (f *Field) numeric(name string, decimals int, o genOptions) config.Value {
+	lo, hi := f.privateRange(o)
+	if name == "int" {
+		lo, hi = max(lo, math.MinInt32), min(hi, math.MaxInt32)
+	}
+	lo, hi = max(lo, -9e18), min(hi, 9e18) // within a long
 	mk := func(a, b float64) config.Value {
 		if name == "double" {
 			v := gen(name, param("min", a), param("max", b))
@@ -156,7 +166,7 @@ func (f *Field) numeric(name string, decimals int) config.Value {
 		return gen(name, param("min", int64(math.Round(a))), param("max", int64(math.Round(b))))
 	}
 	counts, skew := skewed(f.nums, lo, hi)
-	if !skew {
+	if !skew || f.fewValues() && !o.keepValues { // a histogram of few values would place each
 		return mk(lo, hi)
 	}
 	return buckets(counts, lo, hi, name != "double", mk)
@@ -184,13 +194,13 @@ func buckets(counts []int, lo, hi float64, whole bool, mk func(a, b float64) con
 	return enumOf(vals, weights)
 }
 
-func (f *Field) dates() config.Value {
-	lo, hi := minMax(f.nums)
+func (f *Field) dates(o genOptions) config.Value {
+	lo, hi := f.privateDates(o)
 	mk := func(a, b float64) config.Value {
 		return gen("date", param("from", msTime(a)), param("to", msTime(b)))
 	}
 	counts, skew := skewed(f.nums, lo, hi)
-	if !skew {
+	if !skew || f.fewValues() && !o.keepValues {
 		return mk(lo, hi)
 	}
 	return buckets(counts, lo, hi, true, mk)
@@ -202,11 +212,13 @@ func msTime(ms float64) string {
 
 // strings writes an email, a pattern when every value has the same shape
 // (SKU-04211), or random characters of the lengths and alphabet seen.
-func (f *Field) strings() config.Value {
+func (f *Field) strings(o genOptions) config.Value {
 	if looksLikeEmail(f.strs) {
 		return gen("email")
 	}
-	if p, ok := pattern(f.strs); ok {
+	// A pattern's constant characters are shared by every value: by
+	// kAnonymous distinct ones at least, or they would spell a few names.
+	if p, ok := pattern(f.strs); ok && (o.keepValues || !f.fewValues()) {
 		return gen("pattern", param("pattern", p))
 	}
 	return gen("string", param("min", int64(f.minLen)), param("max", int64(f.maxLen)), param("charset", charset(f.strs)))

@@ -16,6 +16,9 @@ type builder struct {
 	opts genOptions
 	// keys are the collection's fields made from keys (keys.go).
 	keys []keyed
+	// private are the collection's fields judged high-cardinality over
+	// the data (privacy.go), by fieldOf.
+	private map[string]bool
 	// laws are the collection's fields that keep their frequency law (ranks.go).
 	laws map[string]*rankLaw
 	// col is the sampled collection, for placeholders that came without
@@ -32,7 +35,7 @@ func (b *builder) Operation(name string, weight float64) (op config.Operation, n
 	switch sh.Kind {
 	case KindFind:
 		op.Type, op.Filter = "find", filter
-		op.Sort, op.Projection = asLiteral(o.Sort), asLiteral(o.Projection)
+		op.Sort, op.Projection = b.value("sort", docValue(o.Sort)), b.value("projection", docValue(o.Projection))
 		op.Limit = b.limit()
 	case KindInsert:
 		op.Type = "insertOne"
@@ -57,7 +60,7 @@ func (b *builder) Operation(name string, weight float64) (op config.Operation, n
 		}
 	case KindFindAndModify:
 		op.Type, op.Filter = "findOneAndUpdate", filter
-		op.Sort, op.Projection, op.Upsert = asLiteral(o.Sort), asLiteral(o.Projection), sh.Upsert
+		op.Sort, op.Projection, op.Upsert = b.value("sort", docValue(o.Sort)), b.value("projection", docValue(o.Projection)), sh.Upsert
 		op.Update = b.value("update", o.Update)
 		if sh.Remove {
 			op = config.Operation{Name: name, Weight: weight, Collection: op.Collection, Type: "deleteOne", Filter: filter}
@@ -113,17 +116,11 @@ func (b *builder) value(path string, v bson.RawValue) config.Value {
 				a.Items = append(a.Items, b.hole(path+".[]", e))
 				continue
 			}
-			if strings.HasPrefix(path, "pipeline") && !strings.Contains(path, "$match") {
-				if d, ok := e.DocumentOK(); ok && d.Lookup("$match").Type == 0 {
-					a.Items = append(a.Items, literal(e)) // other stages are shape, not data
-					continue
-				}
-			}
 			a.Items = append(a.Items, b.value(pathIndex(path, i), e))
 		}
 		return a
 	}
-	if s, ok := v.StringValueOK(); ok && strings.HasPrefix(s, "$") {
+	if shapeLiteral(path, v) {
 		return literal(v)
 	}
 	return b.hole(path, v)
@@ -133,7 +130,10 @@ func (b *builder) value(path string, v bson.RawValue) config.Value {
 func (b *builder) hole(path string, v bson.RawValue) config.Value {
 	f := b.sh.Holes[path]
 	if f == nil {
-		return literal(v)
+		// Never the value itself: a model of its type, as of a private field.
+		f = newField()
+		f.Observe(v, nil)
+		return f.Generator(genOptions{private: true})
 	}
 	if field, eq := lookupField(path); eq {
 		for _, k := range b.keys {
@@ -155,7 +155,9 @@ func (b *builder) hole(path string, v bson.RawValue) config.Value {
 		}
 		return g
 	}
-	return f.Generator(b.opts)
+	o := b.opts
+	o.private = b.private[fieldOf(path)]
+	return f.Generator(o)
 }
 
 func (b *builder) limit() config.Limit {

@@ -52,8 +52,8 @@ func ShapeOf(o *Op, leaf func(path string, v bson.RawValue)) string {
 		}
 	}
 	part("filter", o.Filter, true)
-	part("sort", o.Sort, false)
-	part("projection", o.Projection, false)
+	part("sort", o.Sort, true)
+	part("projection", o.Projection, true)
 	if o.Limit > 0 {
 		sb.WriteString(" limit:?")
 		leaf("limit", bson.RawValue{Type: bson.TypeInt64, Value: binary.LittleEndian.AppendUint64(nil, uint64(o.Limit))})
@@ -63,18 +63,10 @@ func ShapeOf(o *Op, leaf func(path string, v bson.RawValue)) string {
 		walk(&sb, "update", o.Update, leaf)
 	}
 	if len(o.Pipeline) > 0 {
+		// Every stage is walked, not only $match: $addFields, $lookup's
+		// pipeline, $facet and $search hold data too (privacy.go).
 		sb.WriteString(" pipeline:")
-		vals, _ := bson.RawArray(o.Pipeline).Values()
-		for i, st := range vals {
-			d, _ := st.DocumentOK()
-			if m, ok := d.Lookup("$match").DocumentOK(); ok {
-				sb.WriteString("{$match:")
-				walk(&sb, pathIndex("pipeline", i)+".$match", bson.RawValue{Type: bson.TypeEmbeddedDocument, Value: m}, leaf)
-				sb.WriteString("}")
-				continue
-			}
-			sb.WriteString(d.String())
-		}
+		walk(&sb, "pipeline", bson.RawValue{Type: bson.TypeArray, Value: o.Pipeline}, leaf)
 	}
 	if o.Key != "" {
 		sb.WriteString(" key:" + o.Key)
@@ -130,8 +122,8 @@ func walk(sb *strings.Builder, path string, v bson.RawValue, leaf func(string, b
 		}
 		sb.WriteString("]")
 	default:
-		if s, ok := v.StringValueOK(); ok && strings.HasPrefix(s, "$") {
-			sb.WriteString(s) // a field path ($customer_id) is part of the shape
+		if shapeLiteral(path, v) {
+			sb.WriteString(v.String()) // a field path, a stage's option: shape
 			return
 		}
 		sb.WriteString(placeholderOf(v.Type))
@@ -139,7 +131,12 @@ func walk(sb *strings.Builder, path string, v bson.RawValue, leaf func(string, b
 	}
 }
 
+// collapses: the array at path is a list of values ($in's), in a query;
+// in an aggregation expression $in is [expression, array].
 func collapses(path string) bool {
+	if !inQuery(path) || strings.Contains(path, "$expr") {
+		return false
+	}
 	i := strings.LastIndexByte(path, '.')
 	switch path[i+1:] {
 	case "$in", "$nin", "$all":

@@ -46,10 +46,11 @@ func (r *Result) Workload(name string) *Workload {
 	}
 	opts := genOptions{keepValues: r.Opts.KeepValues}
 	keys := keyedFields(w.Kept, r.Collections)
+	private := privateFields(r.Shapes.Order, r.Collections)
 	laws := rankLaws(w.Kept, r.Collections, keys)
 	names := map[string]int{}
 	for i, sh := range w.Kept {
-		b := &builder{sh: sh, opts: opts, col: r.collection(sh.DB, sh.Coll)}
+		b := &builder{sh: sh, opts: opts, col: r.collection(sh.DB, sh.Coll), private: private[sh.DB+"."+sh.Coll]}
 		b.keys, b.laws = keys[sh.DB+"."+sh.Coll], laws[sh.DB+"."+sh.Coll]
 		op, note := b.Operation(opName(sh, names), round(w.Shares[i]*100, 3))
 		cfg.Operations = append(cfg.Operations, op)

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -110,7 +109,10 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 	}
 	wname := *name
 	if wname == "" {
-		wname = strings.Join(append([]string{"capture"}, *dbs...), "-")
+		wname = "capture"
+		for _, db := range *dbs {
+			wname += "-" + capture.NameOf(db, *redact)
+		}
 	}
 	w := res.Workload(wname)
 	w.Config.CapturedFrom = source
