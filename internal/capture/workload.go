@@ -211,7 +211,7 @@ func (w *Workload) header(r *Result, total float64) {
 	if w.Curve != nil {
 		h = append(h, w.Curve.Note(w.Config.Run.Rate))
 	}
-	privacy := "values: no literal of a high-cardinality field is written (only low-cardinality values, as enums); --keep-values would write them"
+	privacy := "values: no literal that could identify a person, an account or a secret is written, in any stage: only the values of low-cardinality fields judged over the data (as enums), ranges no narrower than ten values, a decade of digits or a year; --keep-values would write them"
 	if r.Opts.KeepValues {
 		privacy = "values: --keep-values: the literals seen are written as they were"
 	}
