@@ -121,7 +121,12 @@ func ServerFiguresOf(s *results.Server) *results.ServerFigures {
 	}
 	f := &results.ServerFigures{}
 	var cpu, cpuDt, pages, pagesDt float64
-	var haveCPU, havePages bool
+	var haveCPU, havePages, availableReported bool
+	for _, sm := range s.Samples {
+		if c := sm.Connections; c != nil && c.Available != nil && *c.Available > 0 {
+			availableReported = true
+		}
+	}
 	for _, sm := range s.Samples {
 		if t, ok := sm.CPU.Seconds(); ok && sm.Dt > 0 {
 			cpu += t
@@ -143,9 +148,10 @@ func ServerFiguresOf(s *results.Server) *results.ServerFigures {
 				havePages = true
 			}
 		}
-		// A server that says no connection is available while fewer than
-		// 100 are open states no limit (SecantusDB reports 0): skip it.
-		if c := sm.Connections; c != nil && c.Current != nil && c.Available != nil && *c.Current+*c.Available > 0 && (*c.Available > 0 || *c.Current >= 100) {
+		// connections.available at 0 in every sample, with connections
+		// open, is a counter the server does not keep (SecantusDB reports
+		// 0), not an exhausted pool: no limit is named from it.
+		if c := sm.Connections; c != nil && c.Current != nil && c.Available != nil && *c.Current+*c.Available > 0 && availableReported {
 			f.Connections = maxPtr(f.Connections, float64(*c.Current)/float64(*c.Current+*c.Available))
 		}
 		if t := sm.Tickets; t != nil {

@@ -159,7 +159,12 @@ func Calibrate(ctx context.Context, p CalibrationPolicy, param string, seed map[
 			return err
 		}
 		c.Cores, c.Source = cores, src
-		c.Points = append(c.Points, results.CalibrationPoint{Level: level, CPU: round4(share), Throughput: res.Totals.Throughput, From: res.StartedAt, To: res.EndedAt})
+		pt := results.CalibrationPoint{Level: level, CPU: round4(share), Throughput: res.Totals.Throughput, From: res.StartedAt, To: res.EndedAt}
+		if in := res.Interference; in != nil {
+			other := in.OtherShare
+			pt.Interference = &other
+		}
+		c.Points = append(c.Points, pt)
 		return nil
 	}
 	for _, l := range sortedLevels(seed) {

@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -27,10 +28,17 @@ type Search struct {
 	OnProbe func(f *results.FindMax)
 }
 
+// MaxPauseRetries is how many times in a row a probe the server's pause
+// interrupted is run again before it is judged as it is.
+const MaxPauseRetries = 2
+
 // Do runs the search into f (its probes, MaxRate, Found, Bracketed,
-// FailedAbove). The error is a run's that stopped the search.
+// FailedAbove). The error is a run's that stopped the search. A probe
+// whose run returns a *Paused error (the server stopped answering during
+// it and came back) is kept, not judged, and run again.
 func (s Search) Do(ctx context.Context, f *results.FindMax) error {
 	var history []Outcome
+	retries := 0
 	for {
 		d := s.Policy.Next(history)
 		if d.Done {
@@ -39,8 +47,25 @@ func (s Search) Do(ctx context.Context, f *results.FindMax) error {
 			return nil
 		}
 		res, err := s.Run(ctx, d.Rate, d.Stage)
+		var paused *Paused
+		if errors.As(err, &paused) && res != nil {
+			if retries < MaxPauseRetries {
+				retries++
+				f.Probes = append(f.Probes, results.Probe{Rate: d.Rate, Stage: string(d.Stage), Result: res, Interrupted: paused.What})
+				if s.OnProbe != nil {
+					s.OnProbe(f)
+				}
+				continue // the same decision: the rate again
+			}
+			err = nil // paused every time at this rate: judged as measured, and the answer is unreliable
+			res.Notes = append(res.Notes, "the server stopped answering during this probe and came back: "+paused.What+"; judged as measured after "+fmt.Sprint(MaxPauseRetries)+" retries")
+		}
+		retries = 0
 		if res != nil {
 			p := results.Probe{Rate: d.Rate, Stage: string(d.Stage), Result: res}
+			if paused != nil {
+				p.Interrupted = paused.What
+			}
 			if err == nil {
 				terms, pass, jerr := Judge(res, d.Rate, s.Objectives, s.AchievedShare)
 				if jerr != nil {
@@ -109,8 +134,39 @@ func Conclude(f *results.FindMax, o analysis.SweepOptions) error {
 			}
 		}
 	}
+	Assess(f)
+	if in := noiseAt(f); in != nil && strings.HasPrefix(f.Limit.Kind, "server") {
+		// A server that waited on a busy host is not a server at its limit.
+		f.Limit = results.Limit{Kind: "host-noise", Text: fmt.Sprintf("other work on this host, not a measured limit of the server: it used %.0f%% of the host's %d cores during the failing probe at %s ops/s%s",
+			100*in.OtherShare, in.Cores, results.Target(f.FailedAbove.Rate), serverShare(in))}
+	}
 	f.Summary = summary(f)
 	return nil
+}
+
+// noiseAt is the interference of the failing probe above the answer when
+// it passed the threshold; nil otherwise.
+func noiseAt(f *results.FindMax) *results.Interference {
+	if f.FailedAbove == nil {
+		return nil
+	}
+	for i := len(f.Probes) - 1; i >= 0; i-- {
+		p := f.Probes[i]
+		if p.Rate == f.FailedAbove.Rate && p.Terms != nil && p.Result != nil && p.Result.Interference != nil {
+			if in := p.Result.Interference; in.OtherShare > MaxInterference || in.StealShare > MaxSteal {
+				return in
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+func serverShare(in *results.Interference) string {
+	if in.Server == nil {
+		return ""
+	}
+	return fmt.Sprintf(", while the server itself used %.2f cores", *in.Server)
 }
 
 // summary is the search's conclusion in one sentence: the highest rate

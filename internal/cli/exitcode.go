@@ -30,6 +30,7 @@ const (
 	ExitServerFailure = 22 // the server failed a setup command (an index, a collection), seeding or loading
 	ExitInvariant     = 23 // verify: an invariant of the workload does not hold
 	ExitNothing       = 24 // compare, report, merge: an input that measured nothing
+	ExitNoise         = 25 // findmax, sweep: the answer is unreliable (noise on the host, probes that disagree) without --accept-noise
 	ExitSLA           = 30 // the run (or too many runs of the battery) missed its SLO
 	ExitNoRate        = 31 // findmax: no rate probed met the SLO, not even the lowest
 	ExitNoServerCPU   = 32 // --target-server-cpu: the server's CPU cannot be measured

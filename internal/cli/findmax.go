@@ -40,6 +40,7 @@ type findMaxFlags struct {
 	html, csv       *string
 	markdown        *bool
 	targetServerCPU *string
+	acceptNoise     *bool
 }
 
 func addFindMaxFlags(fs *pflag.FlagSet) *findMaxFlags {
@@ -56,6 +57,7 @@ func addFindMaxFlags(fs *pflag.FlagSet) *findMaxFlags {
 		csv:             fs.String("csv", "", "also write the probes and their series as CSV files into this directory"),
 		markdown:        fs.Bool("markdown", false, "print the tables as Markdown instead of aligned text"),
 		targetServerCPU: addCalibrationFlag(fs),
+		acceptNoise:     addAcceptNoiseFlag(fs),
 	}
 }
 
@@ -86,21 +88,24 @@ func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err := parse(fs, args, 1); err != nil {
 		return err
 	}
-	precision, err := parseShare("precision", *ff.precision)
-	if err != nil {
-		return withCode(ExitUsage, err)
+	nums := &numbers{}
+	if fs.Changed("start") || *ff.start != 0 {
+		nums.float("start", *ff.start, startSpan)
 	}
-	share, err := parseShare("achieved", *ff.achieved)
-	if err != nil {
-		return withCode(ExitUsage, err)
+	nums.float("factor", *ff.factor, factorSpan)
+	precision, _ := nums.share("precision", *ff.precision, precSpan)
+	share, _ := nums.share("achieved", *ff.achieved, achievedSpan)
+	if *ff.maxProbes < 2 || *ff.maxProbes > maxProbesLimit {
+		nums.add("max-probes", strconv.Itoa(*ff.maxProbes), fmt.Sprintf("write a whole number of probes from 2 to %d, such as 12", maxProbesLimit))
 	}
-	target, err := calibrationTarget(*ff.targetServerCPU)
-	if err != nil {
+	stepDur, _ := nums.duration("step-duration", *ff.stepDur, maxStep, "30s")
+	nums.float("client-cpu-limit", *ff.cpu, cpuShareSpan)
+	var target float64
+	if *ff.targetServerCPU != "" {
+		target, _ = nums.share("target-server-cpu", *ff.targetServerCPU, targetSpan)
+	}
+	if err := nums.Err(); err != nil {
 		return err
-	}
-	stepDur, err := config.ParseDuration(*ff.stepDur)
-	if err != nil || stepDur <= 0 {
-		return withCode(ExitUsage, fmt.Errorf("--step-duration %q must be a positive duration, such as 30s", *ff.stepDur))
 	}
 	opts := analysis.DefaultSweepOptions()
 	opts.ClientCPU = *ff.cpu
@@ -185,8 +190,25 @@ func finishFindMax(o IO, cfg *config.Config, f *results.FindMax, opts analysis.S
 	if err := finish(o, doc, cfg.Run.Out, "findmax", write, *ff.html, *ff.csv, *ff.markdown, runErr); err != nil {
 		return err
 	}
+	if err := noiseExit(f.Reliable, f.ReliableWhy, *ff.acceptNoise); err != nil {
+		return err
+	}
 	if !f.Found {
 		return withCode(ExitNoRate, errors.New(f.Summary))
 	}
 	return nil
+}
+
+// addAcceptNoiseFlag registers --accept-noise (findmax, sweep).
+func addAcceptNoiseFlag(fs *pflag.FlagSet) *bool {
+	return fs.Bool("accept-noise", false, "exit 0 even when the answer is unreliable (other work on the host, probes that disagree); the files and the report still say so")
+}
+
+// noiseExit is exit 25 with the reason when an answer is unreliable and
+// --accept-noise was not given.
+func noiseExit(reliable *bool, why string, accept bool) error {
+	if reliable == nil || *reliable || accept {
+		return nil
+	}
+	return withCode(ExitNoise, errors.New(why))
 }

@@ -30,7 +30,7 @@ func TestFindMax(t *testing.T) {
 	dir := t.TempDir()
 	wl := uniqueDB(t, reads)
 	out, page, csvDir := filepath.Join(dir, "f.json"), filepath.Join(dir, "f.html"), filepath.Join(dir, "csv")
-	code, stdout, stderr := runCLI(t, context.Background(), nil, "findmax", wl, "--uri", uri, "--seed", "2000",
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "findmax", "--accept-noise", wl, "--uri", uri, "--seed", "2000",
 		"--slo", "p99<=20ms", "--start", "100", "--step-duration", "2s", "--warmup", "500ms",
 		"--label", "local", "--monthly-cost", "100", "--currency", "EUR", "--out", out, "--html", page, "--csv", csvDir)
 	if code != 0 {
@@ -104,7 +104,7 @@ func confirmRun(t *testing.T, uri, wl string, rate float64) confirmed {
 func TestFindMaxNoRate(t *testing.T) {
 	uri := testserver.URI(t)
 	out := filepath.Join(t.TempDir(), "f.json")
-	code, stdout, stderr := runCLI(t, context.Background(), nil, "findmax", uniqueDB(t, reads), "--uri", uri, "--seed", "200",
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "findmax", "--accept-noise", uniqueDB(t, reads), "--uri", uri, "--seed", "200",
 		"--slo", "p99<=1us", "--start", "40", "--max-probes", "3", "--step-duration", "1s", "--warmup", "200ms", "--out", out)
 	if code != ExitNoRate {
 		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitNoRate, stdout, stderr)
@@ -149,7 +149,7 @@ func TestCalibrationProc(t *testing.T) {
 		}
 	}()
 	out := filepath.Join(t.TempDir(), "sweep.json")
-	code, stdout, stderr := runCLI(t, context.Background(), nil, "sweep", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "1,8",
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "sweep", "--accept-noise", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "1,8",
 		"--step-duration", "1s", "--warmup", "200ms", "--cooldown", "100ms", "--seed", "500", "--quiet",
 		"--target-server-cpu", "40%", "--out", out)
 	close(stop)

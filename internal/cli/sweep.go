@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mongoload/mongoload/internal/analysis"
+	"github.com/mongoload/mongoload/internal/capacity"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
@@ -42,6 +43,7 @@ type sweepFlags struct {
 	linear, knee     *float64
 	latKnee, plateau *float64
 	drop, over, cpu  *float64
+	acceptNoise      *bool
 }
 
 func addSweepFlags(fs *pflag.FlagSet) *sweepFlags {
@@ -67,6 +69,7 @@ func addSweepFlags(fs *pflag.FlagSet) *sweepFlags {
 	f.html = fs.String("html", "", "also write the sweep as a self-contained HTML report to this file")
 	f.csv = fs.String("csv", "", "also write the sweep's tables and interval series as CSV files into this directory")
 	f.markdown = fs.Bool("markdown", false, "print the tables as Markdown instead of aligned text")
+	f.acceptNoise = addAcceptNoiseFlag(fs)
 	return f
 }
 
@@ -81,8 +84,9 @@ func (f *sweepFlags) options() (analysis.SweepOptions, error) {
 }
 
 // levels finds the one stepped parameter and its levels, from the flags or
-// else the environment.
-func (f *sweepFlags) levels(fs *pflag.FlagSet, env func(string) (string, bool)) (string, []float64, error) {
+// else the environment; levels that are not numbers in range are added to
+// nums (exit 12), the error is a command line that names no parameter or two.
+func (f *sweepFlags) levels(fs *pflag.FlagSet, env func(string) (string, bool), nums *numbers) (string, []float64, error) {
 	var param, text string
 	for _, p := range sweepParams {
 		v, given := f.lists[p].String(), fs.Changed(p)
@@ -101,7 +105,26 @@ func (f *sweepFlags) levels(fs *pflag.FlagSet, env func(string) (string, bool)) 
 		return "", nil, errors.New("say what to sweep: --concurrency 4,8,16,32 (workers), --rate 1000,2000,4000 (open loop) or --sessions 100,1000 (think-time sessions)")
 	}
 	out, err := config.ParseLevels(param, text)
-	return param, out, err
+	if err != nil {
+		nums.errs = append(nums.errs, &config.Error{Kind: config.Invalid, Field: "--" + param, Msg: strings.TrimPrefix(err.Error(), "--"+param+" ")})
+	}
+	return param, out, nil
+}
+
+// checkRules adds the verdict rules and the client's CPU limit that are
+// not finite numbers in their ranges to nums; options then checks how
+// they relate (the knee below the linear gain).
+func (f *sweepFlags) checkRules(nums *numbers) {
+	share := span{lo: 0, hi: 1, loOpen: true, hiOpen: true, say: "write a share between 0 and 1, such as 0.1"}
+	factor := span{lo: 1, hi: 1000, loOpen: true, say: "write a finite factor above 1 and at most 1000, such as 3"}
+	gain := span{lo: 0, hi: 1.5, loOpen: true, say: "write a share of the proportional gain above 0 and at most 1.5, such as 0.8"}
+	nums.float("linear-gain", *f.linear, gain)
+	nums.float("knee-gain", *f.knee, gain)
+	nums.float("latency-knee", *f.latKnee, factor)
+	nums.float("plateau", *f.plateau, share)
+	nums.float("degraded-drop", *f.drop, share)
+	nums.float("oversaturated", *f.over, factor)
+	nums.float("client-cpu-limit", *f.cpu, cpuShareSpan)
 }
 
 // hideSettings hides the named settings' variables from the
@@ -135,24 +158,26 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err := parse(fs, args, 1); err != nil {
 		return err
 	}
-	param, levels, err := sf.levels(fs, o.Getenv)
+	nums := &numbers{}
+	param, levels, err := sf.levels(fs, o.Getenv, nums)
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
 	for _, p := range sweepParams { // the configuration layers must not read the lists as single values
 		fs.Lookup(p).Changed = false
 	}
+	sf.checkRules(nums)
+	var target float64
+	if *targetCPU != "" {
+		target, _ = nums.share("target-server-cpu", *targetCPU, targetSpan)
+	}
+	stepDur, _ := nums.duration("step-duration", *sf.stepDur, maxStep, "60s")
+	if err := nums.Err(); err != nil {
+		return err
+	}
 	opts, err := sf.options()
 	if err != nil {
 		return withCode(ExitUsage, err)
-	}
-	target, err := calibrationTarget(*targetCPU)
-	if err != nil {
-		return err
-	}
-	stepDur, err := config.ParseDuration(*sf.stepDur)
-	if err != nil || stepDur <= 0 {
-		return withCode(ExitUsage, fmt.Errorf("--step-duration %q must be a positive duration, such as 60s", *sf.stepDur))
 	}
 	inner := o
 	inner.Getenv = hideSettings(o.Getenv, sweepParams)
@@ -225,7 +250,7 @@ func openSteps(ctx context.Context, o IO, cfg, first *config.Config, plan *workl
 	measure := func(ctx context.Context, sc *config.Config) (*run.Result, error) {
 		return out.measure(ctx, o, sess, sc, io.Discard)
 	}
-	return sess, &run.Stepper{Cfg: cfg, Measure: measure, Log: o.Stderr}, nil
+	return sess, &run.Stepper{Cfg: cfg, Measure: measure, Log: o.Stderr, Answers: sess.Answers}, nil
 }
 
 // checkSweepOutputs fails before the sweep if its report files cannot be
@@ -257,6 +282,10 @@ func finishSweep(o IO, cfg *config.Config, sw *results.Sweep, opts analysis.Swee
 		return errors.Join(runErr, withCode(ExitInternal, fmt.Errorf("sweep analysis: %w", err)))
 	}
 	sw.Analysis = a
+	capacity.AssessSweep(sw)
 	write := func(path string) error { return results.WriteSweep(path, sw) }
-	return finish(o, &document{Sweep: sw}, cfg.Run.Out, "sweep", write, *sf.html, *sf.csv, *sf.markdown, runErr)
+	if err := finish(o, &document{Sweep: sw}, cfg.Run.Out, "sweep", write, *sf.html, *sf.csv, *sf.markdown, runErr); err != nil {
+		return err
+	}
+	return noiseExit(sw.Reliable, sw.ReliableWhy, *sf.acceptNoise)
 }

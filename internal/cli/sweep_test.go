@@ -42,7 +42,7 @@ func TestSweep(t *testing.T) {
 	uri := testserver.URI(t)
 	dir := t.TempDir()
 	out, page, csvDir := filepath.Join(dir, "sweep.json"), filepath.Join(dir, "sweep.html"), filepath.Join(dir, "csv")
-	code, stdout, stderr := runCLI(t, context.Background(), nil, "sweep", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "1,4,16",
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "sweep", "--accept-noise", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "1,4,16",
 		"--step-duration", "2s", "--warmup", "200ms", "--cooldown", "300ms", "--seed", "1000", "--quiet",
 		"--label", "local", "--monthly-cost", "100", "--currency", "EUR", "--out", out, "--html", page, "--csv", csvDir)
 	if code != 0 {
@@ -111,7 +111,7 @@ func TestSweepInterrupted(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "sweep.json")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	r := runInBackground(ctx, "sweep", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "2,4,8",
+	r := runInBackground(ctx, "sweep", "--accept-noise", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "2,4,8",
 		"--step-duration", "2s", "--interval", "250ms", "--cooldown", "0s", "--seed", "500", "--out", out)
 	// Cancel once step 2 is provably measuring: step 1's results are in
 	// the file, and a live interval with operations follows.
@@ -156,16 +156,16 @@ func TestSweepBadInput(t *testing.T) {
 	}{
 		{[]string{"sweep"}, nil, ExitUsage, "say what to sweep"},                                                            // no levels
 		{[]string{"sweep", "--concurrency", "1,2", "--rate", "10,20"}, nil, ExitUsage, "not both --concurrency and --rate"}, // two parameters
-		{[]string{"sweep", "--concurrency", "8,4"}, nil, ExitUsage, "must increase"},                                        // decreasing
-		{[]string{"sweep", "--concurrency", "1,2.5"}, nil, ExitUsage, `"2.5" is not a positive whole number`},               // fractional workers
-		{[]string{"sweep", "--rate", "100,abc"}, nil, ExitUsage, `"abc" is not a positive rate`},                            // not a number
+		{[]string{"sweep", "--concurrency", "8,4"}, nil, ExitInvalid, "must increase"},                                      // decreasing
+		{[]string{"sweep", "--concurrency", "1,2.5"}, nil, ExitInvalid, `"2.5" is not a positive whole number`},             // fractional workers
+		{[]string{"sweep", "--rate", "100,abc"}, nil, ExitInvalid, `"abc" is not a positive rate`},                          // not a number
 		{[]string{"sweep", "--concurrency", "1,2", "--knee-gain", "0.9"}, nil, ExitUsage, "--knee-gain 0.9 must be"},        // rules that contradict
 		{[]string{"sweep", "--concurrency", "1,2", "--verdict-latency", "p42"}, nil, ExitUsage, "choose avg, p50"},          // unknown latency
-		{[]string{"sweep", "--concurrency", "1,2", "--step-duration", "soon"}, nil, ExitUsage, "--step-duration"},           // bad duration
+		{[]string{"sweep", "--concurrency", "1,2", "--step-duration", "soon"}, nil, ExitInvalid, "--step-duration"},         // bad duration
 		{[]string{"sweep", "--concurrency", "1,2", "--duration", "5s"}, nil, ExitUsage, "unknown flag: --duration"},         // a step's length is --step-duration
 		{[]string{"sweep", "--sessions", "10,20"}, nil, ExitInvalid, "think"},                                               // sessions need a think time
 		{[]string{"sweep", "--concurrency", "1,2", "--out", "/nonexistent/dir/s.json"}, nil, ExitOutput, "cannot be written"},
-		{[]string{"sweep"}, map[string]string{"MONGOLOAD_CONCURRENCY": "1,x"}, ExitUsage, `"x" is not a positive whole number`}, // from the environment
+		{[]string{"sweep"}, map[string]string{"MONGOLOAD_CONCURRENCY": "1,x"}, ExitInvalid, `"x" is not a positive whole number`}, // from the environment
 	} {
 		code, _, stderr := runCLI(t, context.Background(), c.env, c.args...)
 		if code != c.code || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
@@ -254,7 +254,7 @@ func TestSweepOtherModels(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "sweep.json")
-			args := append([]string{"sweep", uniqueDB(t, mixed), "--uri", uri, "--step-duration", "1s", "--cooldown", "0s", "--seed", "200", "--quiet", "--out", out}, c.args...)
+			args := append([]string{"sweep", "--accept-noise", uniqueDB(t, mixed), "--uri", uri, "--step-duration", "1s", "--cooldown", "0s", "--seed", "200", "--quiet", "--out", out}, c.args...)
 			code, stdout, stderr := runCLI(t, context.Background(), nil, args...)
 			if code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
@@ -285,7 +285,7 @@ func TestSweepOtherModels(t *testing.T) {
 func TestSweepNamesTheClientPool(t *testing.T) {
 	uri := testserver.URI(t)
 	out := filepath.Join(t.TempDir(), "sweep.json")
-	code, stdout, stderr := runCLI(t, context.Background(), nil, "sweep", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "2,4,8,16",
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "sweep", "--accept-noise", uniqueDB(t, mixed), "--uri", uri, "--concurrency", "2,4,8,16",
 		"--max-pool-size", "2", "--step-duration", "1500ms", "--warmup", "200ms", "--cooldown", "200ms", "--seed", "1000", "--quiet", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
@@ -304,5 +304,38 @@ func TestSweepNamesTheClientPool(t *testing.T) {
 	}
 	if strings.Contains(stdout, "Limit: the server") {
 		t.Errorf("the server is blamed for the client's pool:\n%s", stdout)
+	}
+}
+
+// TestCapacityNumericFlags: NaN, the infinities, 0, negatives and huge
+// values of findmax's and sweep's numeric flags are refused before
+// anything runs, every one named at once, with exit 12 and no panic.
+func TestCapacityNumericFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"findmax", "--slo", "p99<=20ms", "--factor", "NaN", "--start", "-5", "--precision", "0%", "--achieved", "150%",
+			"--max-probes", "-1", "--step-duration", "0", "--client-cpu-limit", "Inf"},
+			[]string{"--factor: NaN", "--start: -5", `--precision: "0%"`, `--achieved: "150%"`, "--max-probes: -1", `--step-duration: "0"`, "--client-cpu-limit: +Inf"}},
+		{[]string{"findmax", "--slo", "p99<=20ms", "--factor", "+Inf", "--start", "1e308", "--max-probes", "99999999", "--step-duration", "1e308", "--target-server-cpu", "NaN"},
+			[]string{"--factor: +Inf", "--start: 1e+308", "--max-probes: 99999999", `--step-duration: "1e308"`, `--target-server-cpu: "NaN"`}},
+		{[]string{"findmax", "--slo", "p99<=20ms", "--factor", "0", "--start", "0", "--precision", "NaN", "--step-duration", "-Inf"},
+			[]string{"--factor: 0", "--start: 0", `--precision: "NaN"`, `--step-duration: "-Inf"`}},
+		{[]string{"sweep", "--rate", "1,NaN", "--plateau", "NaN", "--knee-gain", "-1", "--latency-knee", "Inf", "--step-duration", "NaN"},
+			[]string{`--rate: "1,NaN"`, "--plateau: NaN", "--knee-gain: -1", "--latency-knee: +Inf", `--step-duration: "NaN"`}},
+		{[]string{"sweep", "--concurrency", "1,1e300", "--oversaturated", "-Inf", "--client-cpu-limit", "0"},
+			[]string{`--concurrency: "1,1e300"`, "--oversaturated: -Inf", "--client-cpu-limit: 0"}},
+	} {
+		args := append([]string{c.args[0], "ycsb-b", "--target", "noop"}, c.args[1:]...)
+		code, _, stderr := runCLI(t, context.Background(), nil, args...)
+		if code != ExitInvalid || strings.Contains(stderr, "panic") {
+			t.Errorf("%v: exit %d, want %d\n%s", c.args, code, ExitInvalid, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%v: stderr does not name %s:\n%s", c.args, w, stderr)
+			}
+		}
 	}
 }

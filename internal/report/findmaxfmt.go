@@ -22,6 +22,9 @@ func WriteFindMaxConsole(w io.Writer, f *results.FindMax) error {
 	ew.printf("\nprobes:\n")
 	probeTable(f).write(ew, "")
 	ew.printf("\n%s\n", f.Summary)
+	if f.ReliableWhy != "" {
+		ew.printf("%s\n", f.ReliableWhy)
+	}
 	writeCalibration(ew, f.Calibration, false)
 	writeNotes(ew, f.Notes, false)
 	return ew.err
@@ -34,6 +37,9 @@ func WriteFindMaxMarkdown(w io.Writer, f *results.FindMax) error {
 	ew.printf("\n### Probes\n\n")
 	probeTable(f).markdown(ew)
 	ew.printf("\n%s\n", mdEscape(f.Summary))
+	if f.ReliableWhy != "" {
+		ew.printf("\n**%s**\n", mdEscape(f.ReliableWhy))
+	}
 	writeCalibration(ew, f.Calibration, true)
 	writeNotes(ew, f.Notes, true)
 	return ew.err
@@ -76,17 +82,22 @@ func findMaxHeader(f *results.FindMax) [][2]string {
 	if f.Outcome != results.Completed {
 		h = append(h, [2]string{"outcome", string(f.Outcome) + ": " + f.Reason})
 	}
+	if r := results.ReliableText(f.Reliable); r != "" {
+		h = append(h, [2]string{"reliable", r + " (other cpu: the host's CPU used by neither mongoload nor the server, per probe)"})
+	}
 	return h
 }
 
 // probeTable is one row per probe in the order they ran.
 func probeTable(f *results.FindMax) *table {
 	t := &table{left: 2, textLast: true}
-	t.add("#", "stage", "rate", "achieved", "p50 ms", "p95 ms", "p99 ms", "p99.9 ms", "dropped", "errors", "verdict")
+	t.add("#", "stage", "rate", "achieved", "p50 ms", "p95 ms", "p99 ms", "p99.9 ms", "dropped", "errors", "other cpu", "verdict")
 	for i, p := range f.Probes {
 		r := p.Result.Totals
 		verdict := "PASS"
 		switch {
+		case p.Terms == nil && p.Interrupted != "":
+			verdict = "not judged: the server stopped answering (" + p.Interrupted + ")"
 		case p.Terms == nil:
 			verdict = "not judged (cut short)"
 		case !p.Pass:
@@ -104,7 +115,7 @@ func probeTable(f *results.FindMax) *table {
 		}
 		t.add(strconv.Itoa(i+1), p.Stage, results.Target(p.Rate), fmt.Sprintf("%.1f", r.Throughput),
 			ms3(r.Latency.P50), ms3(r.Latency.P95), ms3(r.Latency.P99), ms3(r.Latency.P999),
-			strconv.FormatInt(drops, 10), strconv.FormatInt(r.Errors, 10), verdict)
+			strconv.FormatInt(drops, 10), strconv.FormatInt(r.Errors, 10), results.NoiseText(p.Result), verdict)
 	}
 	return t
 }

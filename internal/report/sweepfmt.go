@@ -25,6 +25,9 @@ func WriteSweepConsole(w io.Writer, sw *results.Sweep) error {
 			ew.printf("%s\n", s)
 		}
 	}
+	if sw.ReliableWhy != "" {
+		ew.printf("%s\n", sw.ReliableWhy)
+	}
 	writeCalibration(ew, sw.Calibration, false)
 	writeNotes(ew, sw.Notes, false)
 	if a := sw.Analysis; a != nil {
@@ -48,6 +51,9 @@ func WriteSweepMarkdown(w io.Writer, sw *results.Sweep) error {
 			ew.printf("%s\n\n", mdEscape(s))
 		}
 		ew.printf("Rules: %s.\n", describeRules(a.Rules))
+	}
+	if sw.ReliableWhy != "" {
+		ew.printf("\n**%s**\n", mdEscape(sw.ReliableWhy))
 	}
 	writeCalibration(ew, sw.Calibration, true)
 	writeNotes(ew, sw.Notes, true)
@@ -119,7 +125,11 @@ func sweepTables(sw *results.Sweep) []titledTable {
 	}
 	col := sw.Load.ColumnName()
 	main := &table{textLast: true}
-	main.add(col, "ops/s", "gain", "avg", "p50", "p95", "p99", "errors", "client CPU", "verdict")
+	main.add(col, "ops/s", "gain", "avg", "p50", "p95", "p99", "errors", "client CPU", "other cpu", "verdict")
+	noise := map[float64]string{} // each step's interference: other work on the host
+	for _, st := range sw.Steps {
+		noise[st.Level] = results.NoiseText(st.Result)
+	}
 	classes := &table{}
 	classes.add(col, "read ops/s", "avg", "p50", "p95", "p99", "write ops/s", "avg", "p50", "p95", "p99")
 	server := &table{}
@@ -138,7 +148,7 @@ func sweepTables(sw *results.Sweep) []titledTable {
 			cpu = fmt.Sprintf("%.0f%%", 100**f.ClientCPU)
 		}
 		l := f.Latency
-		main.add(results.Target(f.Level), results.Rate(f.Throughput), gainText(f.Gain), msFixed(l.Avg), msFixed(l.P50), msFixed(l.P95), msFixed(l.P99), errorsText(f), cpu, dash(verdict))
+		main.add(results.Target(f.Level), results.Rate(f.Throughput), gainText(f.Gain), msFixed(l.Avg), msFixed(l.P50), msFixed(l.P95), msFixed(l.P99), errorsText(f), cpu, dash(noise[f.Level]), dash(verdict))
 		row := []string{results.Target(f.Level)}
 		for _, c := range []*results.Class{f.Read, f.Write} {
 			if c == nil {

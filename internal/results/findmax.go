@@ -49,6 +49,12 @@ type FindMax struct {
 	Summary string `json:"summary"`
 	// Calibration is set by --target-server-cpu.
 	Calibration *Calibration `json:"calibration,omitempty"`
+	// Reliable says whether the answer can be trusted (nil in files
+	// written before it was assessed), ReliableWhy why in one sentence,
+	// Reliability the figures behind it.
+	Reliable    *bool        `json:"reliable,omitempty"`
+	ReliableWhy string       `json:"reliableWhy,omitempty"`
+	Reliability *Reliability `json:"reliability,omitempty"`
 }
 
 // Probe is one measured rate.
@@ -59,6 +65,10 @@ type Probe struct {
 	// Terms are every term of the service level with its measured value.
 	Terms  []Term  `json:"terms"`
 	Result *Result `json:"result"`
+	// Interrupted says how the server stopped answering during the probe
+	// and came back: such a probe measured the pause, not the rate, and
+	// is not judged (Pass false, no Terms); the rate is probed again.
+	Interrupted string `json:"interrupted,omitempty"`
 }
 
 // Term is one term of a probe's service level.
@@ -135,11 +145,14 @@ type Calibration struct {
 // CalibrationPoint is one calibration measurement, over the measured
 // phase From to To.
 type CalibrationPoint struct {
-	Level      float64   `json:"level"`
-	CPU        float64   `json:"cpu"` // share of the server's cores
-	Throughput float64   `json:"throughput"`
-	From       time.Time `json:"from"`
-	To         time.Time `json:"to"`
+	Level      float64 `json:"level"`
+	CPU        float64 `json:"cpu"` // share of the server's cores
+	Throughput float64 `json:"throughput"`
+	// Interference is the other work on the host during it, as a share
+	// of the host's cores (Result.Interference), where it was measured.
+	Interference *float64  `json:"interference,omitempty"`
+	From         time.Time `json:"from"`
+	To           time.Time `json:"to"`
 }
 
 // MaxProbe is the probe at MaxRate that ran last (its repeat), nil when no
@@ -162,7 +175,11 @@ func (f *FindMax) MaxProbe() *Probe {
 func (f *FindMax) Sweep() *Sweep {
 	byRate := map[float64]*Probe{}
 	for i := range f.Probes {
-		byRate[f.Probes[i].Rate] = &f.Probes[i]
+		p := &f.Probes[i]
+		if had := byRate[p.Rate]; had != nil && had.Interrupted == "" && p.Interrupted != "" {
+			continue // a probe the server's pause interrupted stands for no rate a judged one measured
+		}
+		byRate[p.Rate] = p
 	}
 	var rates []float64
 	for r := range byRate {
@@ -170,7 +187,8 @@ func (f *FindMax) Sweep() *Sweep {
 	}
 	slices.Sort(rates)
 	sw := &Sweep{FileHead: f.FileHead, Load: SweepLoad{Type: Open, Parameter: "rate", Levels: rates},
-		StepSpan: f.StepSpan, Steps: []SweepStep{}, Calibration: f.Calibration, FindMax: f}
+		StepSpan: f.StepSpan, Steps: []SweepStep{}, Calibration: f.Calibration, FindMax: f,
+		Reliable: f.Reliable, ReliableWhy: f.ReliableWhy, Reliability: f.Reliability}
 	sw.Schema = SweepSchema
 	for _, r := range rates {
 		p := byRate[r]

@@ -72,6 +72,10 @@ type Result struct {
 	Watchers []Watcher `json:"watchers,omitempty"`
 	// Replay is set on a replay's result (replay.go).
 	Replay *Replay `json:"replay,omitempty"`
+	// Interference is the host's CPU that neither mongoload nor a local
+	// server used during the measured phase (noise.go); absent where the
+	// host's CPU cannot be read.
+	Interference *Interference `json:"interference,omitempty"`
 }
 
 // Saturated is the share of the cores from which a side counts as saturated.

@@ -28,6 +28,11 @@ type Sweep struct {
 	// FindMax is the rate search this sweep shows (FindMax.Sweep), nil for
 	// a sweep; never written.
 	FindMax *FindMax `json:"-"`
+	// Reliable, ReliableWhy and Reliability: as a findmax file's, over the
+	// sweep's steps (nil in files written before it was assessed).
+	Reliable    *bool        `json:"reliable,omitempty"`
+	ReliableWhy string       `json:"reliableWhy,omitempty"`
+	Reliability *Reliability `json:"reliability,omitempty"`
 }
 
 // Failed is a sweep's outcome when a step could not run at all.

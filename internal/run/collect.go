@@ -23,6 +23,7 @@ func (m *measurement) collect(res *engine.Result, injected []results.InjectedFau
 	info := &m.info
 	info.EndedAt = time.Now()
 	info.Client = clientUsage(m.u0, procstat.Read())
+	interference := m.host.stop()
 	info.Client.SetupPeakRSSBytes = m.setupPeak
 	if m.peak != nil {
 		info.Client.MeasuredPeakRSSBytes, info.Client.MeasuredPeakRSSExact = m.peak.Peak()
@@ -32,6 +33,7 @@ func (m *measurement) collect(res *engine.Result, injected []results.InjectedFau
 	info.Outcome, info.Reason = results.Outcome(res.Outcome), res.Reason
 	result := results.Build(*info, res.Totals, m.series)
 	results.BuildFaults(result, spans(res.Gaps), res.Abandoned, injected)
+	result.Interference = interference
 	result.Cost = CostOf(cfg)
 	if m.s.client != nil {
 		for _, n := range m.s.client.Notices() { // fallbacks found while running, such as an unsupported bulkWrite

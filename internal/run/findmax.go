@@ -57,7 +57,18 @@ func FindMax(ctx context.Context, cfg *config.Config, st *Stepper, f *results.Fi
 				return nil, fail(Interrupted, fmt.Errorf("interrupted during the cooldown before probe %d", n))
 			case err != nil:
 				return nil, err
-			case step.Outcome != engine.Completed:
+			case step.Outcome == engine.Interrupted:
+				return step.Result, step.Err()
+			}
+			what := fmt.Sprintf("probe %d (%s, %s ops/s)", n, stage, results.Target(rate))
+			if err := st.stalled(ctx, step, what); err != nil {
+				var paused *capacity.Paused
+				if errors.As(err, &paused) {
+					fmt.Fprintf(st.Log, "  %s: the server stopped answering and came back (%s): not judged, probed again\n", what, paused.What)
+				}
+				return step.Result, err
+			}
+			if step.Outcome != engine.Completed {
 				return step.Result, step.Err()
 			}
 			return step.Result, nil
@@ -96,10 +107,15 @@ func StopFindMax(f *results.FindMax, err error) error {
 func probeLine(p results.Probe) string {
 	t := p.Result.Totals
 	verdict := "PASS"
-	if !p.Pass {
+	switch {
+	case p.Terms == nil && p.Interrupted != "":
+		verdict = "not judged: the server stopped answering"
+	case p.Terms == nil:
+		verdict = "not judged (cut short)"
+	case !p.Pass:
 		verdict = "FAIL " + strings.Join(capacity.Failed(p.Terms), ", ")
 	}
-	return fmt.Sprintf("  %s ops/s: %.1f achieved, p99 %.3f ms, %d dropped: %s", results.Target(p.Rate), t.Throughput, t.Latency.P99, dropsOf(p.Result), verdict)
+	return fmt.Sprintf("  %s ops/s: %.1f achieved, p99 %.3f ms, %d dropped, other cpu %s: %s", results.Target(p.Rate), t.Throughput, t.Latency.P99, dropsOf(p.Result), results.NoiseText(p.Result), verdict)
 }
 
 func dropsOf(res *results.Result) int64 {

@@ -113,6 +113,7 @@ type measurement struct {
 	setupPeak int64
 	peak      *procstat.PeakSampler // the measured phase's memory
 	cpu       cpuClock
+	host      hostClock // the interference: other work on the host
 	faults    *faultSchedule
 	watch     *watch.Set // the change-stream consumers, nil for none
 
@@ -130,6 +131,7 @@ func (m *measurement) measureStarts() {
 	m.s.phases.enter(PhaseMeasure)
 	m.cpu.start()
 	m.u0 = procstat.Read()
+	m.host.start(m.s.localServer)
 	m.setupPeak, _ = procstat.PeakRSS() // connecting, seeding, loading, warm-up
 	m.peak = procstat.StartPeak()
 	m.tel.start()

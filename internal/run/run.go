@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
@@ -19,6 +20,7 @@ import (
 	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/procstat"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/sink"
 	"github.com/mongoload/mongoload/internal/workload"
@@ -95,6 +97,13 @@ type Session struct {
 	opts   Options
 	client *mongodb.Client // nil for --target noop
 	phases phases
+	// server is the local server's process (localServer), found once.
+	serverOnce sync.Once
+	server     struct {
+		proc  procstat.Listener
+		local bool
+		err   error
+	}
 }
 
 // Run connects, prepares and measures one run of cfg, and closes.

@@ -23,7 +23,11 @@ type Stepper struct {
 	// Check, if set, fails a step whose result the command cannot use
 	// (one without the server's CPU, for a calibration).
 	Check func(*results.Result) error
-	n     int // steps measured so far
+	// Answers, if set, says whether the server answers now (Session.Answers):
+	// a step in which it stopped answering is then a pause (run again) or
+	// a lost server.
+	Answers func(context.Context) error
+	n       int // steps measured so far
 }
 
 // ErrCooldown: the cooldown before a step was interrupted (of Kind

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/capacity"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/results"
@@ -34,6 +35,21 @@ func Sweep(ctx context.Context, cfg *config.Config, st *Stepper, param string, l
 	}
 	for i, lv := range levels {
 		step, err := st.Step(ctx, param, lv, fmt.Sprintf("step %d/%d: %s for %s", i+1, len(levels), sw.Load.Describe(lv), cfg.Run.Duration))
+		for try := 0; err == nil && step.Outcome != engine.Interrupted; try++ {
+			what := fmt.Sprintf("step %d (%s)", i+1, sw.Load.Describe(lv))
+			serr := st.stalled(ctx, step, what)
+			var paused *capacity.Paused
+			if serr == nil || (errors.As(serr, &paused) && try >= pauseRetries) {
+				break // judged as measured: a pause in every try is the step's own
+			}
+			if !errors.As(serr, &paused) {
+				sw.Steps = append(sw.Steps, results.SweepStep{Level: lv, Complete: false, Result: step.Result})
+				return stopSweep(sw, engine.ServerLost, serr.Error())
+			}
+			sw.Notes = append(sw.Notes, fmt.Sprintf("%s was run again: the server stopped answering during it and came back (%s)", what, paused.What))
+			fmt.Fprintf(log, "  %s: the server stopped answering and came back: run again\n", what)
+			step, err = st.Step(ctx, param, lv, fmt.Sprintf("step %d/%d again: %s for %s", i+1, len(levels), sw.Load.Describe(lv), cfg.Run.Duration))
+		}
 		if errors.Is(err, ErrCooldown) {
 			return stopSweep(sw, engine.Interrupted, fmt.Sprintf("interrupted during the cooldown before step %d (%s)", i+1, sw.Load.Describe(lv)))
 		}

@@ -152,8 +152,14 @@ func startTelemetry(ctx context.Context, log io.Writer, cfg *config.Config, clie
 		return nil, nil
 	}
 	opt := telemetry.Options{Interval: cfg.Run.Interval.D()}
-	if _, local := results.LoopbackHost(cfg.Connection.URI); local {
-		opt.ProcessCPU = localServerCPU
+	if port, local := loopbackPort(cfg.Connection.URI); local {
+		var once sync.Once
+		var owner procstat.Listener
+		var ownerErr error
+		opt.ProcessCPU = func(pid int64, up time.Duration) (time.Duration, time.Duration, string, error) {
+			once.Do(func() { owner, ownerErr = procstat.ListenerOf(port) })
+			return localServerCPU(pid, up, port, owner, ownerErr)
+		}
 	}
 	opt.OnSample = func(s results.ServerSample) {
 		// As the live line does, skip a last sample cut short: its
@@ -168,10 +174,21 @@ func startTelemetry(ctx context.Context, log io.Writer, cfg *config.Config, clie
 	return telemetry.NewSampler(monitor, opt), monitor
 }
 
-// localServerCPU reads the CPU of a server on this host from /proc.
-func localServerCPU(pid int64, up time.Duration) (user, system time.Duration, source string, err error) {
+// localServerCPU reads the CPU of a server on this host from /proc: the
+// process serverStatus names must be the one listening on the URI's port
+// (owner). Anything else in front of the server (a proxy, a container's
+// port mapping) would be measured in its place, so the CPU is then said to
+// be unreadable instead.
+func localServerCPU(pid int64, up time.Duration, port int, owner procstat.Listener, ownerErr error) (user, system time.Duration, source string, err error) {
+	source = fmt.Sprintf("/proc/%d/stat", pid)
+	switch {
+	case ownerErr != nil:
+		return 0, 0, source, fmt.Errorf("the server's process cannot be identified: %w", ownerErr)
+	case owner.Pid != pid:
+		return 0, 0, source, fmt.Errorf("port %d is held by process %d (%s), not by the server (pid %d in serverStatus): something stands in front of the server (a proxy, a container's port mapping), and its CPU is not the server's", port, owner.Pid, owner.Name, pid)
+	}
 	user, system, err = procstat.ProcessCPU(pid, up)
-	return user, system, fmt.Sprintf("/proc/%d/stat", pid), err
+	return user, system, source, err
 }
 
 // clientSide is what the cross-check compares the server's counters with:

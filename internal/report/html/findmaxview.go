@@ -19,8 +19,14 @@ func findMaxView(sw *results.Sweep) *view {
 		v.Title += " (" + f.Label + ")"
 	}
 	v.Summary = []string{f.Summary}
+	if f.ReliableWhy != "" {
+		v.Summary = append(v.Summary, f.ReliableWhy)
+	}
 	v.Facts = append([][2]string{{"slo", strings.Join(f.SLO, ", ") + ", no drop, no error, " + fmt.Sprintf("%g%% of the rate achieved", 100*f.AchievedShare)},
 		{"max rate", trim(f.MaxRate) + " ops/s"}}, v.Facts...)
+	if r := results.ReliableText(f.Reliable); r != "" {
+		v.Facts = append(v.Facts, [2]string{"reliable", r})
+	}
 	v.Legend = []legendItem{{Label: "meets the SLO", Color: passColor}, {Label: "fails it", Color: failColor}}
 	rest := v.Sections
 	if len(rest) > 0 && sw.Analysis != nil {
@@ -87,11 +93,16 @@ func probeChart(sw *results.Sweep) chart {
 
 // probeTable is every probe in the order it ran.
 func probeTable(f *results.FindMax) *table {
-	t := &table{Head: []string{"#", "stage", "rate", "achieved", "p50", "p95", "p99", "p99.9", "dropped", "errors", "verdict"}}
+	t := &table{Head: []string{"#", "stage", "rate", "achieved", "p50", "p95", "p99", "p99.9", "dropped", "errors", "other cpu", "verdict"}}
 	for i, p := range f.Probes {
 		r := p.Result.Totals
 		verdict, color := "PASS", passColor
-		if !p.Pass {
+		switch {
+		case p.Terms == nil && p.Interrupted != "":
+			verdict, color = "not judged: the server stopped answering ("+p.Interrupted+")", ""
+		case p.Terms == nil:
+			verdict, color = "not judged (cut short)", ""
+		case !p.Pass:
 			var failed []string
 			for _, tm := range p.Terms {
 				if !tm.Pass {
@@ -106,7 +117,7 @@ func probeTable(f *results.FindMax) *table {
 		}
 		t.Rows = append(t.Rows, []cell{{Text: fmt.Sprint(i + 1)}, {Text: p.Stage, Left: true}, {Text: trim(p.Rate)}, {Text: fmt.Sprintf("%.1f", r.Throughput)},
 			{Text: ms3(r.Latency.P50)}, {Text: ms3(r.Latency.P95)}, {Text: ms3(r.Latency.P99)}, {Text: ms3(r.Latency.P999)},
-			{Text: fmt.Sprint(drops)}, {Text: fmt.Sprint(r.Errors)}, {Text: verdict, Color: color, Left: true}})
+			{Text: fmt.Sprint(drops)}, {Text: fmt.Sprint(r.Errors)}, {Text: results.NoiseText(p.Result)}, {Text: verdict, Color: color, Left: true}})
 	}
 	return t
 }

@@ -25,7 +25,13 @@ func sweepView(sw *results.Sweep) *view {
 		v.Notes = append(v.Notes, "this sweep has not been analysed")
 		return v
 	}
-	v.Summary = a.Summary
+	v.Summary = append(append([]string{}, a.Summary...), sw.ReliableWhy)
+	if sw.ReliableWhy == "" {
+		v.Summary = v.Summary[:len(v.Summary)-1]
+	}
+	if r := results.ReliableText(sw.Reliable); r != "" && sw.FindMax == nil {
+		v.Facts = append(v.Facts, [2]string{"reliable", r})
+	}
 	unit := sw.Load.ColumnName()
 	ticks := make([]string, len(a.Steps))
 	x := make([]float64, len(a.Steps))
