@@ -72,7 +72,7 @@ func NoiseText(res *Result) string {
 	}
 	in := res.Interference
 	s := fmt.Sprintf("%.0f%%", 100*in.OtherShare)
-	if in.StealShare >= 0.005 {
+	if in.StealShare >= 0.01 {
 		s += fmt.Sprintf(" +%.0f%% steal", 100*in.StealShare)
 	}
 	return s
