@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -11,8 +12,6 @@ import (
 	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/mongodb"
-	"github.com/mongoload/mongoload/internal/report"
-	htmlreport "github.com/mongoload/mongoload/internal/report/html"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
 )
@@ -149,27 +148,32 @@ func checkSides(cfgA *config.Config, candidate string, allowSame bool) error {
 
 // writeAB writes the file and the HTML page asked for and prints the report.
 func writeAB(o IO, ab *results.AB, out, html string) error {
-	var es []error
-	if out != "" {
-		if err := results.WriteAB(out, ab); err != nil {
-			es = append(es, withCode(ExitOutput, err))
-		} else {
-			fmt.Fprintf(o.Stderr, "comparison written to %s\n", out)
-		}
-	}
-	if html != "" {
-		if err := writeABHTML(html, ab); err != nil {
-			es = append(es, withCode(ExitOutput, err))
-		}
-	}
-	if err := report.WriteABConsole(o.Stdout, ab); err != nil {
-		es = append(es, withCode(ExitOutput, err))
-	}
-	return errors.Join(es...)
+	write := func(path string) error { return results.WriteAB(path, ab) }
+	return finish(o, &document{AB: ab}, out, "comparison", write, html, "", false, nil)
 }
 
-func writeABHTML(path string, ab *results.AB) error {
-	return htmlreport.WriteFile(path, htmlreport.Page{AB: ab})
+// readAB reads path as an A/B file when it is one (ok false otherwise,
+// and the caller reads it as what it is).
+func readAB(path string) (ab *results.AB, ok bool, err error) {
+	b, err := os.ReadFile(path)
+	if err != nil || !results.IsAB(b) {
+		return nil, false, nil
+	}
+	ab, err = results.ReadAB(path)
+	return ab, true, err
+}
+
+// abInputs are an A/B file's two sides as inputs of a comparison.
+func abInputs(path string, ab *results.AB) ([]analysis.CompareInput, error) {
+	var out []analysis.CompareInput
+	for _, side := range []string{"A", "B"} {
+		r := ab.SideResult(side)
+		if r == nil {
+			return nil, withCode(ExitNothing, fmt.Errorf("%s: side %s measured nothing: give an A/B file whose rounds ran", path, side))
+		}
+		out = append(out, analysis.CompareInput{File: path + " (" + side + ")", Result: r})
+	}
+	return out, nil
 }
 
 // abExit is the comparison's exit code: results that differ first, then
@@ -189,3 +193,9 @@ func abExit(ab *results.AB) error {
 type discardWarnings struct{}
 
 func (discardWarnings) Write(b []byte) (int, error) { return len(b), nil }
+
+// isABFile reports whether path holds an A/B file.
+func isABFile(path string) bool {
+	_, ok, _ := readAB(path)
+	return ok
+}

@@ -229,3 +229,26 @@ func TestABRefusesTheSameURI(t *testing.T) {
 		t.Errorf("bad numbers: exit %d, want %d naming --threshold and --rounds: %q", code, ExitInvalid, errs)
 	}
 }
+
+// TestABGuardsTheSource: a captured workload's source is refused on
+// either side, before anything is written there, unless --write-to-source.
+func TestABGuardsTheSource(t *testing.T) {
+	s := newABSides(t, 100)
+	id, err := s.b.Deployment(s.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := os.ReadFile(s.workload)
+	captured := filepath.Join(t.TempDir(), "captured.yaml")
+	if err := os.WriteFile(captured, append([]byte(fmt.Sprintf("capturedFrom: [%s]\n", strings.Join(id, ", "))), text...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runCLI(t, s.ctx, nil, "ab", captured, "--uri", s.uriA, "--candidate-uri", s.uriB, "--seed", "100", "--rounds", "2")
+	if code != ExitSetup || !strings.Contains(errs, "side B") || !strings.Contains(errs, "--write-to-source") {
+		t.Errorf("the candidate is the source: exit %d, want %d naming side B and --write-to-source: %s", code, ExitSetup, errs)
+	}
+	var n int64
+	if n, err = s.b.CountExact(s.ctx, s.db, "items"); err != nil || n != 0 {
+		t.Errorf("the source holds %d documents of the workload (%v): nothing may be written there", n, err)
+	}
+}

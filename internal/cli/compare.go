@@ -32,8 +32,8 @@ func addCompareFlags(fs *pflag.FlagSet) *compareFlags {
 
 // compare reads the files and compares them.
 func (f *compareFlags) compare(files []string) (*results.Comparison, []analysis.CompareInput, error) {
-	if len(files) < 2 {
-		return nil, nil, withCode(ExitUsage, fmt.Errorf("compare needs at least two results or sweep files"))
+	if len(files) < 2 && !(len(files) == 1 && isABFile(files[0])) {
+		return nil, nil, withCode(ExitUsage, fmt.Errorf("compare needs at least two results or sweep files (or one A/B file: its two sides)"))
 	}
 	var objs []analysis.RelObjective
 	for _, s := range *f.objectives {
@@ -43,13 +43,24 @@ func (f *compareFlags) compare(files []string) (*results.Comparison, []analysis.
 		}
 		objs = append(objs, o)
 	}
-	inputs := make([]analysis.CompareInput, len(files))
-	for i, path := range files {
+	var inputs []analysis.CompareInput
+	for _, path := range files {
+		if ab, ok, err := readAB(path); ok { // an A/B file: its two sides
+			if err != nil {
+				return nil, nil, withCode(ExitUnreadable, err)
+			}
+			sides, err := abInputs(path, ab)
+			if err != nil {
+				return nil, nil, err
+			}
+			inputs = append(inputs, sides...)
+			continue
+		}
 		res, sw, err := results.ReadMeasured(path)
 		if err != nil {
 			return nil, nil, withCode(readExit(err), err)
 		}
-		inputs[i] = analysis.CompareInput{File: path, Result: res, Sweep: sw}
+		inputs = append(inputs, analysis.CompareInput{File: path, Result: res, Sweep: sw})
 	}
 	base, err := analysis.BaselineIndex(*f.baseline, inputs)
 	if err != nil {

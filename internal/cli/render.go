@@ -5,6 +5,7 @@ package cli
 // command layer imports.
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -22,6 +23,8 @@ type document struct {
 	Result     *results.Result
 	Sweep      *results.Sweep
 	Comparison *results.Comparison
+	// AB is an A/B comparison (mongoload ab's file).
+	AB *results.AB
 	// Inputs are the compared files' contents, for the comparison's charts.
 	Inputs []analysis.CompareInput
 }
@@ -29,6 +32,8 @@ type document struct {
 // printDocument prints doc as text or Markdown on stdout.
 func printDocument(o IO, doc *document, markdown bool) error {
 	switch {
+	case doc.AB != nil: // one text: its table reads the same in Markdown's code blocks
+		return report.WriteABConsole(o.Stdout, doc.AB)
 	case doc.Comparison != nil && markdown:
 		return report.WriteComparisonMarkdown(o.Stdout, doc.Comparison)
 	case doc.Comparison != nil:
@@ -50,7 +55,7 @@ func printDocument(o IO, doc *document, markdown bool) error {
 // writeExtras writes the HTML page and the CSV files that were asked for.
 func writeExtras(o IO, doc *document, html, csvDir string) error {
 	if html != "" {
-		page := htmlreport.Page{Result: doc.Result, Sweep: doc.Sweep, Comparison: doc.Comparison}
+		page := htmlreport.Page{Result: doc.Result, Sweep: doc.Sweep, Comparison: doc.Comparison, AB: doc.AB}
 		for i, in := range doc.Inputs {
 			page.Inputs = append(page.Inputs, htmlreport.Input{Label: doc.Comparison.Inputs[i].Label, Result: in.Result, Sweep: in.Sweep})
 		}
@@ -65,6 +70,8 @@ func writeExtras(o IO, doc *document, html, csvDir string) error {
 	var files []string
 	var err error
 	switch {
+	case doc.AB != nil:
+		return withCode(ExitUsage, errors.New("--csv: an A/B file has no CSV form; compare it (mongoload compare ab.json --csv DIR) for its two sides' tables"))
 	case doc.Comparison != nil:
 		files, err = report.WriteComparisonCSV(csvDir, doc.Comparison)
 	case doc.Sweep != nil && doc.Sweep.FindMax != nil:

@@ -37,6 +37,13 @@ func reportCommand(_ context.Context, args []string, o IO) error {
 	case fs.NArg() > 1:
 		return withCode(ExitUsage, fmt.Errorf("one file at a time (or: mongoload report compare %s ...)", fs.Arg(0)))
 	default:
+		if ab, ok, err := readAB(fs.Arg(0)); ok {
+			if err != nil {
+				return withCode(ExitUnreadable, err)
+			}
+			doc = &document{AB: ab}
+			break
+		}
 		res, sw, err := results.ReadMeasured(fs.Arg(0))
 		if err != nil {
 			return withCode(readExit(err), err)

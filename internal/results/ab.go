@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/mongoload/mongoload/internal/metrics"
 )
 
 // ABSchema identifies the file of `mongoload ab`: one workload run on a
@@ -187,32 +189,46 @@ func ReadAB(path string) (*AB, error) {
 	return &ab, nil
 }
 
-// SideResult is one side as a results file, for compare: its last
-// round's result with each operation's figures over every round
-// (ResultA or ResultB) in place of that round's.
+// SideResult is one side as a results file, for compare and report: its
+// last round's result (load model, context, server) with each operation's
+// figures over every round (ResultA or ResultB) in place of that round's,
+// and the totals made again from them. nil when the side measured nothing.
 func (ab *AB) SideResult(side string) *Result {
 	var out *Result
+	var secs float64
 	for i := range ab.Runs {
 		if r := ab.Runs[i]; r.Side == side && r.Result != nil {
 			c := *r.Result
 			out = &c
+			secs += r.Result.DurationSeconds
 		}
 	}
 	if out == nil {
 		return nil
 	}
-	out.Label = ab.A.Label
+	out.Label, out.Intervals, out.Notes = ab.A.Label, nil, nil
 	if side == "B" {
 		out.Label = ab.B.Label
 	}
-	ops := make([]Operation, 0, len(ab.Operations))
+	out.DurationSeconds = secs
+	out.Operations = make([]Operation, 0, len(ab.Operations))
+	all := metrics.NewHistogram()
+	out.Totals = Totals{}
 	for _, o := range ab.Operations {
-		if side == "A" {
-			ops = append(ops, o.ResultA)
-		} else {
-			ops = append(ops, o.ResultB)
+		op := o.ResultA
+		if side == "B" {
+			op = o.ResultB
+		}
+		out.Operations = append(out.Operations, op)
+		out.Totals.Operations += op.Count
+		out.Totals.Errors += op.Errors
+		if h, err := metrics.DecodeHistogram(op.Histogram); err == nil {
+			all.Merge(h)
 		}
 	}
-	out.Operations = ops
+	if secs > 0 {
+		out.Totals.Throughput = Round3(float64(out.Totals.Operations) / secs)
+	}
+	out.Totals.Latency = LatencyOf(all)
 	return out
 }
