@@ -99,6 +99,9 @@ func (b *builder) value(path string, v bson.RawValue) config.Value {
 	case 0:
 		return config.Value{}
 	case bson.TypeEmbeddedDocument:
+		if r, ok := b.rangeOf(path, v.Document()); ok {
+			return r
+		}
 		d := config.Value{Kind: config.KindDoc}
 		els, _ := v.Document().Elements()
 		for _, e := range els {

@@ -33,6 +33,9 @@ type Shape struct {
 	// AggCount and AggReturned are the part of Count and Returned that
 	// came in aggregate ($queryStats), to weigh the rest by (weight.go).
 	AggCount, AggReturned float64
+	// Widths are the widths of the ranges of a field ({f: {$gte: a, $lt:
+	// b}}: b-a, milliseconds for dates), by the field's path (joint.go).
+	Widths map[string]*Field
 }
 
 // ShapeOf is the shape key of o; every literal it holds is passed to leaf
@@ -164,16 +167,8 @@ func NewShapes(seed uint64) *Shapes {
 // it returned to its shape; it reports false when that shape was never
 // seen (its cursor's command was not recorded).
 func (s *Shapes) Add(o Op) bool {
-	var leaves []struct {
-		path string
-		v    bson.RawValue
-	}
-	key := ShapeOf(&o, func(path string, v bson.RawValue) {
-		leaves = append(leaves, struct {
-			path string
-			v    bson.RawValue
-		}{path, v})
-	})
+	var leaves []leaf
+	key := ShapeOf(&o, func(path string, v bson.RawValue) { leaves = append(leaves, leaf{path, v}) })
 	sh, ok := s.byKey[key]
 	if !ok {
 		if o.Count == 0 {
@@ -222,6 +217,7 @@ func (s *Shapes) Add(o Op) bool {
 		}
 		f.Observe(l.v, s.r)
 	}
+	sh.observeJoint(leaves, s.r)
 	return true
 }
 

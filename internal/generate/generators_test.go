@@ -255,6 +255,12 @@ func TestGenerators(t *testing.T) {
 				t.Errorf("%v outside 20 ± 5", f)
 			}
 		}},
+		// range: its bounds go together (rangegen_test.go covers the widths)
+		{"range", `{$gen: range, lower: {$gen: int, min: 0, max: 90}, width: 10}`, bson.TypeEmbeddedDocument, func(t *testing.T, v bson.RawValue) {
+			if lo, hi := v.Document().Lookup("$gte").Int32(), v.Document().Lookup("$lt").Int32(); hi-lo != 10 {
+				t.Errorf("range %v is not 10 wide", v)
+			}
+		}},
 		// var outside a drawn let reads nothing yet (vars_test.go covers drawing)
 		{"var", `{$var: amount}`, 0, nil},
 	}

@@ -33,6 +33,7 @@ func init() {
 		"words":      {buildWords, []string{"min", "max"}},
 		"sentence":   {buildSentence, []string{"words"}},
 		"enum":       {buildEnum, []string{"values", "weights"}},
+		"range":      {buildRange, []string{"lower", "width", "ops"}},
 		"uuid":       {buildUUID, nil},
 		"binary":     {buildBinary, []string{"length", "min", "max", "lengthDistribution", "bytes"}},
 		"array":      {buildArray, []string{"of", "length", "min", "max"}},

@@ -1,0 +1,81 @@
+package capture
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// TestRangesKeepTheirWidths: ranges a day wide (three in four) or a week
+// wide over a year of dates, and price ranges 50 wide, are written as
+// ranges whose bounds go together: every replayed range is a day or a week
+// wide (both drawn, in about the captured proportion), every price range
+// 50 wide, each with the captured operators.
+func TestRangesKeepTheirWidths(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := rand.New(rand.NewPCG(5, 6))
+	var ops []Op
+	for i := range 400 {
+		lo := t0.Add(time.Duration(r.IntN(365*24)) * time.Hour)
+		w := 24 * time.Hour
+		if i%4 == 3 {
+			w = 7 * 24 * time.Hour
+		}
+		ops = append(ops, find(bson.D{{Key: "created", Value: bson.D{{Key: "$gte", Value: lo}, {Key: "$lt", Value: lo.Add(w)}}}}, t0.Add(time.Duration(i)*time.Millisecond)))
+		p := float64(r.IntN(900))
+		ops = append(ops, find(bson.D{{Key: "total", Value: bson.D{{Key: "$gt", Value: p}, {Key: "$lte", Value: p + 50}}}}, t0.Add(time.Duration(i)*time.Millisecond)))
+	}
+	w := captured(ops, Options{})
+	wl := w.Workload("ranges")
+	if text := write(t, wl); !strings.Contains(text, "$gen: range") {
+		t.Fatalf("no range written:\n%s", text)
+	}
+	for _, op := range wl.Config.Operations {
+		f := op.Filter.Fields[0]
+		widths := map[string]int{}
+		for _, d := range draws(t, f.Value, 4000) {
+			widths[rangeWidth(t, d)]++
+		}
+		switch f.Key {
+		case "created":
+			day, week := widths["24h0m0s"], widths["168h0m0s"]
+			if day+week != 4000 || day < 2700 || day > 3300 {
+				t.Errorf("created: widths %v; want only a day (about 3,000) and a week", widths)
+			}
+		case "total":
+			if widths["50"] != 4000 {
+				t.Errorf("total: widths %v; want 50 every time", widths)
+			}
+		}
+	}
+}
+
+// rangeWidth reads a drawn range ("{"$gte": ..., "$lt": ...}" as the
+// extended JSON draws gives) back as its width.
+func rangeWidth(t *testing.T, s string) string {
+	t.Helper()
+	var d bson.Raw
+	if err := bson.UnmarshalExtJSON([]byte(s), true, &d); err != nil {
+		t.Fatalf("%s: %v", s, err)
+	}
+	els, _ := d.Elements()
+	if len(els) != 2 {
+		t.Fatalf("range %s has %d bounds", s, len(els))
+	}
+	lo, hi := els[0].Value(), els[1].Value()
+	switch {
+	case lo.Type == bson.TypeDateTime:
+		if els[0].Key() != "$gte" || els[1].Key() != "$lt" {
+			t.Errorf("operators of %s", s)
+		}
+		return hi.Time().Sub(lo.Time()).String()
+	case els[0].Key() != "$gt" || els[1].Key() != "$lte":
+		t.Errorf("operators of %s", s)
+	}
+	return fmt.Sprint(math.Round((hi.Double()-lo.Double())*1e6) / 1e6) // a double's sum rounds
+}
