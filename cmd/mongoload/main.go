@@ -13,7 +13,8 @@ import (
 func main() {
 	// The first Ctrl-C (or SIGTERM) cancels ctx: the run ends and its
 	// results are written. A second one exits 130 at once, without them
-	// (docs/exit-codes.md).
+	// (docs/exit-codes.md), once what must be put back on the server is
+	// (cli.Abandon: a profiler capture turned on).
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -21,6 +22,7 @@ func main() {
 		<-sigs
 		cancel()
 		<-sigs
+		cli.Abandon()
 		os.Stderr.WriteString("mongoload: interrupted again: stopped without writing the results (a results file written before the post-run steps stays)\n")
 		os.Exit(cli.ExitAbandoned)
 	}()

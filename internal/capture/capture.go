@@ -26,6 +26,7 @@ type Server interface {
 	Indexes(ctx context.Context, db, coll string) ([]bson.Raw, error)
 	Command(ctx context.Context, db string, cmd bson.D) (bson.Raw, error)
 	Sharded(ctx context.Context) (bool, error)
+	Collections(ctx context.Context, db string) ([]string, error)
 }
 
 // Options of one capture.
@@ -50,6 +51,14 @@ type Options struct {
 	// Trace, if set, receives every operation read (getMores included),
 	// with its Raw entry, as it is read (capture --trace, internal/trace).
 	Trace func(*Op)
+	// StateDir holds the markers of profilers this capture changed
+	// (marker.go), under Deployment's name; "" keeps none.
+	StateDir   string
+	Deployment string
+	// Urgent, when set, registers what must run even if the user will not
+	// wait for the capture to end (a second Ctrl-C): the profiler's
+	// restore. It returns the function that unregisters it.
+	Urgent func(fn func()) (remove func())
 }
 
 // Source says what one source recorded and whether its counts are rates.
@@ -80,6 +89,10 @@ type Result struct {
 	// ServerLost: the server stopped answering during the capture; what
 	// was read before is kept.
 	ServerLost bool
+	// Unresponsive: after Ctrl-C the server did not answer (the profiler
+	// could not be restored): the collections are not sampled, so that
+	// capture ends now rather than wait for it.
+	Unresponsive bool
 	// weighed: the sources' counts were put in one unit (weight.go).
 	weighed    bool
 	weightNote string
@@ -124,7 +137,7 @@ func Run(ctx context.Context, srv Server, o Options) (*Result, error) {
 		res.Sources = append(res.Sources, src)
 	}
 	if srv != nil && (o.Profiler || len(res.Sources) == 0 && !o.QueryStats) {
-		src, lost, err := profile(ctx, srv, o, emit)
+		src, lost, err := profile(ctx, srv, o, emit, &res.Unresponsive)
 		if err != nil {
 			return nil, err
 		}
@@ -135,8 +148,13 @@ func Run(ctx context.Context, srv Server, o Options) (*Result, error) {
 		return res, res.emptyError()
 	}
 	if srv != nil {
-		// Sampling runs after an interrupt too: what was captured is kept.
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
+		// Sampling runs after an interrupt too, briefly: what was captured
+		// is kept, and the user who pressed Ctrl-C is not kept waiting.
+		budget := 2 * time.Minute
+		if ctx.Err() != nil {
+			budget = 5 * time.Second
+		}
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), budget)
 		defer cancel()
 		res.sampleCollections(sctx, srv)
 	}
@@ -172,6 +190,9 @@ func (t Tally) skipped() string {
 	}
 	if t.Truncated > 0 {
 		parts = append(parts, fmt.Sprintf("%d truncated commands (the server logged only part of them: not replayed)", t.Truncated))
+	}
+	if t.Own > 0 {
+		parts = append(parts, fmt.Sprintf("%d entries of capture's own reads (appName %s)", t.Own, AppName))
 	}
 	if t.TooLong > 0 {
 		parts = append(parts, fmt.Sprintf("%d lines over %d MiB", t.TooLong, maxLine>>20))
@@ -243,6 +264,10 @@ func (r *Result) sampleCollections(ctx context.Context, srv Server) {
 		r.Collections = append(r.Collections, c)
 		if r.ServerLost {
 			c.Notes = append(c.Notes, "not sampled: the server went away during the capture; write the template's fields, or capture again")
+			continue
+		}
+		if r.Unresponsive {
+			c.Notes = append(c.Notes, "not sampled: the server did not answer after Ctrl-C; write the template's fields, or capture again")
 			continue
 		}
 		if st, err := srv.Command(ctx, sh.DB, bson.D{{Key: "collStats", Value: sh.Coll}}); err == nil {

@@ -63,6 +63,7 @@ type Tally struct {
 	Garbage     int            // lines that did not parse
 	Truncated   int            // commands the server cut ($truncated, 8.0's "truncated")
 	TooLong     int            // lines over maxLine, skipped
+	Own         int            // capture's own reads, which the profiler records too
 	Odd         map[string]int // operations a workload cannot carry (a NaN literal, a date after 9999): why -> count
 	Unsupported map[string]int // mapReduce, $where, eval, ...: skipped
 	Skipped     map[string]int // other commands and namespaces: why -> count
@@ -97,6 +98,7 @@ func (t *Tally) add(u Tally) {
 	t.Garbage += u.Garbage
 	t.Truncated += u.Truncated
 	t.TooLong += u.TooLong
+	t.Own += u.Own
 	for k, v := range u.Odd {
 		for range v {
 			t.odd(k)

@@ -62,11 +62,11 @@ type Profiled struct {
 
 // Add reads one profiler document.
 func (p *Profiled) Add(d bson.Raw) {
-	p.Tally.Read++
 	if app, _ := d.Lookup("appName").StringValueOK(); app == AppName {
-		p.Tally.Read--
+		p.Tally.Own++ // said in the summary, not read
 		return
 	}
+	p.Tally.Read++
 	e := profilerEntry(d)
 	if c, _ := e.cmd.Lookup("comment").StringValueOK(); c == mongodb.SetupComment {
 		p.Tally.skip("mongoload's own setup reads")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -17,7 +18,7 @@ import (
 // from after the last entry it held), so that the window, and the rate,
 // are exactly those of the capture. With EnableProfiler the level is set
 // for the window and restored on every way out.
-func profile(ctx context.Context, srv Server, o Options, emit func(Op) bool) (src *Source, serverLost bool, err error) {
+func profile(ctx context.Context, srv Server, o Options, emit func(Op) bool, unresponsive *bool) (src *Source, serverLost bool, err error) {
 	if len(o.Databases) == 0 {
 		return nil, false, errors.New("the profiler is per database: name the databases to capture with --database")
 	}
@@ -35,19 +36,50 @@ func profile(ctx context.Context, srv Server, o Options, emit func(Op) bool) (sr
 		if err != nil {
 			return nil, false, fmt.Errorf("read the profiling level of %s: %w", db, err)
 		}
-		states = append(states, st)
-		if o.EnableProfiler {
-			want := mongodb.ProfilerState{Level: 2, SlowMS: st.SlowMS, SampleRate: 1}
-			if o.SlowMS >= 0 {
-				want = mongodb.ProfilerState{Level: 1, SlowMS: o.SlowMS, SampleRate: 1}
-			}
-			if err := srv.SetProfiler(ctx, db, want); err != nil {
-				return nil, false, fmt.Errorf("turn the profiler of %s on: %w", db, err)
-			}
-			defer restoreProfiler(srv, db, st, o.Progress)
-			states[len(states)-1] = want
-			o.Progress(fmt.Sprintf("profiler of %s at level %d (slowms %d) for the window; it goes back to level %d after", db, want.Level, want.SlowMS, st.Level))
+		original, notice := o.leftBehind(db, st)
+		if notice != "" {
+			o.Progress("warning: " + notice)
+			src.Tally.Lost = append(src.Tally.Lost, notice)
 		}
+		states = append(states, st)
+		if !o.EnableProfiler {
+			continue
+		}
+		// The profile command creates a database that does not exist:
+		// a mistyped --database must not leave one behind.
+		if names, err := srv.Collections(ctx, db); err != nil {
+			return nil, false, fmt.Errorf("check that database %s exists before turning its profiler on: %w", db, err)
+		} else if len(names) == 0 {
+			return nil, false, fmt.Errorf("database %s does not exist on this server (it holds no collection): check --database; turning its profiler on would create it", db)
+		}
+		want := mongodb.ProfilerState{Level: 2, SlowMS: st.SlowMS, SampleRate: 1}
+		if o.SlowMS >= 0 {
+			want = mongodb.ProfilerState{Level: 1, SlowMS: o.SlowMS, SampleRate: 1}
+		}
+		if err := o.writeMarker(marker{Database: db, Found: original, Set: want, PID: os.Getpid(), Since: o.Now().UTC()}); err != nil {
+			return nil, false, err
+		}
+		if err := srv.SetProfiler(ctx, db, want); err != nil {
+			o.removeMarker(db)
+			return nil, false, fmt.Errorf("turn the profiler of %s on: %w", db, err)
+		}
+		var once sync.Once
+		restore := func() {
+			once.Do(func() {
+				if !restoreProfiler(srv, db, original, o.Progress) {
+					*unresponsive = ctx.Err() != nil
+					return
+				}
+				o.removeMarker(db)
+			})
+		}
+		remove := func() {}
+		if o.Urgent != nil {
+			remove = o.Urgent(restore)
+		}
+		defer func() { restore(); remove() }()
+		states[len(states)-1] = want
+		o.Progress(fmt.Sprintf("profiler of %s at level %d (slowms %d) for the window; it goes back to level %d after", db, want.Level, want.SlowMS, original.Level))
 	}
 	if o.Duration > 0 {
 		if serverLost, err = tailWindow(ctx, srv, o, p, src); err != nil {
@@ -104,6 +136,15 @@ func tailWindow(ctx context.Context, srv Server, o Options, p *Profiled, src *So
 		}
 	}
 	src.From = o.Now().UTC()
+	// Ctrl-C ends the window when it is pressed, not when the reads
+	// (on a server that may not answer) give up.
+	var stopped time.Time
+	stop := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		stopped = o.Now().UTC()
+	})
+	defer stop()
 	o.Progress(fmt.Sprintf("reading the profiler for %s (Ctrl-C ends the window early and keeps what was read)", o.Duration))
 	for i, db := range o.Databases {
 		filter := filters[i]
@@ -115,6 +156,11 @@ func tailWindow(ctx context.Context, srv Server, o Options, p *Profiled, src *So
 	}
 	wg.Wait()
 	src.To = o.Now().UTC()
+	mu.Lock()
+	if !stopped.IsZero() && stopped.Before(src.To) {
+		src.To = stopped
+	}
+	mu.Unlock()
 	for i, err := range errs {
 		if err != nil {
 			src.Tally.Lost = append(src.Tally.Lost, "the profiler of "+o.Databases[i]+" stopped answering: "+firstLine(err)+"; the window ends there, what was read before is kept")
@@ -139,15 +185,19 @@ func readProfile(ctx context.Context, until time.Time, srv Server, db string, fi
 }
 
 // restoreProfiler puts a database's profiler back as it was, whatever
-// ended the capture (an error, the window, Ctrl-C).
-func restoreProfiler(srv Server, db string, st mongodb.ProfilerState, progress func(string)) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+// ended the capture (an error, the window, Ctrl-C, a second Ctrl-C), and
+// reports whether it could. A server that does not answer within seconds
+// is not waited for: the marker left in place makes the next capture
+// restore it, and the line says what to run meanwhile.
+func restoreProfiler(srv Server, db string, st mongodb.ProfilerState, progress func(string)) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	if err := srv.SetProfiler(ctx, db, st); err != nil {
-		progress(fmt.Sprintf("warning: could not restore the profiler of %s to level %d (slowms %d): %v; set it back with db.setProfilingLevel(%d, %d)", db, st.Level, st.SlowMS, err, st.Level, st.SlowMS))
-		return
+		progress(fmt.Sprintf("warning: could not restore the profiler of %s to level %d (slowms %d): %v; the next capture --enable-profiler of %s restores it, or in mongosh: %s", db, st.Level, st.SlowMS, firstLine(err), db, restoreLine(db, st)))
+		return false
 	}
 	progress(fmt.Sprintf("profiler of %s restored to level %d (slowms %d)", db, st.Level, st.SlowMS))
+	return true
 }
 
 // complete decides whether the profiler recorded every operation, so

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -94,6 +95,7 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 			fmt.Fprintf(o.Stderr, "capture: %v: the file cannot record its source, so nothing will refuse to run it against this deployment\n", err)
 		}
 	}
+	opts.StateDir, opts.Deployment, opts.Urgent = stateDir(o), strings.Join(source, ","), addUrgent
 	res, err := capture.Run(ctx, srv, opts)
 	if err != nil {
 		res = nil

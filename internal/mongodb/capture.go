@@ -46,19 +46,41 @@ func (cl *Client) SetProfiler(ctx context.Context, db string, st ProfilerState) 
 	return privilege(err, "profile on "+db+" (the dbAdmin role, or enableProfiler)")
 }
 
+// tailPace is the least time between two reads of a tailed collection.
+// Read from the profiler it tails, each getMore is itself profiled: one
+// read a wake-up would wake the next at once, hundreds a second, filling
+// the capped collection with the reader's own entries and evicting the
+// application's. Paced, the reader adds about one entry a second.
+const tailPace = time.Second
+
 // TailEach calls each with every document of the capped collection db.coll
 // matching filter, in insertion order, then with those inserted later (a
-// tailable, awaiting cursor), until the time until or until ctx ends. A
-// cursor the server kills (its position overwritten by the cap, the
-// collection dropped) is reopened after the last document seen, from
-// after(last), and lost is called with the error, so the caller can
-// report the gap. The cursor waits at most 200 ms per getMore, so the
-// window ends within that of until.
+// tailable, awaiting cursor read in batches, one getMore a tailPace), until
+// the time until or until ctx ends; it reads once more at until, so that
+// the window's last entries are not left behind. A cursor the server kills
+// (its position overwritten by the cap, the collection dropped) is reopened
+// after the last document seen, from after(last), and lost is called with
+// the error, so the caller can report the gap.
 func (cl *Client) TailEach(ctx context.Context, until time.Time, db, coll string, filter bson.D, after func(bson.Raw) bson.D, each func(bson.Raw), lost func(error)) error {
 	c := cl.c.Database(db).Collection(coll)
 	var last bson.Raw
 	open := func() bool { return ctx.Err() == nil && time.Now().Before(until) }
-	for open() {
+	// pause waits for the next read: tailPace, or until the window ends;
+	// false when ctx ended (no more reads) or the window has (one more).
+	pause := func() bool {
+		wait := min(tailPace, time.Until(until))
+		if wait <= 0 {
+			return false
+		}
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		}
+		return open()
+	}
+	for ctx.Err() == nil {
 		f := filter
 		if last != nil {
 			f = after(last)
@@ -66,7 +88,7 @@ func (cl *Client) TailEach(ctx context.Context, until time.Time, db, coll string
 		if f == nil {
 			f = bson.D{}
 		}
-		opts := options.Find().SetCursorType(options.TailableAwait).SetMaxAwaitTime(200 * time.Millisecond)
+		opts := options.Find().SetCursorType(options.TailableAwait).SetMaxAwaitTime(100 * time.Millisecond)
 		cur, err := c.Find(ctx, f, opts)
 		if err != nil {
 			if !open() {
@@ -74,20 +96,32 @@ func (cl *Client) TailEach(ctx context.Context, until time.Time, db, coll string
 			}
 			return privilege(err, "find on "+db+"."+coll+" (the read role)")
 		}
-		for open() {
-			if cur.TryNext(ctx) {
+		final := false
+		for ctx.Err() == nil {
+			for cur.RemainingBatchLength() > 0 && cur.TryNext(ctx) {
 				last = append(bson.Raw(nil), cur.Current...)
 				each(last)
-				continue
 			}
-			if cur.Err() != nil || cur.ID() == 0 {
+			if cur.Err() != nil || cur.ID() == 0 || final {
 				break
+			}
+			final = !pause()
+			if ctx.Err() != nil {
+				break
+			}
+			if cur.TryNext(ctx) { // one getMore: the batch that arrived meanwhile
+				last = append(bson.Raw(nil), cur.Current...)
+				each(last)
 			}
 		}
 		err = cur.Err()
-		_ = cur.Close(context.Background())
+		// A frozen server must not hold the capture after Ctrl-C: the
+		// cursor is closed in the background's time, not the user's.
+		cctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		_ = cur.Close(cctx)
+		cancel()
 		switch {
-		case !open():
+		case ctx.Err() != nil || final:
 			return nil
 		case err != nil && (IsConnectionLoss(err) || IsUnavailable(err)):
 			return err // the server went away: the caller keeps what was read
@@ -96,13 +130,19 @@ func (cl *Client) TailEach(ctx context.Context, until time.Time, db, coll string
 			continue
 		}
 		// A dead cursor without an error: the collection was empty, or the
-		// server does not tail. Poll again shortly.
-		select {
-		case <-ctx.Done():
-		case <-time.After(200 * time.Millisecond):
+		// server does not tail. Read again after a pause.
+		if !pause() {
+			return nil
 		}
 	}
 	return nil
+}
+
+// Collections lists the names of db's collections; a database that does
+// not exist has none.
+func (cl *Client) Collections(ctx context.Context, db string) ([]string, error) {
+	names, err := cl.c.Database(db).ListCollectionNames(ctx, bson.D{}, options.ListCollections().SetNameOnly(true))
+	return names, privilege(err, "listCollections on "+db+" (the read role)")
 }
 
 // SampleEach calls each with up to n documents of db.coll drawn by $sample.
