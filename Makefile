@@ -12,7 +12,7 @@ TIMING_TESTS := TestFaultInterruptFrozenServer TestFaultSecondInterrupt \
 	TestFaultLoadResumeAfterKill TestFaultScenarios TestStallShowsInResponseTime TestStallDropsBeyondMaxInFlight \
 	TestClockNamesWhatIsMeasured TestOpenLoopKeepsItsRate TestOpenLoopDropsWhenFull TestOpenLoopMeasuresFromSchedule \
 	TestSchedulerMeasuresItself TestSessionsThink TestFindMax TestFaultSeedingServerKilled \
-	TestFaultPostPhaseBoundFrozenServer TestWatcherLagShowsPause
+	TestFaultPostPhaseBoundFrozenServer TestWatcherLagShowsPause TestCaptureCtrlCOnAFrozenServer
 empty :=
 space := $(empty) $(empty)
 TIMING_RUN := ^($(subst $(space),|,$(strip $(TIMING_TESTS))))$$

@@ -123,8 +123,20 @@ func TestCaptureBadInput(t *testing.T) {
 		// never overwritten, and a window is never lost to a bad path.
 		{"--out over the log read", []string{"--log", garbage, "--out", garbage}, ExitOutput, "is also an input of this command"},
 		{"--out over the export read", []string{"--export", garbage, "--out", garbage}, ExitOutput, "is also an input of this command"},
+		{"--enable-profiler on a database that does not exist", []string{"--uri", uri, "--database", empty + "_none", "--enable-profiler", "--duration", "1h"}, ExitUnreadable, "does not exist on this server"},
 		{"--out in a missing directory", []string{"--uri", uri, "--database", empty, "--enable-profiler", "--duration", "1h", "--out", filepath.Join(dir, "none", "x.yaml")}, ExitOutput, "cannot be written"},
 	}
+	t.Cleanup(func() {
+		// No case may leave a database behind (the profile command creates one).
+		cl := connectTest(t, context.Background(), uri)
+		raw, err := cl.Command(context.Background(), "admin", bson.D{{Key: "listDatabases", Value: 1}, {Key: "nameOnly", Value: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(raw.String(), empty) {
+			t.Errorf("a capture created a database: %s", raw)
+		}
+	})
 	before, _ := os.ReadFile(garbage)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
