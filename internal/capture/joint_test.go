@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/config"
 )
 
 // TestRangesKeepTheirWidths: ranges a day wide (three in four) or a week
@@ -78,4 +81,60 @@ func rangeWidth(t *testing.T, s string) string {
 		t.Errorf("operators of %s", s)
 	}
 	return fmt.Sprint(math.Round((hi.Double()-lo.Double())*1e6) / 1e6) // a double's sum rounds
+}
+
+// TestEqualityValuesGoTogether: lookups by tenant (400 values, a Zipf law)
+// and status, where each tenant only ever asks for one status, are written
+// as a choice of whole filters: every drawn filter is a combination the
+// application ran (a tenant's rank with its own status), the hot
+// combination keeps its share, and no tenant's name is written.
+func TestEqualityValuesGoTogether(t *testing.T) {
+	res, z := hotCapture(t)
+	r := rand.New(rand.NewPCG(9, 9))
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 3000 {
+		rk := z.draw(r)
+		f, _ := bson.Marshal(bson.D{{Key: "tenant", Value: tenantName(rk)}, {Key: "status", Value: statuses[rk%4]}})
+		res.Shapes.Add(Op{DB: "shop", Coll: "accounts", Kind: KindFind, Filter: f, Count: 1, TS: t0.Add(time.Duration(i) * time.Millisecond)})
+	}
+	w := res.Workload("tuples")
+	text := write(t, w)
+	if regexp.MustCompile(`acme-\d{4}`).MatchString(text) {
+		t.Fatalf("a tenant's name was written:\n%s", text)
+	}
+	var filter config.Value
+	for _, op := range w.Config.Operations {
+		if strings.HasSuffix(op.Name, "by_tenant_status") {
+			filter = op.Filter
+		}
+	}
+	if filter.Kind != config.KindGen {
+		t.Fatalf("the filter by tenant and status is not a choice of filters: %s", filter)
+	}
+	statusOf := map[string]map[string]bool{}
+	drawn := draws(t, filter, 20000)
+	for _, d := range drawn {
+		var doc bson.Raw
+		if err := bson.UnmarshalExtJSON([]byte(d), true, &doc); err != nil {
+			t.Fatal(err)
+		}
+		tn, st := doc.Lookup("tenant").StringValue(), doc.Lookup("status").StringValue()
+		if statusOf[tn] == nil {
+			statusOf[tn] = map[string]bool{}
+		}
+		statusOf[tn][st] = true
+	}
+	mixed := 0
+	for tn, sts := range statusOf {
+		if len(sts) > 1 && !strings.Contains(tn, "#") {
+			mixed++
+		}
+	}
+	if mixed > len(statusOf)/10 { // the tail's tenants draw from a pattern: some share a name by chance
+		t.Errorf("%d of %d tenants drawn with more than one status: combinations the application never ran", mixed, len(statusOf))
+	}
+	top, share := topShare(drawn)
+	if want := z.cum[0]; share < 0.8*want || share > 1.25*want {
+		t.Errorf("the hot combination %s holds %.1f%% of the filters, %.1f%% of the application's", top, share*100, want*100)
+	}
 }

@@ -31,7 +31,7 @@ type builder struct {
 func (b *builder) Operation(name string, weight float64) (op config.Operation, note string) {
 	sh, o := b.sh, &b.sh.First
 	op = config.Operation{Name: name, Weight: weight, Collection: sh.DB + "." + sh.Coll}
-	filter := b.value("filter", docValue(o.Filter))
+	filter := b.tupled(b.value("filter", docValue(o.Filter)))
 	switch sh.Kind {
 	case KindFind:
 		op.Type, op.Filter = "find", filter
@@ -71,7 +71,7 @@ func (b *builder) Operation(name string, weight float64) (op config.Operation, n
 	case KindDistinct:
 		op.Type = "aggregate"
 		match := filter
-		if match.Kind != config.KindDoc {
+		if match.Kind != config.KindDoc && match.Kind != config.KindGen {
 			match = config.Value{Kind: config.KindDoc}
 		}
 		op.Pipeline = config.Value{Kind: config.KindArray, Items: []config.Value{
@@ -83,7 +83,7 @@ func (b *builder) Operation(name string, weight float64) (op config.Operation, n
 		op.Type = "aggregate"
 		op.Pipeline = b.value("pipeline", bson.RawValue{Type: bson.TypeArray, Value: o.Pipeline})
 	}
-	if op.Filter.Kind != config.KindDoc && op.Type != "insertOne" && op.Type != "insertMany" && op.Type != "aggregate" {
+	if op.Filter.Kind != config.KindDoc && op.Filter.Kind != config.KindGen && op.Type != "insertOne" && op.Type != "insertMany" && op.Type != "aggregate" {
 		op.Filter = config.Value{Kind: config.KindDoc}
 	}
 	if op.Type == "deleteMany" && len(op.Filter.Fields) == 0 {

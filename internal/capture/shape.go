@@ -36,6 +36,9 @@ type Shape struct {
 	// Widths are the widths of the ranges of a field ({f: {$gte: a, $lt:
 	// b}}: b-a, milliseconds for dates), by the field's path (joint.go).
 	Widths map[string]*Field
+	// Tuples are the equality values a filter was run with together
+	// ({org: x, status: y}), counted (joint.go).
+	Tuples *tuples
 }
 
 // ShapeOf is the shape key of o; every literal it holds is passed to leaf

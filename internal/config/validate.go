@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -259,7 +260,7 @@ func validateTemplates(add adder, field string, op *Operation, rule templateRule
 	if op.Limit.Generated() && op.Type != "find" {
 		add(Invalid, op.Limit.Gen.Line, field+".limit", "only find draws its limit per call: give %s a whole number", op.Type)
 	}
-	if op.Type == "deleteMany" && op.Filter.Kind == KindDoc && len(op.Filter.Fields) == 0 {
+	if op.Type == "deleteMany" && emptyFilter(op.Filter) {
 		add(Invalid, op.Filter.Line, field+".filter", "deleteMany with an empty filter would delete the whole collection")
 	}
 	if !op.Pipeline.IsZero() && op.Pipeline.Kind != KindArray {
@@ -435,4 +436,14 @@ func (c *Config) Deprecations() []string {
 		}
 	}
 	return out
+}
+
+// emptyFilter: a filter that is, or may draw (an enum of filters), the
+// empty document.
+func emptyFilter(f Value) bool {
+	if f.Kind == KindDoc {
+		return len(f.Fields) == 0
+	}
+	vals, ok := f.Param("values")
+	return f.Kind == KindGen && ok && slices.ContainsFunc(vals.Items, func(v Value) bool { return v.Kind == KindDoc && len(v.Fields) == 0 })
 }

@@ -48,13 +48,19 @@ func Compile(v config.Value, env *Env) (Generator, error) {
 // Document is a compiled document template.
 type Document struct{ g Generator }
 
-// CompileDocument compiles a document template. v must be a document; a
-// null (absent) value compiles to the empty document.
+// CompileDocument compiles a document template. v must be a document, or
+// an enum of documents (a choice of whole filters, such as the
+// combinations of values a captured filter ran with); a null (absent)
+// value compiles to the empty document.
 func CompileDocument(v config.Value, env *Env) (*Document, error) {
 	switch v.Kind {
 	case config.KindNull:
 		v = config.Value{Kind: config.KindDoc, Line: v.Line}
 	case config.KindDoc:
+	case config.KindGen:
+		if !documentChoice(v) {
+			return nil, config.Errorf(config.Invalid, v.Line, "expected a document, or an enum of documents, got %s", v)
+		}
 	default:
 		return nil, config.Errorf(config.Invalid, v.Line, "expected a document, got %s", v)
 	}
@@ -91,4 +97,18 @@ func CompileArray(v config.Value, env *Env) (*Array, error) {
 func (a *Array) Append(dst []byte, st *State) []byte {
 	_, dst = a.g.Append(dst, st)
 	return dst
+}
+
+// documentChoice: v is an enum whose values are all documents.
+func documentChoice(v config.Value) bool {
+	vals, ok := v.Param("values")
+	if v.Gen != "enum" || !ok || vals.Kind != config.KindArray || len(vals.Items) == 0 {
+		return false
+	}
+	for _, it := range vals.Items {
+		if it.Kind != config.KindDoc {
+			return false
+		}
+	}
+	return true
 }
