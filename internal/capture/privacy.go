@@ -26,8 +26,9 @@ import (
 //     so is any value that looks like an email, a card or social security
 //     number, a person's name or a secret, however often it was seen.
 //  3. A range is never narrower than privacy allows: numbers of few
-//     distinct values, and integers of 9 digits or more (account, card,
-//     social security and phone numbers), widen to the whole decade of
+//     distinct values, and bounds that are whole numbers of 9 digits or
+//     more (account, card, social security and phone numbers, but not
+//     round ones, such as a week in milliseconds), widen to the decade of
 //     their digits; dates of few distinct values widen to whole years (as
 //     HIPAA's Safe Harbor keeps the year of a date, not the day).
 
@@ -111,7 +112,9 @@ func valueIdentifies(v bson.RawValue) bool {
 	case bson.TypeString:
 		return stringIdentifies(v.StringValue())
 	case bson.TypeInt32, bson.TypeInt64, bson.TypeDouble:
-		return math.Abs(numberOf(v)) >= 1e8 // 9 digits and more: SSNs, cards, phones, accounts
+		// 9 digits and more: SSNs, cards, phones, accounts; not a round
+		// number (a week in milliseconds, 604800000, is a width).
+		return numberIdentifies(numberOf(v))
 	case bson.TypeBinary:
 		return true
 	}
@@ -170,6 +173,13 @@ func personName(s string) bool {
 	return true
 }
 
+// numberIdentifies: a whole number of 9 digits or more, not a round one
+// (a week in milliseconds, 604800000, is a width, not an account).
+func numberIdentifies(x float64) bool {
+	x = math.Abs(x)
+	return x >= 1e8 && x == math.Trunc(x) && math.Mod(x, 1000) != 0
+}
+
 func numberOf(v bson.RawValue) float64 {
 	switch v.Type {
 	case bson.TypeInt32:
@@ -191,7 +201,7 @@ func (f *Field) fewValues() bool {
 // values are few or identifying (rule 3).
 func (f *Field) privateRange(o genOptions) (float64, float64) {
 	lo, hi := minMax(f.nums)
-	if o.keepValues || !(f.fewValues() || math.Max(math.Abs(lo), math.Abs(hi)) >= 1e8) {
+	if o.keepValues || !(f.fewValues() || numberIdentifies(lo) || numberIdentifies(hi)) {
 		return lo, hi
 	}
 	return decadeLow(lo), decadeHigh(hi)
