@@ -73,7 +73,7 @@ func abCommand(ctx context.Context, args []string, o IO) error {
 	af := addABFlags(fs)
 	rf := addRunFlags(fs)
 	addPlgmFlags(fs)
-	if err := parse(fs, args, 1); err != nil {
+	if err := parseArgs(fs, args, 1); err != nil { // options() checks its numbers, all at once
 		return err
 	}
 	judge, err := af.options()

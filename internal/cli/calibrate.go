@@ -14,9 +14,5 @@ func calibrationTarget(s string) (float64, error) {
 	if s == "" {
 		return 0, nil
 	}
-	v, err := parseShare("target-server-cpu", s)
-	if err != nil {
-		return 0, withCode(ExitUsage, err)
-	}
-	return v, nil
+	return parseShare("target-server-cpu", s)
 }

@@ -117,8 +117,9 @@ func TestCaptureBadInput(t *testing.T) {
 		{"--enable-profiler needs a window", []string{"--uri", uri, "--database", empty, "--enable-profiler"}, ExitUnreadable, "give its length with --duration"},
 		{"compare needs two files", []string{"--compare", garbage}, ExitUsage, "--compare takes two captures"},
 		{"compare of files without shapes", []string{"--compare", garbage, garbage}, ExitUnreadable, "no captured shape in it"},
-		{"a bad scale", []string{"--log", garbage, "--scale", "0"}, ExitUsage, "--scale and --sample must be positive"},
-		{"a bad sample", []string{"--log", garbage, "--sample", "-5"}, ExitUsage, "--scale and --sample must be positive"},
+		{"a bad scale", []string{"--log", garbage, "--scale", "0"}, ExitInvalid, `--scale: 0 is out of range: give a factor above 0`},
+		{"a bad sample", []string{"--log", garbage, "--sample", "-5"}, ExitInvalid, `--sample: -5 is out of range`},
+		{"an infinite rate", []string{"--log", garbage, "--rate", "Inf"}, ExitInvalid, `--rate: +Inf is not finite`}, // wrote run.rate: .inf (issue 30)
 		// --out is tried before anything is read: a log or an export is
 		// never overwritten, and a window is never lost to a bad path.
 		{"--out over the log read", []string{"--log", garbage, "--out", garbage}, ExitOutput, "is also an input of this command"},

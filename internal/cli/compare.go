@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mongoload/mongoload/internal/analysis"
+	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/results"
 )
 
@@ -15,7 +16,7 @@ import (
 type compareFlags struct {
 	baseline   *string
 	objectives *[]string
-	users      *float64
+	users      *string
 	growth     *string
 	headroom   *string
 }
@@ -24,7 +25,7 @@ func addCompareFlags(fs *pflag.FlagSet) *compareFlags {
 	return &compareFlags{
 		baseline:   fs.String("baseline", "", "the input the others are compared with: its label or file (default the first)"),
 		objectives: fs.StringArray("objective", nil, `an objective against the baseline, such as "throughput>=2x" or "read.p95<=+5%" (repeatable)`),
-		users:      fs.Float64("users", 0, "the users the baseline serves: every input's capacity in users, and cost per 1,000 users"),
+		users:      fs.String("users", "", "the users the baseline serves: every input's capacity in users, and cost per 1,000 users"),
 		growth:     fs.String("growth", "", "with --users: growth stages in users, such as 50000,90000; each gets the cheapest input that carries it"),
 		headroom:   fs.String("headroom", "0%", "with --users: the spare capacity a stage needs, such as 20%"),
 	}
@@ -42,6 +43,12 @@ func (f *compareFlags) compare(files []string) (*results.Comparison, []analysis.
 			return nil, nil, withCode(ExitUsage, err)
 		}
 		objs = append(objs, o)
+	}
+	uo, users, err := f.userOptions() // the values first, the files after
+	if _, invalid := config.KindOf(err); invalid {
+		return nil, nil, err
+	} else if err != nil {
+		return nil, nil, withCode(ExitUsage, err)
 	}
 	var inputs []analysis.CompareInput
 	for _, path := range files {
@@ -70,9 +77,7 @@ func (f *compareFlags) compare(files []string) (*results.Comparison, []analysis.
 	if err != nil {
 		return nil, nil, withCode(ExitInvalid, err)
 	}
-	if uo, ok, err := f.userOptions(); err != nil {
-		return nil, nil, withCode(ExitUsage, err)
-	} else if ok {
+	if users {
 		if err := analysis.PlanUsers(c, inputs, uo); err != nil {
 			return nil, nil, withCode(ExitUsage, err)
 		}

@@ -103,10 +103,13 @@ func exitCode(err error) int {
 }
 
 // readExit is the code of a failure to read an input of compare, report
-// or merge: one that measured nothing has its own.
+// or merge: one that measured nothing has its own, as has malformed JSON.
 func readExit(err error) int {
 	if errors.Is(err, results.ErrNothingMeasured) {
 		return ExitNothing
+	}
+	if errors.Is(err, results.ErrMalformed) {
+		return ExitSyntax // truncated or not JSON at all: malformed, as docs/exit-codes.md says
 	}
 	return ExitUnreadable
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -61,19 +59,41 @@ func addFindMaxFlags(fs *pflag.FlagSet) *findMaxFlags {
 	}
 }
 
-// parseShare reads "5%" or "0.05" as a share, naming the flag when it is
-// not one between 0 and 1 (exclusive of 0).
+// precisionRange is findmax's --precision: a share below 100%.
+var precisionRange = config.Range{Min: 0, AboveMin: true, Max: 0.9999, What: "a share below 100% (5% or 0.05)"}
+
+// parseShare reads "5%" or "0.05" as a share above 0 and at most 100%,
+// refused (exit 12) naming the flag when it is not one.
 func parseShare(flag, s string) (float64, error) {
-	t := strings.TrimSpace(s)
-	pct := strings.HasSuffix(t, "%")
-	v, err := strconv.ParseFloat(strings.TrimSuffix(t, "%"), 64)
-	if pct {
-		v /= 100
+	return config.ParseShareFrom(config.FlagSource(flag), s, config.ShareRange)
+}
+
+// read checks every value of findmax's own flags at once (each bad one is
+// a line; exit 12) and returns the search's policy, the probes' length,
+// --target-server-cpu and the analysis options.
+func (ff *findMaxFlags) read(fs *pflag.FlagSet) (pol capacity.Policy, stepDur config.Duration, target, share float64, opts analysis.SweepOptions, err error) {
+	var es config.Errors
+	es.Add(flagNumbers(fs))
+	precision, err := config.ParseShareFrom(config.FlagSource("precision"), *ff.precision, precisionRange)
+	es.Add(err)
+	share, err = parseShare("achieved", *ff.achieved)
+	es.Add(err)
+	target, err = calibrationTarget(*ff.targetServerCPU)
+	es.Add(err)
+	stepDur, err = parseStepDuration(*ff.stepDur, "30s")
+	es.Add(err)
+	opts = analysis.DefaultSweepOptions()
+	opts.ClientCPU = *ff.cpu
+	pol = capacity.DefaultPolicy(*ff.start)
+	pol.Factor, pol.Precision, pol.MaxProbes = *ff.factor, precision, *ff.maxProbes
+	if *ff.start == 0 {
+		pol.Start = 1 // validated later against the estimate's
 	}
-	if err != nil || v <= 0 || v > 1 {
-		return 0, fmt.Errorf("--%s %q: write a share such as 5%% or 0.05, above 0 and at most 100%%", flag, s)
+	if len(es) == 0 { // each value in its range: now how they go together
+		es.Add(opts.Validate())
+		es.Add(pol.Validate())
 	}
-	return v, nil
+	return pol, stepDur, target, share, opts, es.Err()
 }
 
 func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
@@ -85,32 +105,12 @@ func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 	ff := addFindMaxFlags(fs)
 	rf := addRunFlags(fs)
 	addPlgmFlags(fs)
-	if err := parse(fs, args, 1); err != nil {
+	if err := parseArgs(fs, args, 1); err != nil {
 		return err
 	}
-	nums := &numbers{}
-	if fs.Changed("start") || *ff.start != 0 {
-		nums.float("start", *ff.start, startSpan)
-	}
-	nums.float("factor", *ff.factor, factorSpan)
-	precision, _ := nums.share("precision", *ff.precision, precSpan)
-	share, _ := nums.share("achieved", *ff.achieved, achievedSpan)
-	if *ff.maxProbes < 2 || *ff.maxProbes > maxProbesLimit {
-		nums.add("max-probes", strconv.Itoa(*ff.maxProbes), fmt.Sprintf("write a whole number of probes from 2 to %d, such as 12", maxProbesLimit))
-	}
-	stepDur, _ := nums.duration("step-duration", *ff.stepDur, maxStep, "30s")
-	nums.float("client-cpu-limit", *ff.cpu, cpuShareSpan)
-	var target float64
-	if *ff.targetServerCPU != "" {
-		target, _ = nums.share("target-server-cpu", *ff.targetServerCPU, targetSpan)
-	}
-	if err := nums.Err(); err != nil {
+	pol, stepDur, target, share, opts, err := ff.read(fs)
+	if err != nil {
 		return err
-	}
-	opts := analysis.DefaultSweepOptions()
-	opts.ClientCPU = *ff.cpu
-	if err := opts.Validate(); err != nil {
-		return withCode(ExitUsage, err)
 	}
 	inner := o
 	inner.Getenv = hideSettings(o.Getenv, notInFindMax)
@@ -127,14 +127,6 @@ func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 	}
 	if len(cfg.Run.Stages) > 0 {
 		return withCode(ExitUsage, errors.New("findmax sets the rate of each probe itself: remove the workload's run.stages"))
-	}
-	pol := capacity.DefaultPolicy(*ff.start)
-	pol.Factor, pol.Precision, pol.MaxProbes = *ff.factor, precision, *ff.maxProbes
-	if *ff.start == 0 {
-		pol.Start = 1 // validated below against the estimate's
-	}
-	if err := pol.Validate(); err != nil {
-		return withCode(ExitUsage, err)
 	}
 	cfg.Run.Duration = stepDur
 	cfg.Run.Quiet = true // each probe's live lines would bury the probe table: one line per probe instead

@@ -29,10 +29,26 @@ func newFlags(name, args string, o IO) *pflag.FlagSet {
 	return fs
 }
 
+// parse parses args, allows maxArgs arguments, and checks every numeric
+// flag given against its range (numbers.go): every refusal at once.
 func parse(fs *pflag.FlagSet, args []string, maxArgs int) error {
+	if err := parseArgs(fs, args, maxArgs); err != nil {
+		return err
+	}
+	return flagNumbers(fs).Err()
+}
+
+// parseArgs is parse without the numbers, for a command that checks them
+// with its other values, to list every bad one at once (findmax).
+func parseArgs(fs *pflag.FlagSet, args []string, maxArgs int) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return errHelp
+		}
+		if strings.HasPrefix(err.Error(), "invalid argument ") {
+			// a value pflag could not read ("1e400" for a float, "x"
+			// for an int): an invalid value, not a bad command line
+			return &config.Error{Kind: config.Invalid, Msg: err.Error()}
 		}
 		return withCode(ExitUsage, unknownSetting(fs, err))
 	}
@@ -74,7 +90,7 @@ func addSettingsWhere(fs *pflag.FlagSet, keep func(flag string) bool, usage map[
 		if s.NoFlag || !keep(s.Flag) {
 			continue
 		}
-		f := fs.VarPF(&settingValue{join: s.Join}, s.Flag, "", cmp.Or(usage[s.Flag], s.Usage)+s.Repeatable()+" ["+s.Env()+"]")
+		f := fs.VarPF(&settingValue{join: s.Join, numeric: s.Range != nil}, s.Flag, "", cmp.Or(usage[s.Flag], s.Usage)+s.Repeatable()+" ["+s.Env()+"]")
 		if s.Bool {
 			f.NoOptDefVal = "true"
 		}
@@ -85,8 +101,9 @@ func addSettingsWhere(fs *pflag.FlagSet, keep func(flag string) bool, usage map[
 // environment, so that flags win whatever the order of loading. A
 // repeatable flag (join set) keeps every value, joined; any other, the last.
 type settingValue struct {
-	vs   []string
-	join string
+	vs      []string
+	join    string
+	numeric bool // its help says "number" (config.Setting.Range)
 }
 
 func (s *settingValue) String() string {
@@ -100,7 +117,12 @@ func (s *settingValue) String() string {
 }
 
 func (s *settingValue) Set(v string) error { s.vs = append(s.vs, v); return nil }
-func (s *settingValue) Type() string       { return "value" }
+func (s *settingValue) Type() string {
+	if s.numeric {
+		return "number"
+	}
+	return "value"
+}
 
 func applyFlags(cfg *config.Config, fs *pflag.FlagSet) error {
 	var es config.Errors

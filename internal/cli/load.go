@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -83,18 +82,14 @@ func readLoadArgs(fs *pflag.FlagSet, env func(string) (string, bool), cfg *confi
 		}
 		return "", "--" + name, false
 	}
+	source := func(field string) config.Source { return config.Source{Name: field} } // "--documents" or "MONGOLOAD_DOCUMENTS"
 	bad := func(field, format string, args ...any) {
 		es = append(es, &config.Error{Kind: config.Invalid, Field: field, Msg: fmt.Sprintf(format, args...)})
 	}
 	if v, field, ok := get("documents"); ok {
-		n, err := strconv.ParseInt(strings.ReplaceAll(v, "_", ""), 10, 64)
-		switch {
-		case errors.Is(err, strconv.ErrRange):
-			bad(field, "%q is out of range: at most %d documents", v, int64(math.MaxInt64))
-		case err != nil || n < 0:
-			bad(field, "%q is not a number of documents (0 or more, such as 100000000)", v)
-		}
-		a.Documents, a.HasDocuments = n, true
+		n, err := config.ParseNumber(source(field), v, config.Range{Max: config.MaxCount, Whole: true, What: "a number of documents (such as 100000000)"})
+		es.Add(err)
+		a.Documents, a.HasDocuments = int64(n), true
 	}
 	if v, field, ok := get("size"); ok {
 		n, err := loader.ParseSize(v)
@@ -112,11 +107,9 @@ func readLoadArgs(fs *pflag.FlagSet, env func(string) (string, bool), cfg *confi
 		if !ok {
 			v = map[string]string{"batch-size": strconv.Itoa(loader.DefaultBatchSize), "workers": strconv.Itoa(loader.DefaultWorkers())}[name]
 		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 100_000 {
-			bad(field, "%q must be a whole number from 1 to 100000", v)
-		}
-		*ints[name] = n
+		n, err := config.ParseNumber(source(field), v, config.Range{Min: 1, Max: 100_000, Whole: true, What: "a whole number"})
+		es.Add(err)
+		*ints[name] = int(n)
 	}
 	if v, field, ok := get("indexes"); ok {
 		switch v {

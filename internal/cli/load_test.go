@@ -54,11 +54,16 @@ func TestLoadFlagErrors(t *testing.T) {
 		// A size needs a unit it knows.
 		{"bad size", []string{"--size", "5 parsecs"}, nil, `--size: "5 parsecs" is not a size`},
 		// The environment sets load flags too, and is named when wrong.
-		{"env", nil, map[string]string{"MONGOLOAD_DOCUMENTS": "many"}, `MONGOLOAD_DOCUMENTS: "many" is not a number of documents`},
+		{"env", nil, map[string]string{"MONGOLOAD_DOCUMENTS": "many"}, `MONGOLOAD_DOCUMENTS: "many" is not a number: give a number of documents`},
+		// Numbers are finite and in range (issue 30).
+		{"documents NaN", []string{"--documents", "NaN"}, nil, `--documents: "NaN": NaN is not a number`},
+		{"documents huge", []string{"--documents", "1e300"}, nil, `--documents: "1e300": 1e+300 is out of range`},
+		{"documents negative", []string{"--documents", "-1"}, nil, `--documents: "-1": -1 is out of range`},
 		{"indexes", []string{"--documents", "10", "--indexes", "afterwards"}, nil, `"afterwards" must be before or after (did you mean "after"?)`},
 		// Unacknowledged inserts cannot be resumed.
 		{"w0", []string{"--documents", "10", "--load-write-concern", "0"}, nil, "--load-write-concern: w 0 cannot be used for a load"},
-		{"workers", []string{"--documents", "10", "--workers", "0"}, nil, `--workers: "0" must be a whole number from 1 to 100000`},
+		{"workers", []string{"--documents", "10", "--workers", "0"}, nil, `--workers: "0": 0 is out of range: give a whole number from 1 to 100,000`},
+		{"batch-size", []string{"--documents", "10", "--batch-size", "100001"}, nil, `--batch-size: "100001": 100001 is out of range`},
 		// Each partition dropping the collection would lose the others' work.
 		{"partition drop", []string{"--documents", "10", "--partition", "1/3", "--drop"}, nil, "--drop: with --partition each process would drop"},
 		{"partition range", []string{"--documents", "10", "--partition", "3/3"}, nil, `partition "3/3"`},

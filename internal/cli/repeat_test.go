@@ -54,7 +54,7 @@ func TestRepeatableFlagsAccumulate(t *testing.T) {
 	if err := parse(fs, []string{"--concurrency", "1,2", "--concurrency", "4"}, 0); err != nil {
 		t.Fatal(err)
 	}
-	if _, levels, err := sf.levels(fs, func(string) (string, bool) { return "", false }, &numbers{}); err != nil || len(levels) != 3 {
+	if _, levels, err := sf.levels(fs, func(string) (string, bool) { return "", false }); err != nil || len(levels) != 3 {
 		t.Errorf("sweep --concurrency 1,2 --concurrency 4: levels %v, %v; want 1, 2, 4", levels, err)
 	}
 }

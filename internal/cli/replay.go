@@ -54,7 +54,7 @@ func replayCommand(ctx context.Context, args []string, o IO) error {
 		es.Add(err)
 		speed = v
 	}
-	es.Add(config.CheckNumber(config.FlagSource("loop"), *loops, config.Range{Min: 1, Max: config.MaxCount, Whole: true, What: "a number of passes"}))
+	es.Add(config.CheckNumber(config.FlagSource("loop"), *loops, flagRanges["loop"]))
 	if err := es.Err(); err != nil {
 		return err
 	}

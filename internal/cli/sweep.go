@@ -84,9 +84,10 @@ func (f *sweepFlags) options() (analysis.SweepOptions, error) {
 }
 
 // levels finds the one stepped parameter and its levels, from the flags or
-// else the environment; levels that are not numbers in range are added to
-// nums (exit 12), the error is a command line that names no parameter or two.
-func (f *sweepFlags) levels(fs *pflag.FlagSet, env func(string) (string, bool), nums *numbers) (string, []float64, error) {
+// else the environment. A level that is not a number in range is an
+// invalid value (a config error, exit 12); a command line naming no
+// parameter or two is a plain error (exit 2).
+func (f *sweepFlags) levels(fs *pflag.FlagSet, env func(string) (string, bool)) (string, []float64, error) {
 	var param, text string
 	for _, p := range sweepParams {
 		v, given := f.lists[p].String(), fs.Changed(p)
@@ -105,26 +106,7 @@ func (f *sweepFlags) levels(fs *pflag.FlagSet, env func(string) (string, bool), 
 		return "", nil, errors.New("say what to sweep: --concurrency 4,8,16,32 (workers), --rate 1000,2000,4000 (open loop) or --sessions 100,1000 (think-time sessions)")
 	}
 	out, err := config.ParseLevels(param, text)
-	if err != nil {
-		nums.errs = append(nums.errs, &config.Error{Kind: config.Invalid, Field: "--" + param, Msg: strings.TrimPrefix(err.Error(), "--"+param+" ")})
-	}
-	return param, out, nil
-}
-
-// checkRules adds the verdict rules and the client's CPU limit that are
-// not finite numbers in their ranges to nums; options then checks how
-// they relate (the knee below the linear gain).
-func (f *sweepFlags) checkRules(nums *numbers) {
-	share := span{lo: 0, hi: 1, loOpen: true, hiOpen: true, say: "write a share between 0 and 1, such as 0.1"}
-	factor := span{lo: 1, hi: 1000, loOpen: true, say: "write a finite factor above 1 and at most 1000, such as 3"}
-	gain := span{lo: 0, hi: 1.5, loOpen: true, say: "write a share of the proportional gain above 0 and at most 1.5, such as 0.8"}
-	nums.float("linear-gain", *f.linear, gain)
-	nums.float("knee-gain", *f.knee, gain)
-	nums.float("latency-knee", *f.latKnee, factor)
-	nums.float("plateau", *f.plateau, share)
-	nums.float("degraded-drop", *f.drop, share)
-	nums.float("oversaturated", *f.over, factor)
-	nums.float("client-cpu-limit", *f.cpu, cpuShareSpan)
+	return param, out, err
 }
 
 // hideSettings hides the named settings' variables from the
@@ -155,29 +137,29 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	targetCPU := addCalibrationFlag(fs)
 	rf := addRunFlags(fs)
 	addPlgmFlags(fs)
-	if err := parse(fs, args, 1); err != nil {
+	if err := parseArgs(fs, args, 1); err != nil {
 		return err
 	}
-	nums := &numbers{}
-	param, levels, err := sf.levels(fs, o.Getenv, nums)
-	if err != nil {
-		return withCode(ExitUsage, err)
+	param, levels, err := sf.levels(fs, o.Getenv)
+	if _, invalid := config.KindOf(err); err != nil && !invalid {
+		return withCode(ExitUsage, err) // nothing to sweep, or two parameters
 	}
 	for _, p := range sweepParams { // the configuration layers must not read the lists as single values
 		fs.Lookup(p).Changed = false
 	}
-	sf.checkRules(nums)
-	var target float64
-	if *targetCPU != "" {
-		target, _ = nums.share("target-server-cpu", *targetCPU, targetSpan)
-	}
-	stepDur, _ := nums.duration("step-duration", *sf.stepDur, maxStep, "60s")
-	if err := nums.Err(); err != nil {
-		return err
-	}
+	var es config.Errors // every bad value at once (exit 12)
+	es.Add(err)
+	es.Add(flagNumbers(fs))
+	target, err := calibrationTarget(*targetCPU)
+	es.Add(err)
+	stepDur, err := parseStepDuration(*sf.stepDur, "60s")
+	es.Add(err)
 	opts, err := sf.options()
-	if err != nil {
-		return withCode(ExitUsage, err)
+	if len(es) == 0 { // each value in its range: now how they go together
+		es.Add(err)
+	}
+	if err := es.Err(); err != nil {
+		return err
 	}
 	inner := o
 	inner.Getenv = hideSettings(o.Getenv, sweepParams)

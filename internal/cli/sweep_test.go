@@ -157,15 +157,17 @@ func TestSweepBadInput(t *testing.T) {
 		{[]string{"sweep"}, nil, ExitUsage, "say what to sweep"},                                                            // no levels
 		{[]string{"sweep", "--concurrency", "1,2", "--rate", "10,20"}, nil, ExitUsage, "not both --concurrency and --rate"}, // two parameters
 		{[]string{"sweep", "--concurrency", "8,4"}, nil, ExitInvalid, "must increase"},                                      // decreasing
-		{[]string{"sweep", "--concurrency", "1,2.5"}, nil, ExitInvalid, `"2.5" is not a positive whole number`},             // fractional workers
-		{[]string{"sweep", "--rate", "100,abc"}, nil, ExitInvalid, `"abc" is not a positive rate`},                          // not a number
-		{[]string{"sweep", "--concurrency", "1,2", "--knee-gain", "0.9"}, nil, ExitUsage, "--knee-gain 0.9 must be"},        // rules that contradict
-		{[]string{"sweep", "--concurrency", "1,2", "--verdict-latency", "p42"}, nil, ExitUsage, "choose avg, p50"},          // unknown latency
+		{[]string{"sweep", "--concurrency", "1,2.5"}, nil, ExitInvalid, `2.5 is not a whole number`},                        // fractional workers
+		{[]string{"sweep", "--rate", "100,abc"}, nil, ExitInvalid, `"abc" is not a number`},                                 // not a number
+		{[]string{"sweep", "--concurrency", "1,2", "--knee-gain", "0.9"}, nil, ExitInvalid, "--knee-gain 0.9 must be"},      // rules that contradict
+		{[]string{"sweep", "--concurrency", "1,2", "--verdict-latency", "p42"}, nil, ExitInvalid, "choose avg, p50"},        // unknown latency
 		{[]string{"sweep", "--concurrency", "1,2", "--step-duration", "soon"}, nil, ExitInvalid, "--step-duration"},         // bad duration
 		{[]string{"sweep", "--concurrency", "1,2", "--duration", "5s"}, nil, ExitUsage, "unknown flag: --duration"},         // a step's length is --step-duration
 		{[]string{"sweep", "--sessions", "10,20"}, nil, ExitInvalid, "think"},                                               // sessions need a think time
 		{[]string{"sweep", "--concurrency", "1,2", "--out", "/nonexistent/dir/s.json"}, nil, ExitOutput, "cannot be written"},
-		{[]string{"sweep"}, map[string]string{"MONGOLOAD_CONCURRENCY": "1,x"}, ExitInvalid, `"x" is not a positive whole number`}, // from the environment
+		{[]string{"sweep", "--rate", "100,Inf"}, nil, ExitInvalid, `+Inf is not finite`},                                    // issue 30
+		{[]string{"sweep", "--concurrency", "1,2", "--plateau", "NaN"}, nil, ExitInvalid, `--plateau: NaN is not a number`}, // issue 30
+		{[]string{"sweep"}, map[string]string{"MONGOLOAD_CONCURRENCY": "1,x"}, ExitInvalid, `"x" is not a number`},          // from the environment
 	} {
 		code, _, stderr := runCLI(t, context.Background(), c.env, c.args...)
 		if code != c.code || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {

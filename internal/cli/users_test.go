@@ -83,7 +83,9 @@ func TestCompareUsers(t *testing.T) {
 	}
 }
 
-// TestCompareUsersRefusals: bad input is one line and exit 2.
+// TestCompareUsersRefusals: options that do not go together are one line
+// and exit 2; a value out of its range (issue 30: --users 1e308 printed a
+// negative user count) is a line per value, exit 12, naming the flag.
 func TestCompareUsersRefusals(t *testing.T) {
 	a, b := usersInputs(t, "EUR")
 	_, usd := usersInputs(t, "USD")
@@ -94,11 +96,33 @@ func TestCompareUsersRefusals(t *testing.T) {
 		{[]string{a, b, "--growth", "50000"}, "--growth needs --users"},
 		{[]string{a, b, "--users", "25000", "--growth", "20000"}, "must be above the 25,000 users"},
 		{[]string{a, usd, "--users", "25000"}, "costs in mixed currencies"},
-		{[]string{a, b, "--users", "25000", "--headroom", "lots"}, "--headroom"},
 	} {
 		code, _, stderr := runCLI(t, context.Background(), nil, append([]string{"compare"}, tt.args...)...)
 		if code != ExitUsage || !strings.Contains(stderr, tt.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 			t.Errorf("%v: exit %d, %q; want exit 2 and one line with %q", tt.args, code, stderr, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--users", "25000", "--headroom", "lots"}, []string{`--headroom: "lots" is not a number`}},
+		{[]string{"--users", "1e308", "--growth", "1.7e308"}, []string{`--users: "1e308": 1e+308 is out of range`, `--growth: "1.7e308": 1.7e+308 is out of range`}},
+		{[]string{"--users", "NaN"}, []string{`--users: "NaN": NaN is not a number`}},
+		{[]string{"--users", "-Inf"}, []string{`--users: "-Inf": -Inf is not finite`}},
+		{[]string{"--users", "-1"}, []string{`--users: "-1": -1 is out of range`}},
+		{[]string{"--users", "25000", "--growth", "50000,Inf,0", "--headroom", "1001%"}, []string{`--growth: "Inf": +Inf is not finite`, `--growth: "0": 0 is out of range`, `--headroom: "1001%": 10.01 is out of range`}},
+	} {
+		code, _, stderr := runCLI(t, context.Background(), nil, append([]string{"compare", a, b}, tt.args...)...)
+		lines := strings.Split(strings.TrimSpace(strings.TrimPrefix(stderr, "mongoload: ")), "\n")
+		if code != ExitInvalid || len(lines) != len(tt.want) {
+			t.Errorf("%v: exit %d, %q; want exit 12 and %d lines", tt.args, code, stderr, len(tt.want))
+			continue
+		}
+		for i, w := range tt.want {
+			if !strings.HasPrefix(lines[i], w) {
+				t.Errorf("%v: line %d %q, want %q", tt.args, i+1, lines[i], w)
+			}
 		}
 	}
 }

@@ -26,7 +26,7 @@ func TestValidate(t *testing.T) {
 		// An operation type that does not exist, with a suggestion.
 		{"unknown type", strings.Replace(base, "type: findOne", "type: findone", 1), UnknownOperation, `did you mean "findOne"`},
 		// Negative weights make no sense.
-		{"negative weight", strings.Replace(base, "weight: 1", "weight: -2", 1), Invalid, "negative"},
+		{"negative weight", strings.Replace(base, "weight: 1", "weight: -2", 1), Invalid, "operations[0].weight: -2 is out of range"},
 		// Templates an operation type does not take are refused, not ignored.
 		{"template not taken", strings.Replace(base, "filter: {a: 1}", "filter: {a: 1}, pipeline: [{$match: {}}]", 1), Invalid, "pipeline has no meaning for findOne"},
 		// Templates an operation type needs.
@@ -42,7 +42,10 @@ func TestValidate(t *testing.T) {
 		// Durations are parsed with a hint.
 		{"bad duration", base + "run: {duration: soon}\n", Invalid, "not a duration"},
 		// Zero concurrency.
-		{"concurrency", base + "run: {concurrency: 0}\n", Invalid, "concurrency must be at least 1"},
+		{"concurrency", base + "run: {concurrency: 0}\n", Invalid, "w.yaml: run.concurrency: 0 is out of range: give a number of workers from 1"},
+		// NaN and the infinities are not numbers (issue 30).
+		{"rate .inf", base + "run: {rate: .inf}\n", Invalid, "w.yaml: run.rate: +Inf is not finite"},
+		{"rate .nan", base + "run: {rate: .nan}\n", Invalid, "w.yaml: run.rate: NaN is not a number"},
 		// A type mismatch is located.
 		{"type mismatch", base + "run: {concurrency: many}\n", Invalid, "w.yaml:8: wrong type: `many` is a string, where a whole number is expected"},
 	}

@@ -71,6 +71,18 @@ var (
 	WorkersRange = Range{Min: 0, Max: MaxWorkers, Whole: true, What: "a number of workers"}
 	// MoneyRange is an amount of money, 0 or more.
 	MoneyRange = Range{Min: 0, Max: MaxCount, What: "an amount"}
+	// ConcurrencyRange is the closed loop's workers: at least one.
+	ConcurrencyRange = Range{Min: 1, Max: MaxWorkers, Whole: true, What: "a number of workers"}
+	// PoolRange is a connection pool's size (0: the driver's default).
+	PoolRange = Range{Min: 0, Max: MaxWorkers, Whole: true, What: "a number of connections"}
+	// BatchRange is documents per insertMany: MongoDB's maxWriteBatchSize.
+	BatchRange = Range{Min: 1, Max: 100_000, Whole: true, What: "a number of documents per batch"}
+	// RunsRange is the runs of a battery (--repeat, --pass-quorum).
+	RunsRange = Range{Min: 0, Max: 100_000, Whole: true, What: "a number of runs"}
+	// ExplainRange is how many of the slowest shapes are explained.
+	ExplainRange = Range{Min: 0, Max: 10_000, Whole: true, What: "a number of shapes"}
+	// WeightRange is an operation's weight in the mix.
+	WeightRange = Range{Min: 0, Max: MaxCount, What: "a weight"}
 )
 
 // String says what r accepts: "a rate in operations per second from 0 to 1,000,000,000".
@@ -79,7 +91,7 @@ func (r Range) String() string {
 	if what == "" {
 		what = "a number"
 	}
-	if r.Whole && !strings.Contains(what, "count") && !strings.Contains(what, "number of") {
+	if r.Whole && !strings.Contains(what, "count") && !strings.Contains(what, "number of") && !strings.Contains(what, "whole") && !strings.Contains(what, "milliseconds") {
 		what = "a whole number (" + what + ")"
 	}
 	if r.AboveMin {
@@ -122,6 +134,9 @@ func (r Range) Check(v float64) error {
 func formatValue(v float64) string {
 	if math.IsInf(v, 1) {
 		return "+Inf"
+	}
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return strconv.FormatFloat(v, 'f', -1, 64) // 99999999, not 9.9999999e+07
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }

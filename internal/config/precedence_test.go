@@ -80,18 +80,22 @@ func setting(t *testing.T, flag string) Setting {
 	return Setting{}
 }
 
-// TestSettingIntegers: a number too big for its field is called out of
-// range with the bound, not "not an integer"; a word is not a number.
+// TestSettingIntegers: a number past its range is called out of range
+// with the bounds, a fraction not whole, NaN and the infinities not
+// numbers; a word is not a number.
 func TestSettingIntegers(t *testing.T) {
 	tests := []struct {
 		flag, value, want string
 	}{
-		{"seed", "99999999999999999999", `"99999999999999999999" is out of range: from -9223372036854775808 to 9223372036854775807`},
+		{"seed", "99999999999999999999", `"99999999999999999999": 1e+20 is out of range: give a count from 0 to 1,000,000,000,000,000`},
 		{"concurrency", "99999999999999999999", `is out of range`},
-		{"max-pool-size", "99999999999999999999", `"99999999999999999999" is out of range: at most 18446744073709551615`},
-		{"random-seed", "99999999999999999999", `is out of range: at most 18446744073709551615`},
-		{"concurrency", "many", `"many" is not an integer`},
-		{"max-pool-size", "-1", `"-1" is not a non-negative integer`},
+		{"max-pool-size", "99999999999999999999", `is out of range: give a number of connections from 0 to 1,000,000`},
+		{"random-seed", "99999999999999999999", `is out of range: a seed is at most 18446744073709551615`},
+		{"concurrency", "many", `"many" is not a number`},
+		{"concurrency", "2.5", `2.5 is not a whole number`},
+		{"concurrency", "NaN", `NaN is not a number`},
+		{"operations", "-Inf", `-Inf is not finite`},
+		{"max-pool-size", "-1", `"-1": -1 is out of range`},
 		{"seed", "cards=0", `leave a collection out`},
 		{"seed", "crads=5", `no collection "crads" (it has cards, merchants, ledger) (did you mean "cards"?)`},
 	}

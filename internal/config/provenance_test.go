@@ -24,8 +24,8 @@ func TestErrorsNameTheFlagOrVariable(t *testing.T) {
 		name, flag, value, where string
 		want                     string // the start of the error
 	}{
-		{"flag", "concurrency", "-3", "--concurrency", "--concurrency: concurrency must be at least 1"},
-		{"environment", "concurrency", "-2", "MONGOLOAD_CONCURRENCY", "MONGOLOAD_CONCURRENCY: concurrency must be at least 1"},
+		{"flag", "stages", "10s:2.5", "--stages", "--stages: 2.5 is not a whole number"},
+		{"environment", "stages", "10s:2.5", "MONGOLOAD_STAGES", "MONGOLOAD_STAGES: 2.5 is not a whole number"},
 		{"uri", "uri", "http://x", "--uri", "--uri: \"http://x\" must start with mongodb://"},
 		{"a fault the flag added", "fault", "at 1h: stepdown", "--fault", "--fault: fault \"at 1h: stepdown\" comes at or after the end"},
 		{"a timeout", "server-selection-timeout", "1s", "--server-selection-timeout", ""}, // valid: no error

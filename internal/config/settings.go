@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -28,7 +29,10 @@ type Setting struct {
 	// variable writes several ("at 1s: stepdown;at 2s: stepdown").
 	// Without it the last value given wins.
 	Join string
-	Set  func(c *Config, v string) error
+	// Range is where a numeric setting's value means something (the
+	// rule of number.go); nil for the others.
+	Range *Range
+	Set   func(c *Config, v string) error
 }
 
 // Repeatable says so in a setting's help.
@@ -54,29 +58,22 @@ var Settings = []Setting{
 	{Flag: "read-preference", Usage: "primary, primaryPreferred, secondary, secondaryPreferred or nearest", Set: func(c *Config, v string) error { c.Connection.ReadPreference = v; return nil }},
 	{Flag: "read-concern", Usage: "local, available, majority, linearizable or snapshot", Set: func(c *Config, v string) error { c.Connection.ReadConcern = v; return nil }},
 	{Flag: "write-concern", Usage: "w: a number or a tag such as majority", Set: setWriteConcern},
-	{Flag: "max-pool-size", Usage: "connection pool size", Set: uintSetter(func(c *Config) *uint64 { return &c.Connection.MaxPoolSize })},
-	{Flag: "min-pool-size", Usage: "connections kept open", Set: uintSetter(func(c *Config) *uint64 { return &c.Connection.MinPoolSize })},
+	{Flag: "max-pool-size", Range: &PoolRange, Usage: "connection pool size", Set: uintSetter(PoolRange, func(c *Config) *uint64 { return &c.Connection.MaxPoolSize })},
+	{Flag: "min-pool-size", Range: &PoolRange, Usage: "connections kept open", Set: uintSetter(PoolRange, func(c *Config) *uint64 { return &c.Connection.MinPoolSize })},
 	{Flag: "compressors", Join: ",", Usage: "wire compressors, comma separated (zstd,snappy,zlib)", Set: func(c *Config, v string) error { c.Connection.Compressors = SplitList(v); return nil }},
 	{Flag: "connect-timeout", Usage: "how long connecting may take", Set: durationSetter(func(c *Config) *Duration { return &c.Connection.Timeouts.Connect })},
 	{Flag: "server-selection-timeout", Usage: "how long to wait for a usable server", Set: durationSetter(func(c *Config) *Duration { return &c.Connection.Timeouts.ServerSelection })},
 	{Flag: "op-timeout", Usage: "client-side timeout of one operation (0: none)", Set: durationSetter(func(c *Config) *Duration { return &c.Connection.Timeouts.Operation })},
-	{Flag: "concurrency", Usage: "closed-loop workers", Set: intSetter(func(c *Config) *int { return &c.Run.Concurrency })},
+	{Flag: "concurrency", Range: &ConcurrencyRange, Usage: "closed-loop workers", Set: intSetter(ConcurrencyRange, func(c *Config) *int { return &c.Run.Concurrency })},
 	{Flag: "duration", Usage: "length of the measured run (0 with --operations: until that count)", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Duration })},
-	{Flag: "operations", Usage: "stop after this many measured operations", Set: int64Setter(func(c *Config) *int64 { return &c.Run.Operations })},
+	{Flag: "operations", Range: &CountRange, Usage: "stop after this many measured operations", Set: int64Setter(CountRange, func(c *Config) *int64 { return &c.Run.Operations })},
 	{Flag: "warmup", Usage: "warm-up before measuring (excluded from results)", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Warmup })},
 	{Flag: "grace", Usage: "after the duration, how long operations in flight may finish before they are abandoned and counted (default 5s)", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Grace })},
 	{Flag: "interval", Usage: "reporting interval", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Interval })},
-	{Flag: "seed", Join: ",", Usage: "documents each collection holds before the run (missing ones are inserted): N for every collection, overriding the workload's own counts, or NAME=N,... for some", Set: setSeed},
-	{Flag: "seed-scale", Usage: "multiply every seed count (collections' own included), e.g. 0.01 for a quick try", Set: func(c *Config, v string) error {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f <= 0 {
-			return fmt.Errorf("%q is not a positive factor", v)
-		}
-		c.Run.SeedScale = f
-		return nil
-	}},
-	{Flag: "seed-batch-size", Usage: "documents per insertMany while seeding", Set: intSetter(func(c *Config) *int { return &c.Run.SeedBatchSize })},
-	{Flag: "seed-workers", Usage: "parallel inserters while seeding (default 0: the smaller of --concurrency and 2 per core, 4 to 32)", Set: intSetter(func(c *Config) *int { return &c.Run.SeedWorkers })},
+	{Flag: "seed", Range: &CountRange, Join: ",", Usage: "documents each collection holds before the run (missing ones are inserted): N for every collection, overriding the workload's own counts, or NAME=N,... for some", Set: setSeed},
+	{Flag: "seed-scale", Range: &FactorRange, Usage: "multiply every seed count (collections' own included), e.g. 0.01 for a quick try", Set: floatSetter(FactorRange, func(c *Config) *float64 { return &c.Run.SeedScale })},
+	{Flag: "seed-batch-size", Range: &BatchRange, Usage: "documents per insertMany while seeding", Set: intSetter(BatchRange, func(c *Config) *int { return &c.Run.SeedBatchSize })},
+	{Flag: "seed-workers", Range: &WorkersRange, Usage: "parallel inserters while seeding (default 0: the smaller of --concurrency and 2 per core, 4 to 32)", Set: intSetter(WorkersRange, func(c *Config) *int { return &c.Run.SeedWorkers })},
 	{Flag: "setup", Bool: true, Usage: "create collections and indexes before the run (default true)", Set: func(c *Config, v string) error {
 		b, err := parseBool(v)
 		c.Run.Setup = &b
@@ -85,27 +82,20 @@ var Settings = []Setting{
 	{Flag: "drop", Bool: true, Usage: "drop the workload's own collections first", Set: boolSetter(func(c *Config) *bool { return &c.Run.Drop })},
 	{Flag: "write-to-source", Bool: true, Usage: "let a captured workload write to the deployment it was captured from (refused without it: that is the application's own data)", Set: boolSetter(func(c *Config) *bool { return &c.Run.WriteToSource })},
 	{Flag: "allow-existing", Bool: true, Usage: "write to collections that mongoload did not create", Set: boolSetter(func(c *Config) *bool { return &c.Run.AllowExisting })},
-	{Flag: "random-seed", Usage: "seed of the data (seeding, load) and of the value pools", Set: uintSetter(func(c *Config) *uint64 { return &c.Run.RandomSeed })},
-	{Flag: "operation-seed", Usage: "seed of the operations: keys, values, mix (default: a fresh one per run, printed in the report; give it to replay a run)", Set: uintSetter(func(c *Config) *uint64 { return &c.Run.OperationSeed })},
-	{Flag: "rate", Usage: "open loop: operations per second, scheduled whatever the server does", Set: func(c *Config, v string) error {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f < 0 {
-			return fmt.Errorf("%q is not a rate of 0 or more", v)
+	{Flag: "random-seed", Usage: "seed of the data (seeding, load) and of the value pools", Set: seedSetter(func(c *Config) *uint64 { return &c.Run.RandomSeed })},
+	{Flag: "operation-seed", Usage: "seed of the operations: keys, values, mix (default: a fresh one per run, printed in the report; give it to replay a run)", Set: seedSetter(func(c *Config) *uint64 { return &c.Run.OperationSeed })},
+	{Flag: "rate", Range: &RateRange, Usage: "open loop: operations per second, scheduled whatever the server does", Set: func(c *Config, v string) error {
+		f, err := RateRange.Parse(v)
+		if err != nil {
+			return err
 		}
 		c.Run.SetRate(f)
 		return nil
 	}},
-	{Flag: "rate-scale", Usage: "open loop: multiply the rate (the workload's own, such as a captured one, or --rate) by this factor, e.g. 3 for three times the captured traffic", Set: func(c *Config, v string) error {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f <= 0 {
-			return fmt.Errorf("%q is not a positive factor", v)
-		}
-		c.Run.RateScale = f
-		return nil
-	}},
+	{Flag: "rate-scale", Range: &FactorRange, Usage: "open loop: multiply the rate (the workload's own, such as a captured one, or --rate) by this factor, e.g. 3 for three times the captured traffic", Set: floatSetter(FactorRange, func(c *Config) *float64 { return &c.Run.RateScale })},
 	{Flag: "arrival", Usage: "open loop: fixed or poisson arrivals", Set: func(c *Config, v string) error { c.Run.Arrival = v; return nil }},
-	{Flag: "max-in-flight", Usage: "operations in flight at once (open loop: beyond it they are dropped; default 1000)", Set: intSetter(func(c *Config) *int { return &c.Run.MaxInFlight })},
-	{Flag: "sessions", Usage: "think-time sessions (simulated users)", Set: intSetter(func(c *Config) *int { return &c.Run.Sessions })},
+	{Flag: "max-in-flight", Range: &WorkersRange, Usage: "operations in flight at once (open loop: beyond it they are dropped; default 1000)", Set: intSetter(WorkersRange, func(c *Config) *int { return &c.Run.MaxInFlight })},
+	{Flag: "sessions", Range: &WorkersRange, Usage: "think-time sessions (simulated users)", Set: intSetter(WorkersRange, func(c *Config) *int { return &c.Run.Sessions })},
 	{Flag: "think-time", Usage: "sessions: time between a session's operations", Set: durationSetter(func(c *Config) *Duration { return &c.Run.ThinkTime })},
 	{Flag: "fault", Join: ";", Usage: "fault schedule entry: \"at 30s: stepdown\" asks the replica set primary to step down 30s into the measured phase", Set: setFaults},
 	{Flag: "think-distribution", Usage: "sessions: fixed or exponential think time", Set: func(c *Config, v string) error { c.Run.ThinkDist = v; return nil }},
@@ -127,19 +117,12 @@ var Settings = []Setting{
 		return nil
 	}},
 	{Flag: "slo", Join: ",", Usage: "service-level objectives, e.g. p99<=20ms,throughput>=5000,errors<=0.1%; a miss exits 30", Set: func(c *Config, v string) error { c.Run.SLO = v; return nil }},
-	{Flag: "repeat", Usage: "run the measured phase this many times (an SLA battery)", Set: intSetter(func(c *Config) *int { return &c.Run.Repeat })},
+	{Flag: "repeat", Range: &RunsRange, Usage: "run the measured phase this many times (an SLA battery)", Set: intSetter(RunsRange, func(c *Config) *int { return &c.Run.Repeat })},
 	{Flag: "cooldown", Usage: "pause between the runs of a battery or the steps of a sweep", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Cooldown })},
-	{Flag: "pass-quorum", Usage: "runs of a battery that must meet the SLO (default: all)", Set: intSetter(func(c *Config) *int { return &c.Run.PassQuorum })},
+	{Flag: "pass-quorum", Range: &RunsRange, Usage: "runs of a battery that must meet the SLO (default: all)", Set: intSetter(RunsRange, func(c *Config) *int { return &c.Run.PassQuorum })},
 	{Flag: "out", Usage: "write the results as JSON to this file", Set: func(c *Config, v string) error { c.Run.Out = v; return nil }},
 	{Flag: "label", Usage: "a name for this run in reports and comparisons", Set: func(c *Config, v string) error { c.Run.Label = v; return nil }},
-	{Flag: "monthly-cost", Usage: "what the system under test costs per month, for throughput per cost in comparisons", Set: func(c *Config, v string) error {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f < 0 {
-			return fmt.Errorf("%q is not a cost of 0 or more, such as 797.76", v)
-		}
-		c.Run.MonthlyCost = f
-		return nil
-	}},
+	{Flag: "monthly-cost", Range: &MoneyRange, Usage: "what the system under test costs per month, for throughput per cost in comparisons", Set: floatSetter(MoneyRange, func(c *Config) *float64 { return &c.Run.MonthlyCost })},
 	{Flag: "currency", Usage: "the currency of --monthly-cost, such as EUR", Set: func(c *Config, v string) error { c.Run.Currency = v; return nil }},
 	{Flag: "target", Usage: "where the operations go: mongodb (the server at --uri) or noop (no server: the engine, generators, recorder and sinks alone, to see mongoload's own ceiling for this workload)", Set: func(c *Config, v string) error { c.Run.Target = v; return nil }},
 	{Flag: "quiet", Bool: true, Usage: "no per-interval lines", Set: boolSetter(func(c *Config) *bool { return &c.Run.Quiet })},
@@ -157,7 +140,7 @@ var Settings = []Setting{
 		c.Run.DashboardLinger = &d
 		return err
 	}},
-	{Flag: "empty-threshold", Usage: "flag an operation when more than this share of its reads, updates or deletes find no document, such as 50% or 0.9 (default 50%; 100% never flags)", Set: setEmptyThreshold},
+	{Flag: "empty-threshold", Range: &ShareRange, Usage: "flag an operation when more than this share of its reads, updates or deletes find no document, such as 50% or 0.9 (default 50%; 100% never flags)", Set: setEmptyThreshold},
 	{Flag: "slow", Usage: "group operations at least this slow by shape (collection, type, filter), such as 200ms (0: off)", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Slow })},
 	{Flag: "memory-limit", GoEnv: "GOMEMLIMIT", Usage: "soft memory limit of mongoload itself, such as 256MiB, or off (default: sized from the workers, sessions and histograms of the run; docs/performance.md)", Set: func(c *Config, v string) error {
 		if _, err := mempolicy.ParseLimit(v); err != nil {
@@ -173,7 +156,7 @@ var Settings = []Setting{
 		c.Run.GOGC = v
 		return nil
 	}},
-	{Flag: "explain", Usage: "after the run, explain the N slowest shapes of --slow and flag collection scans (without --slow: operations of 100ms or more of client-side latency, sending to reply, queueing and network included; not the server's slowms)", Set: intSetter(func(c *Config) *int { return &c.Run.Explain })},
+	{Flag: "explain", Range: &ExplainRange, Usage: "after the run, explain the N slowest shapes of --slow and flag collection scans (without --slow: operations of 100ms or more of client-side latency, sending to reply, queueing and network included; not the server's slowms)", Set: intSetter(ExplainRange, func(c *Config) *int { return &c.Run.Explain })},
 }
 
 // durationSetterValue parses a duration that cannot be negative.
@@ -229,7 +212,7 @@ func setFaults(c *Config, v string) error {
 func setSeed(c *Config, v string) error {
 	if !strings.Contains(v, "=") {
 		var n int64
-		if err := int64Setter(func(*Config) *int64 { return &n })(c, v); err != nil {
+		if err := int64Setter(CountRange, func(*Config) *int64 { return &n })(c, v); err != nil {
 			return fmt.Errorf("%w (or NAME=N,... for some collections only)", err)
 		}
 		c.Run.Seed = n
@@ -245,7 +228,7 @@ func setSeed(c *Config, v string) error {
 	for _, part := range SplitList(v) {
 		name, count, _ := strings.Cut(part, "=")
 		var n int64
-		if err := int64Setter(func(*Config) *int64 { return &n })(c, count); err != nil || n < 1 {
+		if err := int64Setter(CountRange, func(*Config) *int64 { return &n })(c, count); err != nil || n < 1 {
 			return fmt.Errorf("%q: %q is not a number of documents (1 or more; leave a collection out to keep its own count)", part, count)
 		}
 		found := false
@@ -296,48 +279,70 @@ func boolSetter(field func(*Config) *bool) func(*Config, string) error {
 	}
 }
 
-// intError says why v is not an integer of bits bits: out of range (with
-// the bound) or not a number at all.
-func intError(v string, err error, bits int, signed bool) error {
-	if errors.Is(err, strconv.ErrRange) {
-		if !signed {
-			return fmt.Errorf("%q is out of range: at most %d", v, uint64(1)<<bits-1)
-		}
-		return fmt.Errorf("%q is out of range: from %d to %d", v, -(int64(1) << (bits - 1)), int64(1)<<(bits-1)-1)
-	}
-	if signed {
-		return fmt.Errorf("%q is not an integer", v)
-	}
-	return fmt.Errorf("%q is not a non-negative integer", v)
-}
+// The numeric settings parse through Range.Parse (number.go), against
+// the ranges Validate checks the file's values with: one rule for both.
 
-func intSetter(field func(*Config) *int) func(*Config, string) error {
+func floatSetter(r Range, field func(*Config) *float64) func(*Config, string) error {
 	return func(c *Config, v string) error {
-		n, err := strconv.ParseInt(v, 10, strconv.IntSize)
+		f, err := r.Parse(v)
 		if err != nil {
-			return intError(v, err, strconv.IntSize, true)
+			return err
 		}
-		*field(c) = int(n)
+		*field(c) = f
 		return nil
 	}
 }
 
-func int64Setter(field func(*Config) *int64) func(*Config, string) error {
+// whole parses v as a whole number in r (every integer setting's ranges
+// lie well inside an int and a float64's exact integers).
+func whole(r Range, v string) (float64, error) {
+	r.Whole = true
+	return r.Parse(v)
+}
+
+func intSetter(r Range, field func(*Config) *int) func(*Config, string) error {
 	return func(c *Config, v string) error {
-		n, err := strconv.ParseInt(strings.ReplaceAll(v, "_", ""), 10, 64)
+		f, err := whole(r, v)
 		if err != nil {
-			return intError(v, err, 64, true)
+			return err
 		}
-		*field(c) = n
+		*field(c) = int(f)
 		return nil
 	}
 }
 
-func uintSetter(field func(*Config) *uint64) func(*Config, string) error {
+func int64Setter(r Range, field func(*Config) *int64) func(*Config, string) error {
 	return func(c *Config, v string) error {
-		n, err := strconv.ParseUint(v, 10, 64)
+		f, err := whole(r, v)
 		if err != nil {
-			return intError(v, err, 64, false)
+			return err
+		}
+		*field(c) = int64(f)
+		return nil
+	}
+}
+
+func uintSetter(r Range, field func(*Config) *uint64) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		f, err := whole(r, v)
+		if err != nil {
+			return err
+		}
+		*field(c) = uint64(f)
+		return nil
+	}
+}
+
+// seedSetter reads a random seed: an identifier, not a quantity, so every
+// 64-bit value is one (and none is a float).
+func seedSetter(field func(*Config) *uint64) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		n, err := strconv.ParseUint(strings.ReplaceAll(v, "_", ""), 10, 64)
+		if errors.Is(err, strconv.ErrRange) {
+			return fmt.Errorf("%q is out of range: a seed is at most %d", v, uint64(math.MaxUint64))
+		}
+		if err != nil {
+			return fmt.Errorf("%q is not a seed: give a whole number from 0 to %d", v, uint64(math.MaxUint64))
 		}
 		*field(c) = n
 		return nil
@@ -361,14 +366,9 @@ func durationSetter(field func(*Config) *Duration) func(*Config, string) error {
 // setEmptyThreshold reads a share as a percentage ("50%") or a fraction
 // ("0.5"), from 0 (exclusive) to 100%.
 func setEmptyThreshold(c *Config, v string) error {
-	t := strings.TrimSpace(v)
-	pct := strings.HasSuffix(t, "%")
-	f, err := strconv.ParseFloat(strings.TrimSuffix(t, "%"), 64)
-	if pct {
-		f /= 100
-	}
-	if err != nil || f <= 0 || f > 1 {
-		return fmt.Errorf("%q is not a share above 0 and at most 100%% (such as 50%% or 0.9)", v)
+	f, err := ShareRange.ParseShare(v)
+	if err != nil {
+		return err
 	}
 	c.Run.EmptyThreshold = f
 	return nil

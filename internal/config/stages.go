@@ -36,9 +36,9 @@ func ParseStages(s string) (Stages, error) {
 		if err != nil || dur <= 0 {
 			return nil, fmt.Errorf("stage %q: %q is not a positive duration", part, d)
 		}
-		target, err := strconv.ParseFloat(t, 64)
-		if err != nil || target < 0 {
-			return nil, fmt.Errorf("stage %q: %q is not a rate or worker count of 0 or more", part, t)
+		target, err := RateRange.Parse(t) // whole workers in closed loop: Validate knows the model
+		if err != nil {
+			return nil, fmt.Errorf("stage %q: the target (a rate, or workers in closed loop): %w", part, err)
 		}
 		out = append(out, Stage{Duration: dur, Target: target})
 	}

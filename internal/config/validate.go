@@ -64,6 +64,7 @@ func (c *Config) Validate() Errors {
 	c.validateOperations(add)
 	c.validateRun(add)
 	c.validateWatchers(add)
+	c.checkNumbers(add)
 	return es
 }
 
@@ -179,9 +180,6 @@ func (c *Config) validateOperations(add adder) {
 			add(Invalid, op.Line, field+".name", "operation name %q is used twice", op.Name)
 		}
 		names[op.Name] = true
-		if op.Weight < 0 {
-			add(Invalid, op.Line, field+".weight", "weight %g is negative", op.Weight)
-		}
 		total += op.Weight
 		if op.Type == "transaction" {
 			c.validateTransaction(add, field, op) // each step names its collection
@@ -281,14 +279,8 @@ func contains(list []string, s string) bool {
 
 func (c *Config) validateRun(add adder) {
 	r := &c.Run
-	if r.Concurrency < 1 {
-		add(Invalid, 0, "run.concurrency", "concurrency must be at least 1, not %d", r.Concurrency)
-	}
 	if r.Duration <= 0 && r.Operations <= 0 && len(r.Stages) == 0 {
 		add(Invalid, 0, "run.duration", "give the run a duration or an operation count")
-	}
-	if r.Operations < 0 {
-		add(Invalid, 0, "run.operations", "operations cannot be negative")
 	}
 	if r.Interval.D() < 10*time.Millisecond {
 		add(Invalid, 0, "run.interval", "the reporting interval must be at least 10ms, not %s", r.Interval)
@@ -304,9 +296,6 @@ func (c *Config) validateRun(add adder) {
 			add(Invalid, 0, "run.gogc", "%v", err)
 		}
 	}
-	if r.Explain < 0 {
-		add(Invalid, 0, "run.explain", "--explain %d: give how many of the slowest shapes to explain, 0 or more", r.Explain)
-	}
 	checkOneOf(add, "run.target", r.Target, []string{TargetMongoDB, TargetNoop})
 	if r.Target == TargetNoop && len(r.Faults) > 0 {
 		add(Invalid, 0, "run.faults", "a fault schedule needs a server: remove --fault, or run against one (--target mongodb)")
@@ -318,11 +307,8 @@ func (c *Config) validateRun(add adder) {
 			add(Invalid, 0, fmt.Sprintf("run.faults[%d]", i), "fault %q comes at or after the end of the %s run: give it an earlier time or a longer --duration", f, r.Duration)
 		}
 	}
-	if r.Repeat < 0 || r.PassQuorum < 0 || (r.Repeat > 0 && r.PassQuorum > r.Repeat) {
+	if r.Repeat > 0 && r.PassQuorum > r.Repeat {
 		add(Invalid, 0, "run.passQuorum", "passQuorum %d must be between 0 and repeat %d", r.PassQuorum, r.Repeat)
-	}
-	if r.Seed < 0 || r.SeedBatchSize < 1 || r.SeedWorkers < 0 {
-		add(Invalid, 0, "run.seed", "seed must be 0 or more, seedBatchSize at least 1, seedWorkers 0 or more")
 	}
 }
 
@@ -331,12 +317,7 @@ func (c *Config) validateLoadModel(add adder) {
 	if r.Rate > 0 && r.Sessions > 0 {
 		add(Invalid, 0, "run.rate", "choose one load model: a target rate (open loop) or sessions, not both")
 	}
-	if r.Rate < 0 || r.Sessions < 0 || r.MaxInFlight < 0 {
-		add(Invalid, 0, "run", "rate, sessions and maxInFlight cannot be negative")
-	}
-	if r.RateScale < 0 {
-		add(Invalid, 0, "run.rateScale", "rateScale %g must be positive", r.RateScale)
-	} else if r.RateScale > 0 && r.Rate == 0 {
+	if r.RateScale > 0 && r.Rate == 0 {
 		add(Invalid, 0, "run.rateScale", "rateScale multiplies a rate and the workload has none (a capture of slow operations only records the mix): give one with --rate")
 	}
 	checkOneOf(add, "run.arrival", r.Arrival, []string{"fixed", "poisson"})
@@ -351,8 +332,8 @@ func (c *Config) validateLoadModel(add adder) {
 		add(Invalid, 0, "run.stages", "stages ramp a rate (open loop) or workers (closed loop), not sessions")
 	}
 	for i, st := range r.Stages {
-		if st.Duration <= 0 || st.Target < 0 || (r.Rate == 0 && r.Sessions == 0 && st.Target != float64(int(st.Target))) {
-			add(Invalid, 0, fmt.Sprintf("run.stages[%d]", i), "a stage needs a positive duration and a target of 0 or more (whole workers in closed loop)")
+		if st.Duration <= 0 {
+			add(Invalid, 0, fmt.Sprintf("run.stages[%d]", i), "a stage needs a positive duration")
 		}
 	}
 	if _, err := ParsePartition(r.Partition); err != nil {

@@ -5,8 +5,27 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 )
+
+// ErrMalformed marks a file that is not well-formed JSON (truncated,
+// a stray character): the CLI exits 10 for it, as for malformed YAML.
+var ErrMalformed = errors.New("malformed JSON")
+
+// malformedIf wraps described with ErrMalformed when err, from decoding,
+// is a syntax error (an unexpected end included); else returns it as is.
+func malformedIf(err, described error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return &malformed{described}
+	}
+	return described
+}
+
+type malformed struct{ error }
+
+func (m *malformed) Unwrap() []error { return []error{m.error, ErrMalformed} }
 
 // jsonProblem says what is wrong with a JSON file in a reader's words,
 // with its line: "line 12: totals.operations holds a string, where a

@@ -88,7 +88,7 @@ func ReadJSON(path string) (*Result, error) {
 		Schema *string `json:"schema"`
 	}
 	if err := json.Unmarshal(b, &head); err != nil {
-		return nil, fmt.Errorf("read results %q: not a JSON results file: %s", path, jsonProblem(b, err))
+		return nil, malformedIf(err, fmt.Errorf("read results %q: not a JSON results file: %s", path, jsonProblem(b, err)))
 	}
 	switch {
 	case head.Schema == nil:
@@ -102,7 +102,7 @@ func ReadJSON(path string) (*Result, error) {
 	}
 	var res Result
 	if err := json.Unmarshal(b, &res); err != nil {
-		return nil, fmt.Errorf("read results %q: %s: the file does not have the shape of %s; write it again with mongoload (run --out, merge --out), or fix that field", path, jsonProblem(b, err), Schema)
+		return nil, malformedIf(err, fmt.Errorf("read results %q: %s: the file does not have the shape of %s; write it again with mongoload (run --out, merge --out), or fix that field", path, jsonProblem(b, err), Schema))
 	}
 	return &res, nil
 }

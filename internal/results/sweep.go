@@ -227,7 +227,7 @@ func ReadSweep(path string) (*Sweep, error) {
 	}
 	var sw Sweep
 	if err := json.Unmarshal(b, &sw); err != nil {
-		return nil, fmt.Errorf("read sweep %q: %s: the file does not have the shape of %s; write it again with mongoload sweep --out, or fix that field", path, jsonProblem(b, err), SweepSchema)
+		return nil, malformedIf(err, fmt.Errorf("read sweep %q: %s: the file does not have the shape of %s; write it again with mongoload sweep --out, or fix that field", path, jsonProblem(b, err), SweepSchema))
 	}
 	return &sw, nil
 }
@@ -265,7 +265,7 @@ func schemaOf(path string, b []byte) (string, error) {
 		Schema *string `json:"schema"`
 	}
 	if err := json.Unmarshal(b, &head); err != nil {
-		return "", fmt.Errorf("read %q: not a mongoload JSON file: %s", path, jsonProblem(b, err))
+		return "", malformedIf(err, fmt.Errorf("read %q: not a mongoload JSON file: %s", path, jsonProblem(b, err)))
 	}
 	if head.Schema == nil {
 		return "", fmt.Errorf("read %q: no \"schema\" field: not a mongoload results or sweep file", path)
