@@ -282,6 +282,7 @@ func (r *Result) sampleCollections(ctx context.Context, srv Server) {
 				continue
 			}
 		}
+		c.readTimeseries(ctx, srv)
 		ix, err := srv.Indexes(ctx, sh.DB, sh.Coll)
 		if err != nil {
 			c.Notes = append(c.Notes, "listIndexes: "+firstLine(err))

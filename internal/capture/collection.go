@@ -22,6 +22,8 @@ type Collection struct {
 	Root     *Field
 	Indexes  []bson.Raw
 	Notes    []string // what could not be read, and why
+	// Timeseries is its definition when it is a time-series collection.
+	Timeseries *config.Timeseries
 }
 
 // NewCollection starts the model of db.name.

@@ -125,7 +125,7 @@ func (p *Profiled) outside(ns string) string {
 	switch {
 	case db == "admin" || db == "local" || db == "config":
 		return "the " + db + " database"
-	case strings.HasPrefix(coll, "system."):
+	case strings.HasPrefix(coll, "system.") && !strings.HasPrefix(coll, bucketsPrefix): // buckets: their time-series collection's (timeseries.go)
 		return "system collections"
 	case coll == "mongoload_meta":
 		return "mongoload's own bookkeeping (mongoload_meta)"

@@ -49,6 +49,9 @@ func (w *Workload) encode(out io.Writer) error {
 		if col.Seed > 0 {
 			add(m, "seed", config.YAMLNumber(col.Seed))
 		}
+		if col.Timeseries != nil {
+			add(m, "timeseries", yamlTimeseries(col.Timeseries))
+		}
 		add(m, "template", config.YAMLValue(col.Template, true))
 		if len(col.Indexes) > 0 {
 			add(m, "indexes", config.YAMLIndexes(col.Indexes))

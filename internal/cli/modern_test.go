@@ -10,6 +10,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/testserver"
 )
@@ -226,4 +227,53 @@ func TestWatcherLagShowsPause(t *testing.T) {
 		t.Errorf("lag max %.1f ms with the server paused 3 x 500 ms", w.Lag.Max)
 	}
 	t.Logf("lag p50 %.1f p99 %.1f max %.1f ms, %d resumes", w.Lag.P50, w.Lag.P99, w.Lag.Max, w.Resumes)
+}
+
+// TestCaptureTimeseries: capture recognises a time-series collection
+// (listCollections' type and options; writes the server logs on its
+// buckets count as the collection's) and writes it back as one: the
+// captured workload, run on another server, creates a time-series
+// collection with the same definition.
+func TestCaptureTimeseries(t *testing.T) {
+	ctx := context.Background()
+	uri, _ := testserver.Own(t)
+	cl := connectTest(t, ctx, uri)
+	if code, out, errs := runCLI(t, ctx, nil, "run", "iot", "--uri", uri, "--seed", "2000", "--operations", "10", "--quiet"); code != 0 {
+		t.Fatalf("seed: exit %d: %s%s", code, out, errs)
+	}
+	profileLevel(t, ctx, cl, "iot", 2)
+	if code, out, errs := runCLI(t, ctx, nil, "run", "iot", "--uri", uri, "--operations", "300", "--warmup", "0s", "--concurrency", "2", "--quiet"); code != 0 {
+		t.Fatalf("run: exit %d: %s%s", code, out, errs)
+	}
+	if _, err := cl.Command(ctx, "iot", bson.D{{Key: "profile", Value: 0}}); err != nil { // off, the entries kept
+		t.Fatal(err)
+	}
+	w := filepath.Join(t.TempDir(), "w.yaml")
+	if code, out, errs := runCLI(t, ctx, nil, "capture", "--uri", uri, "--database", "iot", "--out", w); code != 0 {
+		t.Fatalf("capture: exit %d: %s%s", code, out, errs)
+	}
+	cfg, err := config.Load(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ts *config.Timeseries
+	for _, c := range cfg.Collections {
+		if c.Name == "readings" {
+			ts = c.Timeseries
+		}
+		if strings.HasPrefix(c.Name, "system.buckets.") {
+			t.Errorf("the buckets collection %s is in the captured workload", c.Name)
+		}
+	}
+	if ts == nil || ts.TimeField != "at" || ts.MetaField != "device" || ts.Granularity != "seconds" {
+		t.Fatalf("captured iot.readings as timeseries %+v, want at/device/seconds", ts)
+	}
+	other := testserver.OwnServer(t)
+	if code, out, errs := runCLI(t, ctx, nil, "run", w, "--uri", other.URI, "--operations", "50", "--quiet"); code != 0 {
+		t.Fatalf("run the captured workload: exit %d: %s%s", code, out, errs)
+	}
+	raw := openDB(t, other.URI).cmd("iot", bson.D{{Key: "listCollections", Value: 1}, {Key: "filter", Value: bson.D{{Key: "name", Value: "readings"}}}})
+	if typ := raw.Lookup("cursor", "firstBatch", "0", "type").StringValue(); typ != "timeseries" {
+		t.Errorf("the captured workload made iot.readings of type %q", typ)
+	}
 }

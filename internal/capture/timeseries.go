@@ -1,0 +1,91 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/mongodb"
+)
+
+// A time-series collection keeps its measurements in buckets, a
+// collection of its own (system.buckets.NAME) that the server writes for
+// it: a write logged there is a write of the time-series collection.
+const bucketsPrefix = "system.buckets."
+
+// bucketsOwner names the collection whose buckets coll is, or coll.
+func bucketsOwner(coll string) string { return strings.TrimPrefix(coll, bucketsPrefix) }
+
+// readTimeseries reads, from listCollections, whether the collection is a
+// time-series one and its definition, so that the workload creates it as
+// one: its inserts and queries cost nothing like a plain collection's.
+func (c *Collection) readTimeseries(ctx context.Context, srv Server) {
+	raw, err := srv.Command(ctx, c.DB, bson.D{{Key: "listCollections", Value: 1}, {Key: "filter", Value: bson.D{{Key: "name", Value: c.Name}}}})
+	if err != nil {
+		c.Notes = append(c.Notes, "listCollections: "+firstLine(err))
+		return
+	}
+	spec, ok := raw.Lookup("cursor", "firstBatch", "0").DocumentOK()
+	if !ok || spec.Lookup("type").StringValue() != "timeseries" {
+		return
+	}
+	opts := spec.Lookup("options")
+	o := opts.Document().Lookup("timeseries").Document()
+	ts := &config.Timeseries{
+		TimeField:   o.Lookup("timeField").StringValue(),
+		MetaField:   o.Lookup("metaField").StringValue(),
+		Granularity: o.Lookup("granularity").StringValue(),
+	}
+	// With a granularity the server reports the bucket span it implies:
+	// the granularity alone says it. Without one, the spans are the user's.
+	if ts.Granularity == "" {
+		ts.BucketMaxSpanSeconds = int64(mongodb.Number(o.Lookup("bucketMaxSpanSeconds")))
+		ts.BucketRoundingSeconds = int64(mongodb.Number(o.Lookup("bucketRoundingSeconds")))
+	}
+	ts.ExpireAfterSeconds = int64(mongodb.Number(opts.Document().Lookup("expireAfterSeconds")))
+	c.Timeseries = ts
+	c.Notes = append(c.Notes, fmt.Sprintf("a time-series collection (%s), as listCollections gives it: created as one", ts))
+}
+
+// timeseriesOf is the collection's time-series definition for a workload
+// whose template is template: none, with a note, when the sample wrote
+// no time field (a workload could not insert a measurement).
+func (c *Collection) timeseriesOf(template config.Value) *config.Timeseries {
+	ts := c.Timeseries
+	if ts == nil {
+		return nil
+	}
+	for _, f := range template.Fields {
+		if f.Key == ts.TimeField {
+			return ts
+		}
+	}
+	c.Notes = append(c.Notes, fmt.Sprintf("written as a plain collection: the sample shows no time field %s (a time-series collection needs it in every document)", ts.TimeField))
+	return nil
+}
+
+// yamlTimeseries is a time-series definition as the workload file writes it.
+func yamlTimeseries(ts *config.Timeseries) *yaml.Node {
+	m := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+	for _, f := range []struct {
+		k string
+		v string
+	}{{"timeField", ts.TimeField}, {"metaField", ts.MetaField}, {"granularity", ts.Granularity}} {
+		if f.v != "" {
+			config.YAMLPair(m, f.k, config.YAMLString(f.v))
+		}
+	}
+	for _, f := range []struct {
+		k string
+		v int64
+	}{{"bucketMaxSpanSeconds", ts.BucketMaxSpanSeconds}, {"bucketRoundingSeconds", ts.BucketRoundingSeconds}, {"expireAfterSeconds", ts.ExpireAfterSeconds}} {
+		if f.v > 0 {
+			config.YAMLPair(m, f.k, config.YAMLNumber(f.v))
+		}
+	}
+	return m
+}
