@@ -24,7 +24,7 @@ type ABOptions struct {
 func DefaultABOptions() ABOptions { return ABOptions{Threshold: 0.10, Alpha: 0.01} }
 
 // ABTest names the test Judge runs, for the file.
-const ABTest = "van Elteren's stratified Wilcoxon rank-sum test over every latency of the shape, each round a stratum, and a t-test of the rounds' log shifts (the rounds are the replicates); p is the larger of the two (two-sided); flagged only where p < alpha and the shift (the median of B/A over the deciles 10..90) passes the threshold"
+const ABTest = "van Elteren's stratified Wilcoxon rank-sum test over every latency of the shape (each round a stratum, two-sided), and a one-sided t-test that the rounds' shifts (the median of B/A over the deciles 10..90, each round a replicate) lie beyond the threshold; p is the larger of the two; flagged where p < alpha"
 
 // ABJudgement is what the latencies of one shape say.
 type ABJudgement struct {
@@ -43,9 +43,11 @@ type ABJudgement struct {
 // 1/(n+1) and summed over rounds, so that drift of the host between rounds
 // (which alternating A B B A spreads evenly) never passes for a difference.
 // With thousands of latencies any shift is "significant", and the host's
-// drift between rounds is not in the rank test: the shift must also stand
-// out of the rounds' own spread (roundTest), and pass the minimum effect
-// (Threshold), which keeps an A/A comparison clean.
+// drift between rounds is not in the rank test. So the rounds, the real
+// replicates, must also show the shift beyond the minimum effect: a
+// one-sided t-test of their log shifts against log(1+Threshold) (beyond),
+// a test of a minimum effect rather than of no effect, which keeps an A/A
+// comparison clean on a busy host.
 func JudgeShape(a, b []*hdrhistogram.Histogram, o ABOptions) ABJudgement {
 	j := ABJudgement{Flag: results.FlagNone, P: 1, Shift: 1}
 	ma, mb := mergeAll(a), mergeAll(b)
@@ -70,18 +72,25 @@ func JudgeShape(a, b []*hdrhistogram.Histogram, o ABOptions) ABJudgement {
 		z := (t - e) / math.Sqrt(v)
 		pRank = math.Erfc(math.Abs(z) / math.Sqrt2)
 	}
-	j.P = max(pRank, roundTest(j.RoundShifts))
 	j.Shift = round3(j.Shift)
 	up, down := 1+o.Threshold, 1/(1+o.Threshold)
 	switch {
-	case j.P >= o.Alpha:
-		j.Why = fmt.Sprintf("not significant (p = %.2g: rank test %.2g, rounds %.2g; shift %.2fx)", j.P, pRank, roundTest(j.RoundShifts), j.Shift)
 	case j.Shift >= up:
-		j.Flag, j.Why = results.FlagRegression, fmt.Sprintf("%.2fx slower across the distribution (p = %.2g)", j.Shift, j.P)
+		j.P = max(pRank, beyond(j.RoundShifts, up))
+		if j.P < o.Alpha {
+			j.Flag, j.Why = results.FlagRegression, fmt.Sprintf("%.2fx slower across the distribution, beyond %.2fx across rounds (p = %.2g)", j.Shift, up, j.P)
+		}
 	case j.Shift <= down:
-		j.Flag, j.Why = results.FlagImprovement, fmt.Sprintf("%.2fx faster across the distribution (p = %.2g)", 1/j.Shift, j.P)
+		j.P = max(pRank, beyond(invert(j.RoundShifts), up))
+		if j.P < o.Alpha {
+			j.Flag, j.Why = results.FlagImprovement, fmt.Sprintf("%.2fx faster across the distribution, beyond %.2fx across rounds (p = %.2g)", 1/j.Shift, up, j.P)
+		}
 	default:
-		j.Why = fmt.Sprintf("significant (p = %.2g) but a shift of %.2fx, within the %.0f%% threshold", j.P, j.Shift, 100*o.Threshold)
+		j.P = pRank
+		j.Why = fmt.Sprintf("a shift of %.2fx, within the %.0f%% threshold (rank test p = %.2g)", j.Shift, 100*o.Threshold, pRank)
+	}
+	if j.Flag == results.FlagNone && j.Why == "" {
+		j.Why = fmt.Sprintf("a shift of %.2fx, not shown beyond %.2fx (p = %.2g: rank test %.2g, rounds %v)", j.Shift, up, j.P, pRank, j.RoundShifts)
 	}
 	return j
 }

@@ -97,3 +97,29 @@ func TestJudgeShapeOneSideEmpty(t *testing.T) {
 		t.Errorf("judged with nothing on B: %+v", j)
 	}
 }
+
+// TestBeyond: the rounds must show the shift beyond the threshold, not
+// merely away from 1.
+func TestBeyond(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		shifts []float64
+		flag   bool // p < 0.01
+	}{
+		// An index dropped: every round far beyond 1.1x.
+		{"collection scan", []float64{26.4, 31.7, 11.1, 10.1}, true},
+		// A steady 1.5x on a quiet host.
+		{"steady 1.5x", []float64{1.5, 1.52, 1.47, 1.55}, true},
+		// Measured on a busy host beside a shape that scans: a shift in
+		// every round, but spread too wide to put it beyond 1.1x.
+		{"spread 1.4x", []float64{2.73, 1.64, 1.36, 1.37}, false},
+		// Within the threshold however steady.
+		{"steady 1.05x", []float64{1.05, 1.05, 1.06, 1.04}, false},
+		// One round cannot show a spread.
+		{"one round", []float64{3}, false},
+	} {
+		if p := beyond(c.shifts, 1.1); (p < 0.01) != c.flag {
+			t.Errorf("%s: p = %.4f, want below 0.01: %v", c.name, p, c.flag)
+		}
+	}
+}

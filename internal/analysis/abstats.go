@@ -6,12 +6,13 @@ import "math"
 // over every latency treats each operation as independent, which the
 // host's drift from one round to the next is not: thousands of latencies
 // make a 5% drift "significant". The rounds are the replicates, so a
-// shape's difference must also stand out of the rounds' own spread.
+// shape's difference must also stand beyond the threshold in them.
 
-// roundTest is the two-sided p-value of a one-sample t-test that the mean
-// of the rounds' log shifts is 0 (Student, Biometrika 6, 1908): 1 with
+// beyond is the one-sided p-value of a t-test (Student, Biometrika 6,
+// 1908) that the mean of the rounds' log shifts exceeds log(bound): small
+// when every round shows the shift beyond bound, with little spread. 1 with
 // fewer than two rounds, where no spread can be measured.
-func roundTest(shifts []float64) float64 {
+func beyond(shifts []float64, bound float64) float64 {
 	k := len(shifts)
 	if k < 2 {
 		return 1
@@ -27,14 +28,28 @@ func roundTest(shifts []float64) float64 {
 		ss += d * d
 	}
 	sd := math.Sqrt(ss / float64(k-1))
+	excess := mean - math.Log(bound)
 	if sd == 0 {
-		if mean == 0 {
-			return 1
+		if excess > 0 {
+			return 0
 		}
-		return 0
+		return 1
 	}
-	t := mean / (sd / math.Sqrt(float64(k)))
-	return studentP(t, float64(k-1))
+	t := excess / (sd / math.Sqrt(float64(k)))
+	two := studentP(math.Abs(t), float64(k-1))
+	if t > 0 {
+		return two / 2
+	}
+	return 1 - two/2
+}
+
+// invert turns shifts of B over A into A over B (an improvement's test).
+func invert(shifts []float64) []float64 {
+	out := make([]float64, len(shifts))
+	for i, s := range shifts {
+		out[i] = 1 / s
+	}
+	return out
 }
 
 // studentP is the two-sided tail probability of Student's t with df

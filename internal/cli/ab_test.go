@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -58,18 +60,21 @@ type abSides struct {
 	a, b         *mongodb.Client
 	db, workload string
 	docs         int
+	pidB         int // B's server, which a test may kill
 }
 
 func newABSides(t *testing.T, docs int) *abSides {
 	ctx := context.Background()
 	s := &abSides{ctx: ctx, uriA: testserver.URI(t), docs: docs}
-	s.uriB, _ = testserver.Own(t)
+	s.uriB, s.pidB = testserver.Own(t)
 	s.db = fmt.Sprintf("ab_%d_%s", os.Getpid(), strings.ToLower(strings.TrimPrefix(t.Name(), "Test")))
 	s.a, s.b = connectTest(t, ctx, s.uriA), connectTest(t, ctx, s.uriB)
 	s.workload = abWorkload(t, s.db)
 	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second) // B may have been killed
+		defer cancel()
 		for _, c := range []*mongodb.Client{s.a, s.b} {
-			_, _ = c.Command(context.Background(), s.db, bson.D{{Key: "dropDatabase", Value: 1}})
+			_, _ = c.Command(ctx, s.db, bson.D{{Key: "dropDatabase", Value: 1}})
 		}
 	})
 	return s
@@ -162,6 +167,9 @@ func TestABIndexDropped(t *testing.T) {
 	s.prepare(t)
 	s.command(t, s.b, bson.D{{Key: "dropIndexes", Value: "items"}, {Key: "index", Value: "org_1"}})
 	code, ab, text := s.ab(t, "--rounds", "4", "--verify", "30")
+	for _, o := range ab.Operations {
+		t.Logf("%s: %s (shift %.3f, round shifts %v, p %.3g)", o.Name, o.Flag, o.Shift, o.RoundShifts, o.P)
+	}
 	if code != ExitRegression || ab.Verdict != results.ABRegressed {
 		t.Fatalf("exit %d verdict %s, want %d regressed:\n%s", code, ab.Verdict, ExitRegression, text)
 	}
@@ -250,5 +258,37 @@ func TestABGuardsTheSource(t *testing.T) {
 	var n int64
 	if n, err = s.b.CountExact(s.ctx, s.db, "items"); err != nil || n != 0 {
 		t.Errorf("the source holds %d documents of the workload (%v): nothing may be written there", n, err)
+	}
+}
+
+// TestABCandidateLost: the candidate killed during the rounds is measured
+// through and named, the file is still written, and the verdict is a
+// regression: never an improvement because a side stopped answering.
+func TestABCandidateLost(t *testing.T) {
+	s := newABSides(t, 2000)
+	s.prepare(t)
+	out := filepath.Join(t.TempDir(), "ab.json")
+	bg := runInBackground(s.ctx, "ab", s.workload, "--uri", s.uriA, "--candidate-uri", s.uriB, "--seed", "2000",
+		"--rounds", "3", "--verify", "5", "--server-selection-timeout", "1s", "--op-timeout", "1s", "--grace", "1s", "--out", out)
+	testserver.Await(t, 60*time.Second, "round 1 on A", func() bool { return strings.Contains(bg.stderr.String(), "round 1 A:") })
+	if err := syscall.Kill(s.pidB, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, errs := bg.wait()
+	t.Logf("%s", errs)
+	ab, err := results.ReadAB(out)
+	if err != nil {
+		t.Fatalf("exit %d, no file: %v\n%s%s", code, err, stdout, errs)
+	}
+	if (code != ExitRegression && code != ExitServerLost) || ab.Verdict != results.ABRegressed || ab.B.Failed == "" || ab.A.Failed != "" {
+		t.Errorf("exit %d, verdict %s, a.failed %q, b.failed %q: want 26 or 21, regressed, B named\n%s%s", code, ab.Verdict, ab.A.Failed, ab.B.Failed, stdout, errs)
+	}
+	for _, o := range ab.Operations {
+		if o.Flag == results.FlagImprovement {
+			t.Errorf("%s flagged an improvement with the candidate dead: %s", o.Name, o.Why)
+		}
+	}
+	if !strings.Contains(stdout, "B (candidate)") || !strings.Contains(stdout+errs, ab.B.Failed) {
+		t.Errorf("the report does not say the candidate failed (%s):\n%s", ab.B.Failed, stdout)
 	}
 }

@@ -155,6 +155,22 @@ func (x AB) rounds(ctx context.Context, a, b *Session, ab *results.AB) ([]result
 		if r.Outcome == engine.Interrupted {
 			return r.Err()
 		}
+		if t := r.Result.Totals; t.Operations == 0 {
+			// Not given up for lost (each operation failed, or hung until
+			// the grace period abandoned it), but it answered nothing:
+			// measured through, said, and the rounds end here.
+			why := fmt.Sprintf("answered no operation in round %d (outcome %s, %s errors", round, r.Result.Outcome, results.Thousands(t.Errors))
+			if len(t.ErrorsByClass) > 0 {
+				why += ": " + classes(t.ErrorsByClass)
+			}
+			why += ")"
+			if name == "A" {
+				ab.A.Failed = why
+			} else {
+				ab.B.Failed = why
+			}
+			return errSideFailed
+		}
 		return nil
 	}
 	for round := 1; round <= x.Rounds; round++ {
@@ -168,7 +184,7 @@ func (x AB) rounds(ctx context.Context, a, b *Session, ab *results.AB) ([]result
 			go func() { defer wg.Done(); rb, eb = measure("B", round) }()
 			wg.Wait()
 			if err := errors.Join(record("A", round, ra, ea), record("B", round, rb, eb)); err != nil {
-				return runs, err
+				return runs, ignoreFailed(err)
 			}
 			continue
 		}
@@ -177,11 +193,33 @@ func (x AB) rounds(ctx context.Context, a, b *Session, ab *results.AB) ([]result
 		for _, name := range order {
 			r, err := measure(name, round)
 			if err := record(name, round, r, err); err != nil {
-				return runs, err
+				return runs, ignoreFailed(err)
 			}
 		}
 	}
 	return runs, nil
+}
+
+// errSideFailed ends the rounds when a side answered nothing in one: the
+// side is named in the file, and the comparison is not an error.
+var errSideFailed = errors.New("a side answered nothing")
+
+// ignoreFailed drops errSideFailed from err (a parallel round joins both
+// sides' errors; the other's stays).
+func ignoreFailed(err error) error {
+	if errors.Is(err, errSideFailed) {
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			var rest []error
+			for _, e := range j.Unwrap() {
+				if !errors.Is(e, errSideFailed) {
+					rest = append(rest, e)
+				}
+			}
+			return errors.Join(rest...)
+		}
+		return nil
+	}
+	return err
 }
 
 // roundConfig is a side's configuration for its measured runs: quiet, no
