@@ -84,13 +84,15 @@ func loadWorkload(ref string) (*config.Config, error) {
 // anywhere (a file, a built-in, plgm definitions), validates the result
 // and compiles it.
 func layer(cfg *config.Config, fs *pflag.FlagSet, env func(string) (string, bool)) (*config.Config, *workload.Plan, error) {
-	if err := config.ApplyEnv(cfg, env); err != nil {
-		return nil, nil, err
-	}
-	if err := applyFlags(cfg, fs); err != nil {
-		return nil, nil, err
-	}
-	if es := append(cfg.Validate(), checkCommandLine(cfg)...); len(es) > 0 {
+	// Every mistake at once: a value the environment or a flag could not
+	// set (a number out of range) is listed with what Validate finds in
+	// the rest (the field keeps its earlier, valid value meanwhile).
+	var es config.Errors
+	es.Add(config.ApplyEnv(cfg, env))
+	es.Add(applyFlags(cfg, fs))
+	es = append(es, cfg.Validate()...)
+	es = append(es, checkCommandLine(cfg)...)
+	if len(es) > 0 {
 		return nil, nil, es
 	}
 	cfg.Run.PickOperationSeed()

@@ -43,7 +43,7 @@ func (s *Session) Run(ctx context.Context, cfg *config.Config, sinks ...sink.Sin
 	s.phases.enter(PhaseContext)
 	m.op = newOperator(m.log, cfg, s.plan, s.client, s.opts.Dashboard, s.opts.OnContext)
 	sinks = append(sinks, m.op.start(ctx, m.info)...)
-	m.tel = &serverTelemetry{onSample: []func(results.ServerSample){m.op.onSample}}
+	m.tel = &serverTelemetry{onSample: []func(results.ServerSample){m.op.onSample}, prom: s.prom}
 	more, err := m.tel.open(ctx, m.log, cfg, s.plan, s.client, s.opts.Version)
 	if err != nil {
 		return nil, err

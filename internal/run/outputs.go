@@ -14,21 +14,23 @@ import (
 // and seeding had already changed the collections (hours of work at
 // production sizes). inputs are the files the command reads, which no
 // output may overwrite.
-func checkOutputs(cfg *config.Config, inputs []string) error {
+// The Prometheus port is bound here and held for the whole session
+// (prom): checked and let go, it could be taken before the first run.
+func checkOutputs(cfg *config.Config, inputs []string) (prom *promsink.Held, err error) {
 	if cfg.Run.Out != "" {
 		if err := results.CheckWritable(cfg.Run.Out, inputs...); err != nil {
-			return fail(Output, err)
+			return nil, fail(Output, err)
 		}
 	}
 	if cfg.Run.HdrLog != "" {
 		if err := results.CheckWritableAs("interval log (--hdr-log)", cfg.Run.HdrLog, inputs...); err != nil {
-			return fail(Output, err)
+			return nil, fail(Output, err)
 		}
 	}
 	if cfg.Run.Prometheus != "" {
-		if err := promsink.CheckListen(cfg.Run.Prometheus); err != nil {
-			return fail(Output, fmt.Errorf("--prometheus %s: %w: choose another port, or stop what listens there", cfg.Run.Prometheus, err))
+		if prom, err = promsink.Hold(cfg.Run.Prometheus); err != nil {
+			return nil, fail(Output, fmt.Errorf("--prometheus %s: %w: choose another port, or stop what listens there", cfg.Run.Prometheus, err))
 		}
 	}
-	return nil
+	return prom, nil
 }

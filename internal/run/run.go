@@ -23,6 +23,7 @@ import (
 	"github.com/mongoload/mongoload/internal/procstat"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/sink"
+	"github.com/mongoload/mongoload/internal/sink/promsink"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -96,6 +97,9 @@ type Session struct {
 	plan   *workload.Plan
 	opts   Options
 	client *mongodb.Client // nil for --target noop
+	// prom is the Prometheus port, bound before the server is touched and
+	// held until Close; each run serves on it (nil without --prometheus).
+	prom   *promsink.Held
 	phases phases
 	// server is the local server's process (localServer), found once.
 	serverOnce sync.Once
@@ -120,10 +124,11 @@ func Run(ctx context.Context, cfg *config.Config, plan *workload.Plan, opts Opti
 // (the phases Connect, Setup and Seed), and takes this process's share of
 // the keys. cfg is validated.
 func Open(ctx context.Context, cfg *config.Config, plan *workload.Plan, opts Options) (*Session, error) {
-	if err := checkOutputs(cfg, opts.Inputs); err != nil {
+	prom, err := checkOutputs(cfg, opts.Inputs)
+	if err != nil {
 		return nil, err
 	}
-	s := &Session{cfg: cfg, plan: plan, opts: opts, phases: phases{last: -1, onPhase: opts.OnPhase}}
+	s := &Session{cfg: cfg, plan: plan, opts: opts, prom: prom, phases: phases{last: -1, onPhase: opts.OnPhase}}
 	if err := s.prepare(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -141,6 +146,10 @@ func (s *Session) Quiet() { s.opts.Log = io.Discard }
 
 // Close closes the session's connection.
 func (s *Session) Close() {
+	if s.prom != nil {
+		_ = s.prom.Close()
+		s.prom = nil
+	}
 	if s.client != nil {
 		s.client.Close()
 		s.client = nil

@@ -25,6 +25,7 @@ import (
 // it, before the operator's commands after the run.
 type serverTelemetry struct {
 	onSample []func(results.ServerSample)
+	prom     *promsink.Held  // the session's Prometheus port, served on by this run
 	ctx      context.Context // the run's, then the post-run steps' (bounded): close waits for the final sample until it is done
 	opened   bool
 	sampler  *telemetry.Sampler
@@ -57,7 +58,7 @@ func (t *serverTelemetry) open(ctx context.Context, log io.Writer, cfg *config.C
 		undo = append(undo, func() { _ = s.Close(nil); _ = os.Remove(path) })
 	}
 	if cfg.Run.Prometheus != "" {
-		e, err := startPrometheus(log, cfg, plan, version)
+		e, err := startPrometheus(log, cfg, plan, version, t.prom)
 		if err != nil {
 			return undoAll(err)
 		}
@@ -113,7 +114,8 @@ func (t *serverTelemetry) close() {
 }
 
 // startPrometheus listens for scrapes and says where.
-func startPrometheus(log io.Writer, cfg *config.Config, plan *workload.Plan, version string) (*promsink.Exporter, error) {
+// It serves on the session's held port (held), else binds its own.
+func startPrometheus(log io.Writer, cfg *config.Config, plan *workload.Plan, version string, held *promsink.Held) (*promsink.Exporter, error) {
 	if _, err := promsink.ListenAddr(cfg.Run.Prometheus); err != nil {
 		return nil, fail(Usage, fmt.Errorf("--prometheus: %w", err))
 	}
@@ -128,9 +130,15 @@ func startPrometheus(log io.Writer, cfg *config.Config, plan *workload.Plan, ver
 	case cfg.Run.Sessions > 0:
 		load = results.Sessions
 	}
-	e, err := promsink.Listen(promsink.Options{Addr: cfg.Run.Prometheus, Ops: ops, Workload: cfg.Name, Version: version, Load: load})
-	if err != nil {
-		return nil, fail(Output, err)
+	po := promsink.Options{Addr: cfg.Run.Prometheus, Ops: ops, Workload: cfg.Name, Version: version, Load: load}
+	var e *promsink.Exporter
+	if held != nil {
+		e = promsink.Serve(held.View(), po)
+	} else {
+		var err error
+		if e, err = promsink.Listen(po); err != nil {
+			return nil, fail(Output, err)
+		}
 	}
 	fmt.Fprintf(log, "prometheus metrics on http://%s/metrics while the run lasts\n", e.Addr())
 	return e, nil

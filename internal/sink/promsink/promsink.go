@@ -72,22 +72,8 @@ func ListenAddr(addr string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
-// CheckListen binds addr (see ListenAddr) and lets it go: a run checks its
-// endpoint before it changes anything on the server, so a port in use
-// fails at once, not after setup and seeding.
-func CheckListen(addr string) error {
-	a, err := ListenAddr(addr)
-	if err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", a)
-	if err != nil {
-		return fmt.Errorf("prometheus endpoint: %w", err)
-	}
-	return ln.Close()
-}
-
-// Listen starts serving /metrics on o.Addr (see ListenAddr).
+// Listen starts serving /metrics on o.Addr (see ListenAddr), on a port of
+// its own; a run serves on the port its session holds instead (Serve).
 func Listen(o Options) (*Exporter, error) {
 	addr, err := ListenAddr(o.Addr)
 	if err != nil {
@@ -97,6 +83,12 @@ func Listen(o Options) (*Exporter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("prometheus endpoint: %w", err)
 	}
+	return Serve(ln, o), nil
+}
+
+// Serve serves /metrics on ln (a Held port's View, or a listener of its
+// own) until Close, which closes ln.
+func Serve(ln net.Listener, o Options) *Exporter {
 	col := newCollector(o)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(col, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -111,7 +103,7 @@ func Listen(o Options) (*Exporter, error) {
 	})
 	e := &Exporter{ln: ln, col: col, srv: &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}}
 	go func() { _ = e.srv.Serve(ln) }()
-	return e, nil
+	return e
 }
 
 // Addr is the address the exporter listens on, with the port it got.
