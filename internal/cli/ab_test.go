@@ -292,3 +292,47 @@ func TestABCandidateLost(t *testing.T) {
 		t.Errorf("the report does not say the candidate failed (%s):\n%s", ab.B.Failed, stdout)
 	}
 }
+
+// TestABSlowerCandidate: a candidate that gets less CPU (its server
+// stopped for 3 ms of every 6 once the rounds begin, as a host with fewer
+// cores would hold it back) is flagged a regression in every shape, its
+// plans unchanged.
+func TestABSlowerCandidate(t *testing.T) {
+	s := newABSides(t, 2000)
+	s.prepare(t)
+	out := filepath.Join(t.TempDir(), "ab.json")
+	bg := runInBackground(s.ctx, "ab", s.workload, "--uri", s.uriA, "--candidate-uri", s.uriB, "--seed", "2000",
+		"--rounds", "3", "--verify", "0", "--out", out)
+	testserver.Await(t, 60*time.Second, "the rounds to begin", func() bool { return strings.Contains(bg.stderr.String(), "round 1 of") })
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() { // the throttle is the fault itself, not a wait
+		defer close(done)
+		defer func() { _ = syscall.Kill(s.pidB, syscall.SIGCONT) }()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			_ = syscall.Kill(s.pidB, syscall.SIGSTOP)
+			time.Sleep(3 * time.Millisecond)
+			_ = syscall.Kill(s.pidB, syscall.SIGCONT)
+			time.Sleep(3 * time.Millisecond)
+		}
+	}()
+	code, stdout, errs := bg.wait()
+	close(stop)
+	<-done
+	ab, err := results.ReadAB(out)
+	if err != nil {
+		t.Fatalf("exit %d, no file: %v\n%s%s", code, err, stdout, errs)
+	}
+	if code != ExitRegression || ab.Verdict != results.ABRegressed {
+		t.Fatalf("exit %d verdict %s, want %d regressed:\n%s%s", code, ab.Verdict, ExitRegression, stdout, errs)
+	}
+	for _, o := range ab.Operations {
+		if o.Flag != results.FlagRegression || o.PlanChanged {
+			t.Errorf("%s: flag %s, plan %q -> %q (%s): every shape is slower, none changed plan", o.Name, o.Flag, o.PlanA, o.PlanB, o.Why)
+		}
+	}
+}
