@@ -16,7 +16,7 @@ func TestWriteABConsole(t *testing.T) {
 		Summary:   "regressed: 1 of 1 shapes regressed beyond 10% (by_org); verified results agree (10 operations)",
 		Sentences: []string{"by_org: p99 1.9 ms → 41 ms (21x), plan IXSCAN { org: 1 } → COLLSCAN"},
 		A:         results.ABSide{Label: "A (baseline)", URI: "mongodb://a"}, B: results.ABSide{Label: "B (candidate)", URI: "mongodb://b", Failed: "answered no operation in round 2"},
-		Method:    results.ABMethod{Rounds: 2, Order: []string{"A", "B", "B", "A"}, Threshold: 0.1, Alpha: 0.01, Verified: 10},
+		Method: results.ABMethod{Rounds: 2, Order: []string{"A", "B", "B", "A"}, Threshold: 0.1, Alpha: 0.01, Verified: 10},
 		Operations: []results.ABOperation{{Name: "by_org", Flag: results.FlagRegression, PlanA: "IXSCAN { org: 1 }", PlanB: "COLLSCAN", PlanChanged: true,
 			RatioP99: 21, Shift: 7.5, Verified: 10, CountOnly: true, ExplainB: &results.Explain{DocsPerReturned: &dpr},
 			ResultA: results.Operation{Latency: results.Latency{P50: 1, P95: 1.5, P99: 1.9}}, ResultB: results.Operation{Latency: results.Latency{P50: 7.5, P95: 30, P99: 41}}}},
