@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -168,8 +169,8 @@ func same(a, b map[string]int) float64 {
 func TestReplayReproducesTheApplication(t *testing.T) {
 	ctx := context.Background()
 	uriA := testserver.URI(t)
-	b := testserver.OwnServer(t)
-	clA, clB := connectTest(t, ctx, uriA), connectTest(t, ctx, b.URI)
+	uriB, pidB := testserver.Own(t)
+	clA, clB := connectTest(t, ctx, uriA), connectTest(t, ctx, uriB)
 	burstLoad(t, ctx, clA)
 	burstProfile(t, ctx, clA, 2)
 	burstApp(t, ctx, clA)
@@ -194,7 +195,8 @@ func TestReplayReproducesTheApplication(t *testing.T) {
 		burstLoad(t, ctx, clB)
 		burstProfile(t, ctx, clB, 2)
 		out := filepath.Join(t.TempDir(), "r.json")
-		r := runInBackground(ctx, "replay", tr, "--uri", b.URI, "--allow-existing", "--speed", speed, "--out", out, "--quiet")
+		args := []string{"replay", tr, "--uri", uriB, "--allow-existing", "--speed", speed, "--out", out, "--quiet", "--interval", "100ms"}
+		r := runInBackground(ctx, args...)
 		if during != nil {
 			during()
 		}
@@ -242,18 +244,32 @@ func TestReplayReproducesTheApplication(t *testing.T) {
 	})
 	t.Run("a pause of the server shows in the latency from the schedule", func(t *testing.T) {
 		const pause = 500 * time.Millisecond
+		var paused time.Time
+		t.Cleanup(func() { _ = syscall.Kill(pidB, syscall.SIGCONT) })
 		res := replay("1", func() {
-			// Strike once the replay is provably sending: B's profiler has its first operations.
-			testserver.Await(t, time.Minute, "the replay's first operations on B", func() bool {
-				n, err := clB.CountDocuments(ctx, "rp", "system.profile", bson.D{{Key: "ns", Value: "rp.events"}})
-				return err == nil && n >= 10
+			// Strike once the replay is provably in its first burst: its
+			// first inserts are on B (setup's own reads are not the replay's).
+			testserver.Await(t, time.Minute, "the replay's first inserts on B", func() bool {
+				n, err := clB.CountDocuments(ctx, "rp", "events", bson.D{{Key: "_id", Value: bson.D{{Key: "$gte", Value: 10_000}}}})
+				return err == nil && n >= 2
 			})
-			b.Pause()
+			paused = time.Now()
+			if err := syscall.Kill(pidB, syscall.SIGSTOP); err != nil {
+				t.Fatalf("SIGSTOP: %v", err)
+			}
 			time.Sleep(pause) // the fault's own length
-			b.Resume()
+			_ = syscall.Kill(pidB, syscall.SIGCONT)
 		})
 		if max := res.Totals.Latency.Max; max < 0.8*float64(pause.Milliseconds()) {
-			t.Errorf("B paused for %v during the replay, yet the longest latency from the schedule is %.1f ms", pause, max)
+			var per []string
+			for _, iv := range res.Intervals {
+				n := int64(0)
+				for _, o := range iv.Ops {
+					n += o.Count
+				}
+				per = append(per, fmt.Sprintf("%.2fs:%d", iv.T, n))
+			}
+			t.Errorf("B paused for %v during the replay (%v after its start), yet the longest latency from the schedule is %.1f ms; per interval %v; errors %v %v", pause, paused.Sub(res.StartedAt), max, per, res.Totals.ErrorsByClass, res.Notes)
 		}
 		if got := res.Totals.Operations + res.Totals.Errors; got != int64(2*burstOps) {
 			t.Errorf("%d operations measured of the trace's %d", got, 2*burstOps)

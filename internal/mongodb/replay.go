@@ -14,12 +14,28 @@ import (
 // A find or an aggregate is read to its end through the replay's own
 // cursor (its getMores are this cursor's, not the source's); a write's
 // write errors are its error, as the driver's own write calls make them.
+// A read that fails on the network is sent once more, as the application's
+// driver would (retryable reads, on by default); a write is not, since the
+// command carries no transaction number that would make a second send safe.
 func (e *Executor) replay(ctx context.Context, cmd bson.Raw) (metrics.Docs, error) {
-	db := e.coll.Database()
 	name := ""
 	if els, err := cmd.Elements(); err == nil && len(els) > 0 {
 		name = els[0].Key()
 	}
+	d, err := e.replayOnce(ctx, name, cmd)
+	if err != nil && replayReads[name] && ctx.Err() == nil {
+		if c := Classify(err); c == ClassNetwork || c == ClassPoolCleared {
+			d, err = e.replayOnce(ctx, name, cmd)
+		}
+	}
+	return d, err
+}
+
+// replayReads are the commands a driver retries as retryable reads.
+var replayReads = map[string]bool{"find": true, "aggregate": true, "count": true, "distinct": true}
+
+func (e *Executor) replayOnce(ctx context.Context, name string, cmd bson.Raw) (metrics.Docs, error) {
+	db := e.coll.Database()
 	switch name {
 	case "find", "aggregate":
 		cur, err := db.RunCommandCursor(ctx, cmd)
