@@ -209,39 +209,74 @@ func TestReplayReproducesTheApplication(t *testing.T) {
 		}
 		return res
 	}
-	span := func(s []time.Duration) time.Duration { return s[len(s)-1] }
-
-	t.Run("speed 1: the same operations, the idle window idle", func(t *testing.T) {
-		res := replay("1", nil)
-		opsB, startsB := profiledOps(t, ctx, clB)
-		if m := same(opsA, opsB); m < 0.99 || len(startsB) != len(startsA) {
-			t.Fatalf("B holds %.1f%% of A's operations with their literals (%d on B, %d on A)", 100*m, len(startsB), len(startsA))
+	// timing says how B's replay at speed departs from A's schedule ("" when
+	// it keeps it): at speed 1 nothing in A's idle window (its largest gap,
+	// 0.3 s in from each end, B's starts aligned on A's by their median
+	// offset, so that one late first operation does not move the frame); at
+	// speed 2 about half A's span.
+	timing := func(speed float64, startsB []time.Duration) string {
+		span := func(s []time.Duration) time.Duration { return s[len(s)-1] }
+		if speed != 1 {
+			if r := float64(span(startsB)) / float64(span(startsA)); r < 0.35 || r > 0.65 {
+				return fmt.Sprintf("at --speed %g the replay spanned %v, %.2fx A's %v", speed, span(startsB), r, span(startsA))
+			}
+			return ""
 		}
-		// A's idle window, 0.3 s in from each end: the replay sends nothing there.
-		w0, w1 := burstBurst()+300*time.Millisecond, burstBurst()+burstIdle-300*time.Millisecond
+		g0, g1 := time.Duration(0), time.Duration(0)
+		for i := 1; i < len(startsA); i++ {
+			if startsA[i]-startsA[i-1] > g1-g0 {
+				g0, g1 = startsA[i-1], startsA[i]
+			}
+		}
+		var offs []time.Duration
+		for i := range min(len(startsA), len(startsB)) {
+			offs = append(offs, startsB[i]-startsA[i])
+		}
+		slices.Sort(offs)
+		off := offs[len(offs)/2]
 		in := 0
 		for _, s := range startsB {
-			if s > w0 && s < w1 {
+			if s-off > g0+300*time.Millisecond && s-off < g1-300*time.Millisecond {
 				in++
 			}
 		}
 		if in > len(startsB)/20 {
-			t.Errorf("%d of B's %d operations started in A's idle window %v..%v", in, len(startsB), w0, w1)
+			return fmt.Sprintf("%d of B's %d operations started in A's idle window %v..%v (B's clock less %v)", in, len(startsB), g0, g1, off)
 		}
-		if rp := res.Replay; rp == nil || rp.Sent != int64(2*burstOps) || rp.SendLag == nil {
-			t.Errorf("the results file's replay section: %+v", res.Replay)
+		return ""
+	}
+	// replayed replays at speed and checks B's profiler: the literals at
+	// once, the timing with a second try on a fresh B (a busy 2-core
+	// machine is noisy), as the acceptance check does.
+	replayed := func(t *testing.T, speed float64) *results.Result {
+		var why []string
+		for range 2 {
+			res := replay(fmt.Sprint(speed), nil)
+			opsB, startsB := profiledOps(t, ctx, clB)
+			if m := same(opsA, opsB); m < 0.99 || len(startsB) != len(startsA) {
+				t.Fatalf("B holds %.1f%% of A's operations with their literals (%d on B, %d on A)", 100*m, len(startsB), len(startsA))
+			}
+			w := timing(speed, startsB)
+			if w == "" {
+				return res
+			}
+			if rp := res.Replay; rp != nil && rp.SendLag != nil {
+				w += fmt.Sprintf(" (send lag p99 %.1f ms, max %.1f ms)", rp.SendLag.P99, rp.SendLag.Max)
+			}
+			why = append(why, w)
+		}
+		t.Errorf("%s", strings.Join(why, "; then "))
+		return nil
+	}
+
+	t.Run("speed 1: the same operations, the idle window idle", func(t *testing.T) {
+		if res := replayed(t, 1); res != nil {
+			if rp := res.Replay; rp == nil || rp.Sent != int64(2*burstOps) || rp.SendLag == nil {
+				t.Errorf("the results file's replay section: %+v", rp)
+			}
 		}
 	})
-	t.Run("speed 2: half the span", func(t *testing.T) {
-		replay("2", nil)
-		opsB, startsB := profiledOps(t, ctx, clB)
-		if m := same(opsA, opsB); m < 0.99 {
-			t.Fatalf("B holds %.1f%% of A's operations at --speed 2", 100*m)
-		}
-		if r := float64(span(startsB)) / float64(span(startsA)); r < 0.35 || r > 0.65 {
-			t.Errorf("at --speed 2 the replay spanned %v, %.2fx A's %v", span(startsB), r, span(startsA))
-		}
-	})
+	t.Run("speed 2: half the span", func(t *testing.T) { replayed(t, 2) })
 	t.Run("a pause of the server shows in the latency from the schedule", func(t *testing.T) {
 		const pause = 500 * time.Millisecond
 		var paused time.Time
