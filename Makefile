@@ -18,7 +18,7 @@ space := $(empty) $(empty)
 TIMING_RUN := ^($(subst $(space),|,$(strip $(TIMING_TESTS))))$$
 DEMO_ARGS ?= --duration 20s --warmup 3s --concurrency 8 --out demo-results.json
 
-.PHONY: help build demo test test-short vet fmt bench ycsb-fidelity testserver clean
+.PHONY: help build demo test test-short vet fmt bench bench-cores ycsb-fidelity testserver clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -48,7 +48,11 @@ fmt: ## format the code
 
 bench: build ## mongoload vs the raw-BSON driver floors and the wire floor in turn, RSS, no-op ceiling; rewrites the README's table (~8 minutes)
 	bench/run.sh
+	bench/cores.sh
 	bench/readme.sh bench/results/table.md README.md
+
+bench-cores: ## each client's CPU per operation against bench/stub (no server work) at 1, 2 and 4 cores (~4 minutes)
+	bench/cores.sh
 
 ycsb-fidelity: ## check YCSB mode against YCSB's own generators (needs Java and Maven) and update docs/ycsb.md's table
 	bench/ycsb-fidelity/run.sh --docs

@@ -48,6 +48,27 @@ type Connection struct {
 	Compressors    []string          `yaml:"compressors,omitempty" json:"compressors,omitempty"`
 	Timeouts       Timeouts          `yaml:"timeouts,omitempty" json:"timeouts"`
 	Options        map[string]string `yaml:"options,omitempty" json:"options,omitempty"`
+	// DriverPath is how operations reach the driver: "api" (its public
+	// API) or "fast" (its lower layer, for the kinds it knows); empty is
+	// DefaultDriverPath.
+	DriverPath string `yaml:"driverPath,omitempty" json:"driverPath,omitempty"`
+}
+
+// The driver paths (Connection.DriverPath).
+const (
+	DriverPathAPI  = "api"
+	DriverPathFast = "fast"
+	// DefaultDriverPath is the path measured cheaper per operation at the
+	// same throughput (docs/performance.md, "The driver's lower layer").
+	DefaultDriverPath = DriverPathFast
+)
+
+// Path is the driver path in effect.
+func (cn *Connection) Path() string {
+	if cn.DriverPath == "" {
+		return DefaultDriverPath
+	}
+	return cn.DriverPath
 }
 
 // DefaultMaxPoolSize is the connection pool the driver opens when

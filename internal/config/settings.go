@@ -64,6 +64,7 @@ var Settings = []Setting{
 	{Flag: "connect-timeout", Usage: "how long connecting may take", Set: durationSetter(func(c *Config) *Duration { return &c.Connection.Timeouts.Connect })},
 	{Flag: "server-selection-timeout", Usage: "how long to wait for a usable server", Set: durationSetter(func(c *Config) *Duration { return &c.Connection.Timeouts.ServerSelection })},
 	{Flag: "op-timeout", Usage: "client-side timeout of one operation (0: none)", Set: durationSetter(func(c *Config) *Duration { return &c.Connection.Timeouts.Operation })},
+	{Flag: "driver-path", Usage: "api (the driver's public API) or fast (its lower layer for find, findOne, insertOne, update, replace and delete; default " + DefaultDriverPath + ")", Set: func(c *Config, v string) error { c.Connection.DriverPath = v; return nil }},
 	{Flag: "concurrency", Range: &ConcurrencyRange, Usage: "closed-loop workers", Set: intSetter(ConcurrencyRange, func(c *Config) *int { return &c.Run.Concurrency })},
 	{Flag: "duration", Usage: "length of the measured run (0 with --operations: until that count)", Set: durationSetter(func(c *Config) *Duration { return &c.Run.Duration })},
 	{Flag: "operations", Range: &CountRange, Usage: "stop after this many measured operations", Set: int64Setter(CountRange, func(c *Config) *int64 { return &c.Run.Operations })},

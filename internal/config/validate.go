@@ -80,6 +80,7 @@ func (c *Config) validateConnection(add adder) {
 	checkOneOf(add, "connection.readPreference", cn.ReadPreference, readPreferences)
 	checkOneOf(add, "connection.readConcern", cn.ReadConcern, readConcerns)
 	checkWriteConcern(add, "connection.writeConcern", cn.WriteConcern)
+	checkOneOf(add, "connection.driverPath", cn.DriverPath, []string{DriverPathAPI, DriverPathFast})
 	for _, name := range cn.Compressors {
 		checkOneOf(add, "connection.compressors", name, compressorNames)
 	}

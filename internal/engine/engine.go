@@ -307,10 +307,21 @@ type worker struct {
 	ready time.Time // when its next operation should start
 	heap  int       // sessions: index in the scheduler's heap
 	fed   *Fed      // a replay: the operation the scheduler handed on
+	// ctx is the worker's own child of the run's operation context. Every
+	// operation's context (the driver's timeout contexts, and its
+	// cancellation listeners that wait on Done twice per operation) then
+	// hangs on a channel and a lock of this worker's alone: on one shared
+	// context, every core's workers serialize on that one lock, a cost per
+	// operation that grows with the cores (docs/performance.md). It is
+	// cancelled with the run's (cancel is kept for that, never needed).
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 func (r *run) newWorker(id int) *worker {
-	return &worker{id: id, st: generate.NewState(r.o.RandomSeed, uint64(id)+1)}
+	w := &worker{id: id, st: generate.NewState(r.o.RandomSeed, uint64(id)+1)}
+	w.ctx, w.cancel = context.WithCancel(r.opCtx)
+	return w
 }
 
 // TracksSends reports whether a run of plan under model needs the driver to

@@ -50,7 +50,7 @@ func (r *run) execute(w *worker, x *executed) {
 	w.req.Build(r.plan.Ops[x.i], w.st)
 	r.rec.InFlight(1)
 	x.start = time.Now()
-	x.reply, x.err = r.execs[x.i].Do(r.opCtx, &w.req)
+	x.reply, x.err = r.execs[x.i].Do(w.ctx, &w.req)
 	x.end = time.Now()
 	r.rec.InFlight(-1)
 	if x.intended.IsZero() {

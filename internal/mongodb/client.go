@@ -43,7 +43,14 @@ type Client struct {
 	Hosts string
 	// unresponsive: the server stopped answering (see Unresponsive).
 	unresponsive atomic.Bool
+	// low is the driver's lower layer over the client's own deployment,
+	// used by the fast path (lower.go).
+	low *lower
 }
+
+// Fast reports whether the run's operations that the fast path knows go
+// through the driver's lower layer (--driver-path fast).
+func (cl *Client) Fast() bool { return cl.low != nil && cl.conn.Path() == config.DriverPathFast }
 
 // ErrUnreachable means no server answered within the configured timeout.
 var ErrUnreachable = errors.New("server unreachable")
@@ -155,11 +162,18 @@ func Connect(ctx context.Context, conn config.Connection, co ...ConnectOptions) 
 		return nil, err
 	}
 	opts.SetMonitor(commandMonitor(len(co) > 0 && co[0].TrackSends))
-	c, err := mongo.Connect(opts)
+	low, err := newLower(opts)
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", config.RedactURI(conn.URI), err)
 	}
-	cl := &Client{c: c, conn: conn, Hosts: strings.Join(opts.Hosts, ",")}
+	c, err := mongo.Connect(opts)
+	if err == nil {
+		err = low.connected()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("connect to %s: %w", config.RedactURI(conn.URI), err)
+	}
+	cl := &Client{c: c, conn: conn, Hosts: strings.Join(opts.Hosts, ","), low: low}
 	wait := conn.Timeouts.ServerSelection.D()
 	if wait <= 0 {
 		wait = 30 * time.Second
@@ -349,6 +363,11 @@ func (cl *Client) Close() {
 	wait := 5 * time.Second
 	if cl.unresponsive.Load() {
 		wait = 0
+	}
+	if wait > 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		cl.low.endSessions(ctx, cl)
+		cancel()
 	}
 	disconnectWithin(cl.c, wait)
 }

@@ -31,6 +31,16 @@ type Executor struct {
 	replace  *options.ReplaceOptionsBuilder
 	count    *options.CountOptionsBuilder
 	txn      *txn // set for a transaction
+	// staticProjection and staticSort: those of a StaticOptions op.
+	staticProjection, staticSort []byte
+	// send is the path a built request takes: the executor itself (the
+	// public API), or the driver's lower layer (fastOp, --driver-path fast).
+	send path
+}
+
+// path sends one built request and says what the server did with documents.
+type path interface {
+	run(ctx context.Context, r *workload.Request) (metrics.Docs, error)
 }
 
 // Executors prepares one Executor per operation of the plan, in plan order.
@@ -65,6 +75,14 @@ func (cl *Client) Executors(plan *workload.Plan) ([]*Executor, error) {
 			e.wtimeout = wc.Deadline()
 		}
 		e.buildOptions()
+		e.send = e
+		if cl.Fast() && fastKind(op.Kind) {
+			rp, _ := ReadPref(op.ReadPreference) // checked above when set
+			if op.ReadPreference == "" {
+				rp = nil
+			}
+			e.send = newFastOp(cl.low, op, rp, WriteConcern(op.WriteConcern), e.staticProjection, e.staticSort)
+		}
 		out[i] = e
 	}
 	return out, nil
@@ -96,6 +114,7 @@ func (e *Executor) buildOptions() {
 			sort = op.Sort.Append(nil, st)
 		}
 		e.setProjectionSort(projection, sort)
+		e.staticProjection, e.staticSort = projection, sort
 	}
 }
 
@@ -136,6 +155,11 @@ func (e *Executor) do(ctx context.Context, r *workload.Request) (metrics.Docs, e
 		ctx, cancel = context.WithTimeout(ctx, e.wtimeout)
 		defer cancel()
 	}
+	return e.send.run(ctx, r)
+}
+
+// run sends a built request through the public API.
+func (e *Executor) run(ctx context.Context, r *workload.Request) (metrics.Docs, error) {
 	if !e.op.StaticOptions {
 		e = e.withDynamicOptions(r)
 	}

@@ -45,7 +45,8 @@ operations:
 
 // BenchmarkOperations reports what one operation of each kind costs through
 // the real driver against the test server: mongoload's executor (Do, as a
-// worker calls it) beside the bare driver call it makes, from the same built
+// worker calls it; /mongoload through the public API, /fast through the
+// driver's lower layer) beside the bare driver call it makes, from the same built
 // request (raw BSON, prebuilt options, no decoding). allocs/op and B/op of
 // mongoload minus those of the driver are mongoload's own; the rest is the
 // driver's (docs/performance.md):
@@ -56,15 +57,24 @@ func BenchmarkOperations(b *testing.B) {
 	db := fmt.Sprintf("mlbench_%d", time.Now().UnixNano())
 	plan := compile(b, fmt.Sprintf(opsBenchWorkload, db))
 	ctx := context.Background()
-	cl, err := Connect(ctx, config.Connection{URI: uri}, ConnectOptions{})
+	cl, err := Connect(ctx, config.Connection{URI: uri, DriverPath: config.DriverPathAPI}, ConnectOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = cl.c.Database(db).Drop(ctx); cl.Close() })
+	fast, err := Connect(ctx, config.Connection{URI: uri, DriverPath: config.DriverPathFast}, ConnectOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(fast.Close)
 	if _, err := cl.Prepare(ctx, plan, SetupOptions{Create: true}); err != nil {
 		b.Fatal(err)
 	}
 	execs, err := cl.Executors(plan)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fastExecs, err := fast.Executors(plan)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -90,6 +100,18 @@ func BenchmarkOperations(b *testing.B) {
 				req.Release()
 			}
 		})
+		if fastKind(op.Kind) {
+			b.Run(op.Name+"/fast", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					req.Build(op, st)
+					if _, err := fastExecs[i].Do(ctx, &req); err != nil {
+						b.Fatal(err)
+					}
+					req.Release()
+				}
+			})
+		}
 		b.Run(op.Name+"/driver", func(b *testing.B) {
 			call := bareCall(execs[i].coll, op)
 			b.ReportAllocs()

@@ -39,6 +39,8 @@ type RunInfo struct {
 	// Memory, the collector's setting the run ran under.
 	Client *ClientUsage
 	Memory *MemoryPolicy
+	// DriverPath: "api" or "fast" (ClientUsage.DriverPath).
+	DriverPath string
 	// EmptyThreshold flags an operation whose share of empty results (a
 	// read that returned nothing, an update that matched nothing, a delete
 	// that deleted nothing) is above it, 0..1; 0 means DefaultEmptyThreshold,
@@ -105,7 +107,7 @@ func Build(info RunInfo, totals *metrics.Totals, series []IntervalSummary) *Resu
 	}
 	if info.Client != nil {
 		c := *info.Client
-		c.SchedulerBusy, c.SchedulerLagMs, c.Memory = busy, lag, info.Memory
+		c.SchedulerBusy, c.SchedulerLagMs, c.Memory, c.DriverPath = busy, lag, info.Memory, info.DriverPath
 		if res.Totals.Operations > 0 {
 			c.CPUPerOpMicros = Round3(c.CPUSeconds * 1e6 / float64(res.Totals.Operations))
 		}

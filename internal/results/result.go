@@ -118,6 +118,10 @@ type ClientUsage struct {
 	SchedulerLagMs float64 `json:"schedulerLagMs,omitempty"`
 	// Memory is the garbage collector's setting for the run.
 	Memory *MemoryPolicy `json:"memoryPolicy,omitempty"`
+	// DriverPath is how operations reached the driver: "api" (its public
+	// API) or "fast" (its lower layer, for the kinds it sends; the default,
+	// chosen by measurement: docs/performance.md).
+	DriverPath string `json:"driverPath,omitempty"`
 }
 
 // MemoryPolicy is the collector's setting a run ran under: the soft memory

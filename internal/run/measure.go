@@ -38,6 +38,7 @@ func (s *Session) Run(ctx context.Context, cfg *config.Config, sinks ...sink.Sin
 	}
 	var restore func()
 	m.info.Memory, restore = applyMemoryPolicy(cfg, s.plan, m.eopts)
+	m.info.DriverPath = cfg.Connection.Path()
 	defer restore()
 
 	s.phases.enter(PhaseContext)
