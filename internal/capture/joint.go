@@ -179,7 +179,9 @@ func (b *builder) rangeOf(path string, d bson.Raw) (config.Value, bool) {
 		return config.Value{}, false
 	}
 	lower := b.value(path+"."+lo, d.Lookup(lo))
-	ops := config.Value{Kind: config.KindArray, Items: []config.Value{{Kind: config.KindScalar, Scalar: lo}, {Kind: config.KindScalar, Scalar: hi}}}
+	// The operators without their $: a string starting with $ would read
+	// as a field path to --redact-names.
+	ops := config.Value{Kind: config.KindArray, Items: []config.Value{{Kind: config.KindScalar, Scalar: lo[1:]}, {Kind: config.KindScalar, Scalar: hi[1:]}}}
 	return gen("range", param("lower", lower), param("width", b.widthGen(wf, d.Lookup(lo).Type == bson.TypeDateTime)), param("ops", ops)), true
 }
 

@@ -33,26 +33,27 @@ func TestRangesKeepTheirWidths(t *testing.T) {
 		p := float64(r.IntN(900))
 		ops = append(ops, find(bson.D{{Key: "total", Value: bson.D{{Key: "$gt", Value: p}, {Key: "$lte", Value: p + 50}}}}, t0.Add(time.Duration(i)*time.Millisecond)))
 	}
-	w := captured(ops, Options{})
-	wl := w.Workload("ranges")
-	if text := write(t, wl); !strings.Contains(text, "$gen: range") {
-		t.Fatalf("no range written:\n%s", text)
-	}
-	for _, op := range wl.Config.Operations {
-		f := op.Filter.Fields[0]
-		widths := map[string]int{}
-		for _, d := range draws(t, f.Value, 4000) {
-			widths[rangeWidth(t, d)]++
+	for _, o := range []Options{{}, {RedactNames: true}} { // redacted, the operators stay operators
+		wl := captured(ops, o).Workload("ranges")
+		if text := write(t, wl); !strings.Contains(text, "$gen: range") {
+			t.Fatalf("no range written:\n%s", text)
 		}
-		switch f.Key {
-		case "created":
-			day, week := widths["24h0m0s"], widths["168h0m0s"]
-			if day+week != 4000 || day < 2700 || day > 3300 {
-				t.Errorf("created: widths %v; want only a day (about 3,000) and a week", widths)
+		for i, op := range wl.Config.Operations {
+			f := op.Filter.Fields[0]
+			widths := map[string]int{}
+			for _, d := range draws(t, f.Value, 4000) {
+				widths[rangeWidth(t, d)]++
 			}
-		case "total":
-			if widths["50"] != 4000 {
-				t.Errorf("total: widths %v; want 50 every time", widths)
+			switch wl.Kept[i].First.Filter.Index(0).Key() {
+			case "created":
+				day, week := widths["24h0m0s"], widths["168h0m0s"]
+				if day+week != 4000 || day < 2700 || day > 3300 {
+					t.Errorf("created (%+v): widths %v; want only a day (about 3,000) and a week", o, widths)
+				}
+			case "total":
+				if widths["50"] != 4000 {
+					t.Errorf("total (%+v): widths %v; want 50 every time", o, widths)
+				}
 			}
 		}
 	}

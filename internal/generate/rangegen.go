@@ -3,6 +3,7 @@ package generate
 import (
 	"encoding/binary"
 	"math"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -82,7 +83,8 @@ func numberOf(t bson.Type, b []byte) float64 {
 
 // buildRange: range {lower, width, ops}. lower is the template of the
 // lower bound (an int, long, double or date generator); width a number
-// (milliseconds for a date); ops the two operators, default [$gte, $lt].
+// (milliseconds for a date); ops the two operators, default [$gte, $lt]
+// (the $ may be left out: [gt, lte]).
 func buildRange(p *params) (Generator, error) {
 	g := &rangeGen{ops: [2]string{"$gte", "$lt"}}
 	if ops, ok := p.get("ops"); ok {
@@ -94,7 +96,7 @@ func buildRange(p *params) (Generator, error) {
 				if !isStr || s == "" {
 					p.fail(it.Line, "ops[%d] must be an operator such as $gte, got %s", i, it)
 				}
-				g.ops[i] = s
+				g.ops[i] = "$" + strings.TrimPrefix(s, "$") // gte or $gte
 			}
 		}
 	}
