@@ -57,9 +57,21 @@ func PlanUsers(c *results.Comparison, inputs []CompareInput, o UserOptions) erro
 			per.Values[i] = ptr(round3(cost.Monthly / (u / 1000)))
 		}
 	}
-	for _, stage := range append([]float64{o.Users}, o.Growth...) {
-		p.Stages = append(p.Stages, chooseStage(c, p, stage))
+	for _, in := range inputs {
+		var r *bool
+		if in.Sweep != nil {
+			r = in.Sweep.Reliable
+		}
+		p.Reliable = append(p.Reliable, r)
 	}
+	for _, stage := range append([]float64{o.Users}, o.Growth...) {
+		st := chooseStage(c, p, stage)
+		if st.Input != nil {
+			st.Reliable = p.Reliable[*st.Input]
+		}
+		p.Stages = append(p.Stages, st)
+	}
+	carryReliability(c, p, inputs)
 	rows := []results.ComparisonRow{users}
 	if currency != "" || anyCost(c) {
 		rows = append(rows, per)
@@ -176,4 +188,43 @@ func monthly(in results.ComparedInput) float64 {
 		return math.Inf(1)
 	}
 	return in.Cost.Monthly
+}
+
+// carryReliability sets the plan's overall reliability: an unreliable
+// baseline makes every capacity in users unreliable, an unreliable chosen
+// input its stage's.
+func carryReliability(c *results.Comparison, p *results.UserPlan, inputs []CompareInput) {
+	var why []string
+	say := func(i int, role string) {
+		if r := p.Reliable[i]; r != nil && !*r {
+			w := role + " " + c.Inputs[i].Label + "'s answer is unreliable"
+			if sw := inputs[i].Sweep; sw != nil && sw.ReliableWhy != "" {
+				w += " (" + strings.TrimSuffix(strings.TrimPrefix(sw.ReliableWhy, "Unreliable: "), ".") + ")"
+			}
+			for _, s := range why {
+				if s == w {
+					return
+				}
+			}
+			why = append(why, w)
+		}
+	}
+	say(c.Baseline, "the baseline")
+	for _, st := range p.Stages {
+		if st.Input != nil && *st.Input != c.Baseline {
+			say(*st.Input, "the chosen")
+		}
+	}
+	known := false
+	for _, r := range p.Reliable {
+		known = known || r != nil
+	}
+	if !known {
+		return
+	}
+	ok := len(why) == 0
+	p.Overall = &ok
+	if !ok {
+		p.ReliableWhy = "Unreliable: " + strings.Join(why, "; ") + "."
+	}
 }

@@ -120,3 +120,40 @@ func TestPlanUsersRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanUsersCarriesReliability: an unreliable baseline (a findmax or
+// sweep whose answer other work on the host moved) makes the plan
+// unreliable, says why, and marks the stages it chose.
+func TestPlanUsersCarriesReliability(t *testing.T) {
+	inputs := seed003Inputs()
+	no := false
+	sw := &results.Sweep{Load: results.SweepLoad{Type: results.Closed, Parameter: "concurrency", Levels: []float64{75}},
+		Steps:    []results.SweepStep{{Level: 75, Complete: true, Result: inputs[0].Result}},
+		Reliable: &no, ReliableWhy: "Unreliable: other work on this host used 40% of its CPU during step 1 (more than 10%). Run it again."}
+	a, err := AnalyseSweep(sw, DefaultSweepOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw.Analysis = a
+	sw.Label = inputs[0].Result.Label
+	inputs[0] = CompareInput{File: inputs[0].File, Sweep: sw}
+	c, err := Compare(inputs, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := PlanUsers(c, inputs, UserOptions{Users: 25000, Growth: []float64{50000}, Headroom: 0.2}); err != nil {
+		t.Fatal(err)
+	}
+	p := c.Users
+	if p.Overall == nil || *p.Overall || !strings.Contains(p.ReliableWhy, "the baseline "+c.Inputs[0].Label+"'s answer is unreliable (other work on this host used 40% of its CPU during step 1") {
+		t.Errorf("overall %v: %q", p.Overall, p.ReliableWhy)
+	}
+	if p.Reliable[0] == nil || *p.Reliable[0] || p.Reliable[1] != nil {
+		t.Errorf("per input: %v", p.Reliable)
+	}
+	// Runs carry no assessment: a plan of runs alone says nothing of it.
+	c2, _ := Compare(seed003Inputs(), 0, nil)
+	if err := PlanUsers(c2, seed003Inputs(), UserOptions{Users: 25000}); err != nil || c2.Users.Overall != nil {
+		t.Errorf("runs only: %v, overall %v", err, c2.Users.Overall)
+	}
+}

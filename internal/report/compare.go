@@ -107,10 +107,16 @@ func writeStages(ew *errWriter, c *results.Comparison, md bool) {
 	if md {
 		ew.printf("\n### Growth stages\n\n%s.\n\n", mdEscape(intro))
 		t.markdown(ew)
+		if p.ReliableWhy != "" {
+			ew.printf("\n**%s**\n", mdEscape(p.ReliableWhy))
+		}
 		return
 	}
 	ew.printf("\ngrowth stages: %s.\n", intro)
 	t.write(ew, "")
+	if p.ReliableWhy != "" {
+		ew.printf("%s\n", p.ReliableWhy)
+	}
 }
 
 // stageTable is the growth stages as a table: users, the choice, its
@@ -118,13 +124,13 @@ func writeStages(ew *errWriter, c *results.Comparison, md bool) {
 func stageTable(c *results.Comparison) *table {
 	cur := c.Users.Currency
 	t := &table{left: 1, textLast: true}
-	t.add("users", "choice", "capacity (users)", strings.TrimSpace("monthly "+cur), strings.TrimSpace("per 1,000 users "+cur), "note")
+	t.add("users", "choice", "capacity (users)", strings.TrimSpace("monthly "+cur), strings.TrimSpace("per 1,000 users "+cur), "reliable", "note")
 	for _, st := range c.Users.Stages {
 		if st.Input == nil {
-			t.add(results.Target(st.Users), "none", "-", "-", "-", st.Note)
+			t.add(results.Target(st.Users), "none", "-", "-", "-", "-", st.Note)
 			continue
 		}
-		t.add(results.Target(st.Users), st.Choice, results.Target(math.Round(st.Capacity)), FormatValue(st.Monthly, cur), FormatValue(st.PerThousand, cur), st.Note)
+		t.add(results.Target(st.Users), st.Choice, results.Target(math.Round(st.Capacity)), FormatValue(st.Monthly, cur), FormatValue(st.PerThousand, cur), dash(results.ReliableText(st.Reliable)), st.Note)
 	}
 	return t
 }

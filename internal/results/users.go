@@ -17,6 +17,13 @@ type UserPlan struct {
 	// Currency of the costs, "" for none.
 	Currency string        `json:"currency,omitempty"`
 	Stages   []GrowthStage `json:"stages"`
+	// Reliable is each input's reliability as its findmax or sweep file
+	// says (nil: a run, or a file from before it was assessed); Overall
+	// is false when the baseline or a chosen input is unreliable, and
+	// ReliableWhy says which and why.
+	Reliable    []*bool `json:"reliable,omitempty"`
+	Overall     *bool   `json:"overallReliable,omitempty"`
+	ReliableWhy string  `json:"reliableWhy,omitempty"`
 }
 
 // GrowthStage is one number of users and the input chosen to carry it.
@@ -32,4 +39,6 @@ type GrowthStage struct {
 	Monthly     *float64 `json:"monthly,omitempty"`
 	PerThousand *float64 `json:"perThousand,omitempty"`
 	Note        string   `json:"note,omitempty"`
+	// Reliable is the chosen input's reliability (Reliable of the plan).
+	Reliable *bool `json:"reliable,omitempty"`
 }

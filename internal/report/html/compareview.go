@@ -244,16 +244,23 @@ func sweepOverlay(inputs []Input) []chart {
 func stagesSection(c *results.Comparison) section {
 	p := c.Users
 	cur := p.Currency
-	t := &table{Head: []string{"users", "choice", "capacity (users)", strings.TrimSpace("monthly " + cur), strings.TrimSpace("per 1,000 users " + cur), "note"}}
+	t := &table{Head: []string{"users", "choice", "capacity (users)", strings.TrimSpace("monthly " + cur), strings.TrimSpace("per 1,000 users " + cur), "reliable", "note"}}
 	for _, st := range p.Stages {
 		if st.Input == nil {
-			t.Rows = append(t.Rows, []cell{{Text: trim(st.Users)}, {Text: "none", Left: true, Color: "#fc9272"}, {Text: "-"}, {Text: "-"}, {Text: "-"}, {Text: st.Note, Left: true}})
+			t.Rows = append(t.Rows, []cell{{Text: trim(st.Users)}, {Text: "none", Left: true, Color: "#fc9272"}, {Text: "-"}, {Text: "-"}, {Text: "-"}, {Text: "-"}, {Text: st.Note, Left: true}})
 			continue
 		}
+		rel := results.ReliableText(st.Reliable)
+		if rel == "" {
+			rel = "-"
+		}
 		t.Rows = append(t.Rows, []cell{{Text: trim(st.Users)}, {Text: st.Choice, Left: true}, {Text: trim(math.Round(st.Capacity))},
-			{Text: report.FormatValue(st.Monthly, cur)}, {Text: report.FormatValue(st.PerThousand, cur)}, {Text: st.Note, Left: true}})
+			{Text: report.FormatValue(st.Monthly, cur)}, {Text: report.FormatValue(st.PerThousand, cur)}, {Text: rel}, {Text: st.Note, Left: true}})
 	}
 	intro := fmt.Sprintf("%s users are served by the baseline %s's %s (%.1f ops/s), so each input's capacity is in users; each stage gets the cheapest input carrying it with %.0f%% headroom.",
 		trim(p.Users), c.Inputs[c.Baseline].Label, p.Basis, p.BaseThroughput, 100*p.Headroom)
+	if p.ReliableWhy != "" {
+		intro += " " + p.ReliableWhy
+	}
 	return section{Title: "Growth stages", Intro: intro, Table: t}
 }
