@@ -365,5 +365,13 @@ func pctOf(n, of int64) string {
 	if of == 0 {
 		return "0%"
 	}
-	return fmt.Sprintf("%.2g%%", 100*float64(n)/float64(of))
+	// Two significant digits, never an exponent: 100% reads "100%", not "1e+02%".
+	v := 100 * float64(n) / float64(of)
+	if v >= 10 {
+		return fmt.Sprintf("%.0f%%", v)
+	}
+	if v < 0.01 {
+		return "<0.01%"
+	}
+	return fmt.Sprintf("%.2g%%", v)
 }

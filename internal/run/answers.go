@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/mongoload/mongoload/internal/capacity"
 	"github.com/mongoload/mongoload/internal/engine"
@@ -19,10 +20,19 @@ func (s *Session) Answers(ctx context.Context) error {
 	wait := lostAfter(s.cfg)
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	if _, err := s.client.Hello(ctx); err != nil {
-		return fmt.Errorf("no answer to a hello within %s: %w", wait, err)
+	for {
+		_, err := s.client.Hello(ctx)
+		if err == nil {
+			return nil
+		}
+		// A pool cleared by the failures of the pause fails at once: ask
+		// again until the time is up, not once.
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("no answer to a hello within %s: %w", wait, err)
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
-	return nil
 }
 
 // stalled checks a step in which the server may have stopped answering
@@ -45,6 +55,7 @@ func (s *Stepper) stalled(ctx context.Context, step *Result, what string) error 
 	if s.Answers == nil {
 		return nil
 	}
+	fmt.Fprintf(s.Log, "  %s: the server stopped answering (%s); asking whether it answers again (up to %s)\n", what, why, lostAfter(s.Cfg))
 	if err := s.Answers(ctx); err != nil {
 		if ctx.Err() != nil {
 			return fail(Interrupted, fmt.Errorf("interrupted while checking the server after %s", what))
