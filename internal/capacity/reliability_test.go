@@ -115,6 +115,13 @@ func TestStall(t *testing.T) {
 	if what, _, ok := Stall(slow); ok {
 		t.Errorf("slow server taken for a stall: %q", what)
 	}
+	// A server starved by an overload: seconds between answers that take
+	// seconds each (p50 1.3 s) is no pause.
+	starved := &results.Result{Intervals: []results.IntervalSummary{iv(1, 500, 1000), iv(2, 0, 1000), iv(3, 0, 1000), iv(4, 600, 1000)}}
+	starved.Totals.Latency.P50 = 1300
+	if what, _, ok := Stall(starved); ok {
+		t.Errorf("an overload taken for a stall: %q", what)
+	}
 	gone := &results.Result{Faults: &results.Faults{Gaps: []results.FaultGap{{Start: 1.5, End: 2, Seconds: 0.5, Open: true}}}}
 	if _, open, ok := Stall(gone); !ok || !open {
 		t.Errorf("an open gap: %v %v", open, ok)

@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/mongoload/mongoload/internal/results"
 )
@@ -10,7 +11,17 @@ import (
 // server having stopped: an overloaded server still answers, slowly, at
 // its capacity; one that answers nothing for a second is stopped (paused,
 // killed, cut off), and such a probe measures that, not the rate.
-const MinStall = 1.0 // seconds
+//
+// A server starved of CPU by an overload also leaves whole seconds without
+// an answer, between answers that take seconds each: a stretch in the
+// middle of a run counts only when it is also several times the run's
+// median latency (StallOverP50), which a pause is and an overload's
+// waits are not. One lasting to the run's end always counts.
+const MinStall = 2.0 // seconds
+
+// StallOverP50 is how many times the run's median latency a stretch
+// without answers must last to count as a stall.
+const StallOverP50 = 3.0
 
 // Paused is the error of a probe in which the server stopped answering
 // and answered again after it: the probe is kept, not judged, and run
@@ -31,15 +42,16 @@ func Stall(res *results.Result) (what string, open, found bool) {
 	}
 	if f := res.Faults; f != nil {
 		for _, g := range f.Gaps {
-			if g.Seconds >= MinStall || g.Open {
+			if g.Seconds >= 1 || g.Open { // failures that meant the server was unavailable
 				return fmt.Sprintf("no operation succeeded for %.1f s from %.1f s into the measured phase", g.Seconds, g.Start), g.Open, true
 			}
 		}
 	}
 	start, length := -1.0, 0.0
+	long := math.Max(MinStall, StallOverP50*res.Totals.Latency.P50/1000)
 	for i, iv := range res.Intervals {
 		if iv.Load == nil || iv.Load.InFlight == 0 || answered(iv) {
-			if length >= MinStall {
+			if length >= long {
 				return fmt.Sprintf("no operation was answered for %.1f s from %.1f s into the measured phase, %d in flight", length, start, res.Intervals[i-1].Load.InFlight), false, true
 			}
 			start, length = -1, 0
@@ -50,7 +62,7 @@ func Stall(res *results.Result) (what string, open, found bool) {
 		}
 		length += iv.Dt
 	}
-	if length >= MinStall {
+	if length >= 1 { // to the end: the server may be gone
 		last := res.Intervals[len(res.Intervals)-1]
 		return fmt.Sprintf("no operation was answered from %.1f s into the measured phase to its end, %d in flight", start, last.Load.InFlight), true, true
 	}
