@@ -164,4 +164,15 @@ func TestServerCPUBehindAProxy(t *testing.T) {
 	if in := res.Interference; in == nil || in.Server == nil || !strings.Contains(in.ServerProcess, "pid ") {
 		t.Errorf("direct: interference %+v: the server's own CPU is not told apart", in)
 	}
+	// What mongoload asked besides the workload is counted by phase: the
+	// sampler inside the measured phase, the statistics outside it.
+	phases := map[string]string{}
+	if tl := res.Client.Telemetry; tl != nil {
+		for _, c := range tl.Commands {
+			phases[c.Name] += c.Phase + " "
+		}
+	}
+	if !strings.Contains(phases["serverStatus"], "measured") || phases["collStats"] != "outside " {
+		t.Errorf("client.telemetry by command: %v", phases)
+	}
 }

@@ -46,6 +46,9 @@ type Client struct {
 	// low is the driver's lower layer over the client's own deployment,
 	// used by the fast path (lower.go).
 	low *lower
+	// tally counts the commands sent beside the workload (tally.go),
+	// shared with the clients opened from this one.
+	tally *tally
 }
 
 // Fast reports whether the run's operations that the fast path knows go
@@ -173,7 +176,7 @@ func Connect(ctx context.Context, conn config.Connection, co ...ConnectOptions) 
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", config.RedactURI(conn.URI), err)
 	}
-	cl := &Client{c: c, conn: conn, Hosts: strings.Join(opts.Hosts, ","), low: low}
+	cl := &Client{c: c, conn: conn, Hosts: strings.Join(opts.Hosts, ","), low: low, tally: &tally{}}
 	wait := conn.Timeouts.ServerSelection.D()
 	if wait <= 0 {
 		wait = 30 * time.Second
@@ -394,7 +397,9 @@ func disconnectWithin(c *mongo.Client, wait time.Duration) {
 // Hello returns the server's hello reply (topology, version hints).
 func (cl *Client) Hello(ctx context.Context) (bson.M, error) {
 	var out bson.M
+	t0 := time.Now()
 	err := cl.c.Database("admin").RunCommand(ctx, bson.D{{Key: "hello", Value: 1}}).Decode(&out)
+	cl.tally.add("hello", time.Since(t0))
 	return out, err
 }
 

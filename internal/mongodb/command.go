@@ -18,12 +18,14 @@ import (
 // internal/insights) are read with it, over the connection of Monitor.
 func (cl *Client) Command(ctx context.Context, db string, cmd bson.D) (bson.Raw, error) {
 	opts := options.RunCmd().SetReadPreference(readpref.PrimaryPreferred())
+	name := "command"
+	if len(cmd) > 0 {
+		name = cmd[0].Key
+	}
+	t0 := time.Now()
 	raw, err := cl.c.Database(db).RunCommand(ctx, cmd, opts).Raw()
+	cl.tally.add(name, time.Since(t0))
 	if err != nil {
-		name := "command"
-		if len(cmd) > 0 {
-			name = cmd[0].Key
-		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return raw, nil
@@ -43,6 +45,7 @@ func (cl *Client) Inspector(ctx context.Context) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("inspection connection: %w", err)
 	}
+	m.tally = cl.tally
 	return m, nil
 }
 

@@ -3,6 +3,7 @@ package mongodb
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -24,6 +25,7 @@ func (cl *Client) Monitor(ctx context.Context) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("telemetry connection: %w", err)
 	}
+	m.tally = cl.tally
 	return m, nil
 }
 
@@ -42,7 +44,9 @@ func (cl *Client) ReplSetGetStatus(ctx context.Context) (bson.Raw, error) {
 
 func (cl *Client) adminCommand(ctx context.Context, name string) (bson.Raw, error) {
 	opts := options.RunCmd().SetReadPreference(readpref.PrimaryPreferred())
+	t0 := time.Now()
 	raw, err := cl.c.Database("admin").RunCommand(ctx, bson.D{{Key: name, Value: 1}}, opts).Raw()
+	cl.tally.add(name, time.Since(t0))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -122,6 +122,9 @@ type ClientUsage struct {
 	// API) or "fast" (its lower layer, for the kinds it sends; the default,
 	// chosen by measurement: docs/performance.md).
 	DriverPath string `json:"driverPath,omitempty"`
+	// Telemetry is what mongoload asked the server besides the workload
+	// (observer.go); absent with --target noop.
+	Telemetry *ClientTelemetry `json:"telemetry,omitempty"`
 }
 
 // MemoryPolicy is the collector's setting a run ran under: the soft memory

@@ -20,6 +20,9 @@ func (m *measurement) collect(res *engine.Result, injected []results.InjectedFau
 	if res.Abandoned > 0 && m.s.client != nil {
 		m.s.client.Unresponsive() // do not wait for its goodbye either
 	}
+	if m.s.client != nil {
+		m.s.client.CommandPhase("outside") // the final sample, the statistics and explain come after the measured phase
+	}
 	info := &m.info
 	info.EndedAt = time.Now()
 	info.Client = clientUsage(m.u0, procstat.Read())

@@ -26,6 +26,9 @@ import (
 // measured returns its Result, whose Err says how it ended.
 func (s *Session) Run(ctx context.Context, cfg *config.Config, sinks ...sink.Sink) (*Result, error) {
 	s.phases.last = PhaseSeed // each measured run goes through the phases after it
+	if s.client != nil {
+		s.client.ResetCommands("outside") // this run's commands beside the workload, from here
+	}
 	execs, err := s.executors()
 	if err != nil {
 		return nil, err
@@ -135,6 +138,9 @@ func (m *measurement) measureStarts() {
 	m.host.start(m.s.localServer)
 	m.setupPeak, _ = procstat.PeakRSS() // connecting, seeding, loading, warm-up
 	m.peak = procstat.StartPeak()
+	if m.s.client != nil {
+		m.s.client.CommandPhase("measured")
+	}
 	m.tel.start()
 	m.faults.begin()
 	if m.watch != nil {
@@ -184,6 +190,13 @@ func (m *measurement) sayFinishing() {
 func (m *measurement) write(post context.Context, ran *engine.Result, result *results.Result) *Result {
 	m.sayFinishing()
 	r := &Result{Result: result, Outcome: ran.Outcome, Reason: ran.Reason}
+	if c := m.s.client; c != nil && result.Client != nil {
+		result.Client.Telemetry = clientTelemetry(c.Commands(), result.DurationSeconds)
+		if w := result.Client.Telemetry.Warning; w != "" {
+			fmt.Fprintln(m.log, "warning: "+w)
+			result.Notes = append(result.Notes, w)
+		}
+	}
 	r.SinkErr = m.fan.Close(result)
 	m.fan = nil
 	r.WriteErr = writeResults(m.cfg.Run.Out, result)
