@@ -12,7 +12,8 @@ TIMING_TESTS := TestFaultInterruptFrozenServer TestFaultSecondInterrupt \
 	TestFaultLoadResumeAfterKill TestFaultScenarios TestStallShowsInResponseTime TestStallDropsBeyondMaxInFlight \
 	TestClockNamesWhatIsMeasured TestOpenLoopKeepsItsRate TestOpenLoopDropsWhenFull TestOpenLoopMeasuresFromSchedule \
 	TestSchedulerMeasuresItself TestSessionsThink TestFindMax TestFaultSeedingServerKilled \
-	TestFaultPostPhaseBoundFrozenServer TestWatcherLagShowsPause TestCaptureCtrlCOnAFrozenServer
+	TestFaultPostPhaseBoundFrozenServer TestWatcherLagShowsPause TestCaptureCtrlCOnAFrozenServer \
+	TestABIdenticalServersFlagNothing TestABIndexDropped TestABSlowerCandidate
 empty :=
 space := $(empty) $(empty)
 TIMING_RUN := ^($(subst $(space),|,$(strip $(TIMING_TESTS))))$$

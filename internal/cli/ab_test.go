@@ -134,6 +134,7 @@ func opOf(t *testing.T, ab *results.AB, name string) results.ABOperation {
 // servers (each reseeded alike by ab itself) flag at most one operation in
 // all, and never find results that differ.
 func TestABIdenticalServersFlagNothing(t *testing.T) {
+	testserver.Timing(t) // latencies compared: meaningless under the race detector
 	s := newABSides(t, 2000)
 	flagged := 0
 	for i := range 10 {
@@ -163,6 +164,7 @@ func TestABIdenticalServersFlagNothing(t *testing.T) {
 // one shape that used it, with its plan change named; the others are not
 // flagged as regressions and their results agree.
 func TestABIndexDropped(t *testing.T) {
+	testserver.Timing(t) // latencies compared: meaningless under the race detector
 	s := newABSides(t, 20000)
 	s.prepare(t)
 	s.command(t, s.b, bson.D{{Key: "dropIndexes", Value: "items"}, {Key: "index", Value: "org_1"}})
@@ -294,15 +296,17 @@ func TestABCandidateLost(t *testing.T) {
 }
 
 // TestABSlowerCandidate: a candidate that gets less CPU (its server
-// stopped for 3 ms of every 6 once the rounds begin, as a host with fewer
-// cores would hold it back) is flagged a regression in every shape, its
+// stopped for 4 ms of every 5 once the rounds begin, as a host with fewer
+// cores would hold it back; stopped half the time, the faster half of each
+// shape's distribution would not move) is flagged a regression in every shape, its
 // plans unchanged.
 func TestABSlowerCandidate(t *testing.T) {
+	testserver.Timing(t) // latencies compared: meaningless under the race detector
 	s := newABSides(t, 2000)
 	s.prepare(t)
 	out := filepath.Join(t.TempDir(), "ab.json")
 	bg := runInBackground(s.ctx, "ab", s.workload, "--uri", s.uriA, "--candidate-uri", s.uriB, "--seed", "2000",
-		"--rounds", "3", "--verify", "0", "--out", out)
+		"--rounds", "5", "--verify", "0", "--out", out)
 	testserver.Await(t, 60*time.Second, "the rounds to begin", func() bool { return strings.Contains(bg.stderr.String(), "round 1 of") })
 	stop, done := make(chan struct{}), make(chan struct{})
 	go func() { // the throttle is the fault itself, not a wait
@@ -315,9 +319,9 @@ func TestABSlowerCandidate(t *testing.T) {
 			default:
 			}
 			_ = syscall.Kill(s.pidB, syscall.SIGSTOP)
-			time.Sleep(3 * time.Millisecond)
+			time.Sleep(4 * time.Millisecond)
 			_ = syscall.Kill(s.pidB, syscall.SIGCONT)
-			time.Sleep(3 * time.Millisecond)
+			time.Sleep(time.Millisecond)
 		}
 	}()
 	code, stdout, errs := bg.wait()
@@ -333,6 +337,29 @@ func TestABSlowerCandidate(t *testing.T) {
 	for _, o := range ab.Operations {
 		if o.Flag != results.FlagRegression || o.PlanChanged {
 			t.Errorf("%s: flag %s, plan %q -> %q (%s): every shape is slower, none changed plan", o.Name, o.Flag, o.PlanA, o.PlanB, o.Why)
+		}
+	}
+}
+
+// TestABParallel: both sides at once each round, at one open-loop rate;
+// without a rate --parallel is refused.
+func TestABParallel(t *testing.T) {
+	s := newABSides(t, 500)
+	s.prepare(t)
+	code, _, errs := runCLI(t, s.ctx, nil, "ab", s.workload, "--uri", s.uriA, "--candidate-uri", s.uriB, "--parallel")
+	if code != ExitUsage || !strings.Contains(errs, "--rate") {
+		t.Errorf("--parallel without a rate: exit %d, want %d naming --rate: %s", code, ExitUsage, errs)
+	}
+	code, ab, text := s.ab(t, "--parallel", "--rate", "200", "--rounds", "2", "--verify", "5")
+	if code != 0 && code != ExitRegression {
+		t.Fatalf("exit %d:\n%s", code, text)
+	}
+	if !ab.Method.Parallel || len(ab.Runs) != 4 {
+		t.Errorf("parallel %v, %d runs: want both sides in each of 2 rounds", ab.Method.Parallel, len(ab.Runs))
+	}
+	for _, r := range ab.Runs {
+		if r.Result == nil || r.Result.Load.Type != results.Open || r.Result.Load.Rate != 200 {
+			t.Errorf("round %d side %s: not an open loop at 200/s", r.Round, r.Side)
 		}
 	}
 }
