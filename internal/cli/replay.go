@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -91,7 +92,7 @@ func replayConfig(cfg *config.Config, t *replay.Trace, rr replay.Run) {
 	if s := t.Span().Seconds(); s > 0 {
 		rate /= s
 	}
-	cfg.Run.Rate = rate * max(rr.Speed, 1)
+	cfg.Run.Rate = math.Round(rate*max(rr.Speed, 1)*1000) / 1000
 	cfg.Run.Duration, cfg.Run.Operations, cfg.Run.Warmup = 0, 0, 0
 	if t.Trailer != nil {
 		cfg.CapturedFrom = t.Trailer.CapturedFrom

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -38,13 +39,28 @@ func burstBurst() time.Duration {
 // every server.
 func burstLoad(t *testing.T, ctx context.Context, cl *mongodb.Client) {
 	t.Helper()
-	_, _ = cl.Command(ctx, "rp", bson.D{{Key: "drop", Value: "events"}})
+	dropEvents(t, ctx, cl)
 	docs := bson.A{}
 	for i := range burstDocs {
 		docs = append(docs, bson.D{{Key: "_id", Value: int32(i)}, {Key: "g", Value: fmt.Sprint("g", i%7)}, {Key: "note", Value: ""}})
 	}
 	if _, err := cl.Command(ctx, "rp", bson.D{{Key: "insert", Value: "events"}, {Key: "documents", Value: docs}}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// dropEvents drops rp.events, once more if the first try meets a
+// connection that a paused server reset.
+func dropEvents(t *testing.T, ctx context.Context, cl *mongodb.Client) {
+	t.Helper()
+	for try := 0; ; try++ {
+		_, err := cl.Command(ctx, "rp", bson.D{{Key: "drop", Value: "events"}})
+		if err == nil || strings.Contains(err.Error(), "NamespaceNotFound") || strings.Contains(err.Error(), "ns not found") {
+			return
+		}
+		if try > 0 {
+			t.Fatalf("drop rp.events: %v", err)
+		}
 	}
 }
 
@@ -310,4 +326,69 @@ func TestReplayReproducesTheApplication(t *testing.T) {
 			t.Errorf("%d operations measured of the trace's %d", got, 2*burstOps)
 		}
 	})
+	t.Run("the captured deployment is refused, untouched", func(t *testing.T) {
+		before, err := clA.CountDocuments(ctx, "rp", "events", bson.D{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runCLI(t, ctx, nil, "replay", tr, "--uri", uriA, "--allow-existing")
+		after, _ := clA.CountDocuments(ctx, "rp", "events", bson.D{})
+		if code != 19 || !strings.Contains(stderr, "--write-to-source") || after != before {
+			t.Errorf("replay onto its source: exit %d, %d -> %d documents\n%s", code, before, after, stderr)
+		}
+	})
+	t.Run("a cut trace replays what reads and says so; a missing collection is named first", func(t *testing.T) {
+		whole, err := os.ReadFile(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut := filepath.Join(t.TempDir(), "cut.trace")
+		if err := os.WriteFile(cut, whole[:len(whole)*2/3], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		dropEvents(t, ctx, clB)
+		out := filepath.Join(t.TempDir(), "r.json")
+		code, stdout, stderr := runCLI(t, ctx, nil, "replay", cut, "--uri", uriB, "--speed", "max", "--out", out, "--quiet")
+		if code != 0 {
+			t.Fatalf("replay of a cut trace: exit %d\n%s\n%s", code, stdout, stderr)
+		}
+		missing := strings.Index(stderr, "rp.events is not on the target")
+		if missing < 0 || missing > strings.Index(stderr, "running ") {
+			t.Errorf("the missing collection was not named before the run:\n%s", stderr)
+		}
+		res, err := results.ReadJSON(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rp := res.Replay
+		if rp == nil || rp.Damage == "" || rp.Sent == 0 || rp.Sent >= int64(2*burstOps) || !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, "did not read whole") }) {
+			t.Errorf("a cut trace: %+v, notes %v", rp, res.Notes)
+		}
+	})
+}
+
+// TestReplayRefusesBadFlags: each bad value is refused in one line that
+// names it (exit 12), a file that is no trace by name (exit 3), before
+// any server is asked.
+func TestReplayRefusesBadFlags(t *testing.T) {
+	ctx := context.Background()
+	notTrace := writeFile(t, "w.yaml", "name: x\n")
+	for _, c := range []struct {
+		args []string
+		code int
+		says string
+	}{
+		{[]string{"--speed", "0"}, 12, "--speed"},
+		{[]string{"--speed", "NaN"}, 12, "--speed"},
+		{[]string{"--speed", "fast"}, 12, "--speed"},
+		{[]string{"--loop", "1.5"}, 12, "--loop"},
+		{[]string{"--loop", "0"}, 12, "--loop"},
+		{nil, 3, "not a mongoload trace"},
+	} {
+		args := append([]string{"replay", notTrace, "--uri", "mongodb://127.0.0.1:1"}, c.args...)
+		code, _, stderr := runCLI(t, ctx, nil, args...)
+		if code != c.code || !strings.Contains(stderr, c.says) || strings.Count(strings.TrimSpace(stderr), "\n") > 1 {
+			t.Errorf("%v: exit %d, want %d naming %q:\n%s", c.args, code, c.code, c.says, stderr)
+		}
+	}
 }

@@ -15,10 +15,13 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 )
 
-// A frame holds up to this many entries or bytes before it is written.
+// A frame holds up to this many entries or bytes, or this span of start
+// times, before it is written: a damaged frame loses at most that much,
+// and a slow trace is not one frame.
 const (
 	frameEntries = 4096
 	frameBytes   = 1 << 20
+	frameSpan    = time.Second
 )
 
 // Reordering: sources record an operation when it ends, so entries arrive
@@ -41,6 +44,7 @@ type Writer struct {
 	last    time.Time     // the start of the last entry written
 	buf     bytes.Buffer  // the frame being filled
 	n       int           // its entries
+	first   time.Time     // its first entry's start
 	zbuf    bytes.Buffer
 	zw      *flate.Writer
 	written int64
@@ -152,9 +156,12 @@ func (t *Writer) write(e Entry) error {
 	}
 	doc, _ = bsoncore.AppendDocumentEnd(doc, idx)
 	t.buf.Write(doc)
+	if t.n == 0 {
+		t.first = e.Start
+	}
 	t.n++
 	t.written++
-	if t.n >= frameEntries || t.buf.Len() >= frameBytes {
+	if t.n >= frameEntries || t.buf.Len() >= frameBytes || e.Start.Sub(t.first) >= frameSpan {
 		return t.flush(kindEntry)
 	}
 	return nil
