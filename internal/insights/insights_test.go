@@ -298,3 +298,23 @@ func TestSlowLatencyRoundedLikeTheRun(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainSummary: the plan as planSummary writes it, each leaf with
+// its key pattern, which is what ab compares between two deployments.
+func TestExplainSummary(t *testing.T) {
+	for _, c := range []struct{ name, reply, want string }{
+		{"an index", `{"queryPlanner": {"winningPlan": {"stage": "FETCH", "inputStage": {"stage": "IXSCAN", "keyPattern": {"org": 1}, "indexName": "org_1"}}}}`, "IXSCAN { org: 1 }"},
+		{"a compound, descending", `{"queryPlanner": {"winningPlan": {"stage": "IXSCAN", "keyPattern": {"org": 1, "_id": {"$numberLong": "-1"}}}}}`, "IXSCAN { org: 1, _id: -1 }"},
+		{"a text index", `{"queryPlanner": {"winningPlan": {"stage": "TEXT_MATCH", "inputStage": {"stage": "IXSCAN", "keyPattern": {"_fts": "text", "_ftsx": 1}}}}}`, `IXSCAN { _fts: "text", _ftsx: 1 }`},
+		{"a collection scan", `{"queryPlanner": {"winningPlan": {"stage": "LIMIT", "inputStage": {"stage": "COLLSCAN"}}}}`, "COLLSCAN"},
+		{"an $or over two indexes", `{"queryPlanner": {"winningPlan": {"stage": "OR", "inputStages": [{"stage": "IXSCAN", "keyPattern": {"a": 1}}, {"stage": "IXSCAN", "keyPattern": {"b": 1}}]}}}`, "IXSCAN { a: 1 }, IXSCAN { b: 1 }"},
+	} {
+		e, err := ParseExplain(raw(t, c.reply))
+		if err != nil || e.Summary != c.want {
+			t.Errorf("%s: summary %q (%v), want %q", c.name, e.Summary, err, c.want)
+		}
+	}
+	if e, _ := ParseExplain(fixture(t, "secantus-explain-ixscan.json")); !strings.HasPrefix(e.Summary, "IXSCAN { a: ") {
+		t.Errorf("the test server's explain: summary %q, want IXSCAN { a: 1 }", e.Summary)
+	}
+}
