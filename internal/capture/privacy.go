@@ -29,8 +29,9 @@ import (
 //     distinct values, and bounds that are whole numbers of 9 digits or
 //     more (account, card, social security and phone numbers, but not
 //     round ones, such as a week in milliseconds), widen to the decade of
-//     their digits; dates of few distinct values widen to whole years (as
-//     HIPAA's Safe Harbor keeps the year of a date, not the day).
+//     their digits (a key generator's offset too); dates of few distinct
+//     values, and calendar dates (all at midnight: birth dates), widen to
+//     whole years (as HIPAA's Safe Harbor keeps the year, not the day).
 
 // kAnonymous is how many distinct values a range must hold to be written
 // as the values' own minimum and maximum.
@@ -229,10 +230,11 @@ func decadeHigh(x float64) float64 {
 	return math.Pow(10, math.Floor(math.Log10(x))+1) - 1
 }
 
-// privateDates widens a few dates to the whole years that hold them.
+// privateDates widens a few dates, and calendar dates (all at midnight:
+// birth dates, not events), to the whole years that hold them.
 func (f *Field) privateDates(o genOptions) (float64, float64) {
 	lo, hi := minMax(f.nums)
-	if o.keepValues || !f.fewValues() {
+	if o.keepValues || !f.fewValues() && !f.calendarDates() {
 		return lo, hi
 	}
 	from := time.UnixMilli(int64(lo)).UTC()
@@ -317,4 +319,15 @@ func (f *Field) merge(g *Field) {
 		f.distinct[k] += n
 		f.values[k] = g.values[k]
 	}
+}
+
+// calendarDates: every date seen is at midnight UTC, a day rather than an
+// event's time (a birth date), whose extremes would name a person's day.
+func (f *Field) calendarDates() bool {
+	for _, x := range f.nums {
+		if math.Mod(x, 86400000) != 0 {
+			return false
+		}
+	}
+	return len(f.nums) > 0
 }
