@@ -13,7 +13,7 @@ TIMING_TESTS := TestFaultInterruptFrozenServer TestFaultSecondInterrupt \
 	TestClockNamesWhatIsMeasured TestOpenLoopKeepsItsRate TestOpenLoopDropsWhenFull TestOpenLoopMeasuresFromSchedule \
 	TestSchedulerMeasuresItself TestSessionsThink TestFindMax TestFaultSeedingServerKilled \
 	TestFaultPostPhaseBoundFrozenServer TestWatcherLagShowsPause TestCaptureCtrlCOnAFrozenServer \
-	TestABIdenticalServersFlagNothing TestABIndexDropped TestABSlowerCandidate
+	TestABIdenticalServersFlagNothing TestABIndexDropped TestABSlowerCandidate TestFindMaxSaysNoise
 empty :=
 space := $(empty) $(empty)
 TIMING_RUN := ^($(subst $(space),|,$(strip $(TIMING_TESTS))))$$
