@@ -155,3 +155,41 @@ func TestStringsThatIdentify(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactNamesKeepsStagesRunning: --redact-names hashes the names a
+// stage holds ($lookup's from is a collection, its as and $search's path
+// are fields, $email a field path) and keeps what the stage needs to run:
+// its own argument names (from, as, pipeline, path, index, text, query)
+// and _id, which every collection has.
+func TestRedactNamesKeepsStagesRunning(t *testing.T) {
+	p := &Profiled{}
+	if err := p.ReadExport(strings.NewReader(piiExport()+
+		`{"op":"query","ns":"shop.people","command":{"find":"people","filter":{"_id":7},"sort":{"_id":1}},"ts":{"$date":"2026-11-26T10:00:00Z"}}`+"\n"), "pii.json"); err != nil {
+		t.Fatal(err)
+	}
+	res := &Result{Opts: Options{RedactNames: true, Now: time.Now}, Shapes: NewShapes(1)}
+	for _, op := range p.Ops {
+		res.Shapes.Add(op)
+	}
+	res.Sources = []*Source{p.source("pii.json", "test")}
+	text := write(t, res.Workload("capture-"+NameOf("shop", true)))
+	for _, want := range []string{
+		"{$lookup: {from: " + hashName("c", "orders") + ", pipeline: [{$match: {" + hashName("f", "customer") + ":",
+		"as: " + hashName("f", "o") + "}}",
+		"{$search: {index: default, text: {query: {$gen: string",
+		"path: " + hashName("f", "name") + "}}}",
+		"{$eq: [$" + hashName("f", "email") + ",",
+		"filter: {_id: ",
+		"sort: {_id: 1}",
+		"name: capture-" + hashName("db", "shop"),
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the redacted file lacks %q:\n%s", want, text)
+		}
+	}
+	for _, name := range []string{"orders", "people", "customer", "email:", "shop"} {
+		if strings.Contains(strings.SplitN(text, "\nname:", 2)[1], name) {
+			t.Errorf("--redact-names left %q:\n%s", name, text)
+		}
+	}
+}
