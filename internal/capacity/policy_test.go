@@ -92,3 +92,31 @@ func TestPolicyConverges(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicyProbeBudget: started as findmax starts (half a closed loop's
+// throughput, which runs 1.1 to 2 times above the rate meeting the SLO),
+// a search of a system whose latency fails above its limit (dropping
+// above 1.3 times it) ends within 5% below the limit in at most 12 probes
+// on average, rechecks and the confirmation included.
+func TestPolicyProbeBudget(t *testing.T) {
+	total, n := 0, 0
+	for _, limit := range []float64{500, 1234, 3000, 6793, 9000, 20000} {
+		for _, over := range []float64{1.1, 1.3, 1.6, 2.0} {
+			p := DefaultPolicy(float64(int(limit * over / 2)))
+			var h []Outcome
+			d := p.Next(h)
+			for !d.Done {
+				h = append(h, Outcome{Rate: d.Rate, Pass: d.Rate <= limit, Clear: d.Rate > 1.3*limit})
+				d = p.Next(h)
+			}
+			if d.Max > limit || d.Max < limit/1.05 {
+				t.Errorf("limit %g, start %g: answer %g, not within 5%% below", limit, p.Start, d.Max)
+			}
+			total += len(h)
+			n++
+		}
+	}
+	if avg := float64(total) / float64(n); avg > 12 {
+		t.Errorf("%.1f probes on average, want at most 12", avg)
+	}
+}
