@@ -158,4 +158,20 @@ func TestServerFiguresOf(t *testing.T) {
 	if *f.CacheUsed != 0.5 || *f.CacheDirty != 0.1 || f.CPUCores != nil {
 		t.Errorf("figures %+v", f)
 	}
+	// 0 available in every sample with a thousand open is a counter the
+	// server does not keep (SecantusDB), never an exhausted pool.
+	many := int64(1000)
+	s.Samples[0].Connections = &results.Connections{Current: &many, Available: &zero}
+	if f := ServerFiguresOf(s); f.Connections != nil {
+		t.Errorf("1,000 connections and 0 available in every sample named a limit: %v", *f.Connections)
+	}
+	// One that counted down to 0 is exhausted.
+	twenty := int64(20)
+	later := s.Samples[0]
+	s.Samples[0].Connections = &results.Connections{Current: &seven, Available: &twenty}
+	later.Connections = &results.Connections{Current: &many, Available: &zero}
+	s.Samples = append(s.Samples, later)
+	if f := ServerFiguresOf(s); f.Connections == nil || *f.Connections != 1 {
+		t.Errorf("a pool that counted down to 0: %v", f.Connections)
+	}
 }

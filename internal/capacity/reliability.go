@@ -56,7 +56,7 @@ func Assess(f *results.FindMax) {
 		}
 	}
 	r.Unmeasured = !measured
-	r.Disagreements = disagreements(f, above)
+	r.Disagreements, r.Repeats = disagreements(f, above)
 	why := verdict(r, f)
 	ok := why == ""
 	if ok {
@@ -68,7 +68,7 @@ func Assess(f *results.FindMax) {
 // disagreements are the rates whose probes told two stories where the
 // answer depends on them: a failure at or below the answer, a pass at or
 // above the failing rate above it.
-func disagreements(f *results.FindMax, above float64) []results.Disagreement {
+func disagreements(f *results.FindMax, above float64) (out, repeats []results.Disagreement) {
 	type tally struct {
 		pass, fail int
 		p99        []float64
@@ -95,9 +95,18 @@ func disagreements(f *results.FindMax, above float64) []results.Disagreement {
 		rates = append(rates, r)
 	}
 	slices.Sort(rates)
-	var out []results.Disagreement
+	spread := func(t *tally) float64 {
+		if lo, hi := slices.Min(t.p99), slices.Max(t.p99); lo > 0 {
+			return math.Round(hi/lo*100) / 100
+		}
+		return 0
+	}
 	for _, rate := range rates {
 		t := by[rate]
+		if t.pass+t.fail > 1 {
+			repeats = append(repeats, results.Disagreement{Rate: rate, Passed: t.pass, Failed: t.fail, P99Spread: spread(t),
+				Text: fmt.Sprintf("%s ops/s: %d passed, %d failed, p99 %.3f to %.3f ms", results.Target(rate), t.pass, t.fail, slices.Min(t.p99), slices.Max(t.p99))})
+		}
 		var text string
 		switch {
 		case f.Found && rate <= f.MaxRate && t.fail > 0:
@@ -107,13 +116,9 @@ func disagreements(f *results.FindMax, above float64) []results.Disagreement {
 		default:
 			continue
 		}
-		d := results.Disagreement{Rate: rate, Passed: t.pass, Failed: t.fail, Text: text}
-		if lo, hi := slices.Min(t.p99), slices.Max(t.p99); lo > 0 {
-			d.P99Spread = math.Round(hi/lo*100) / 100
-		}
-		out = append(out, d)
+		out = append(out, results.Disagreement{Rate: rate, Passed: t.pass, Failed: t.fail, P99Spread: spread(t), Text: text})
 	}
-	return out
+	return out, repeats
 }
 
 // verdict is why the answer is unreliable, "" when it is not.

@@ -71,6 +71,10 @@ func TestAssessDisagreement(t *testing.T) {
 	if !strings.Contains(f.ReliableWhy, "at 200 ops/s, at or below the answer, 1 of 3 probes failed") {
 		t.Errorf("why: %s", f.ReliableWhy)
 	}
+	// The spread of the repeated probes: p99 ~3.6 ms twice, ~91 ms once at 200 ops/s.
+	if r := f.Reliability.Repeats; len(r) == 0 || r[0].Rate != 200 || r[0].Passed != 2 || r[0].Failed != 1 || r[0].P99Spread < 20 {
+		t.Errorf("repeats %+v", r)
+	}
 }
 
 // TestSearchRetriesAPause: a probe during which the server paused is kept,

@@ -44,6 +44,10 @@ type Reliability struct {
 	// Disagreements are the rates whose probes disagreed, or failed below
 	// a rate that passed: the noise the search saw in its own probes.
 	Disagreements []Disagreement `json:"disagreements,omitempty"`
+	// Repeats are the rates probed more than once, with how their probes
+	// agreed and how far their p99s spread: the search's own measure of
+	// its noise, at the answer and around it.
+	Repeats []Disagreement `json:"repeats,omitempty"`
 	// Stalled counts the probes in which the server stopped answering and
 	// came back (retried, never judged).
 	Stalled int `json:"stalled,omitempty"`
