@@ -21,7 +21,11 @@ func validateCommand(_ context.Context, args []string, o IO) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(o.Stdout, "%s: valid: %d collection(s), %d operation(s)\n", cfg.Source, len(plan.Collections), len(plan.Ops))
+	watchers := ""
+	if n := len(plan.Watchers); n > 0 {
+		watchers = fmt.Sprintf(", %d watcher(s)", n)
+	}
+	fmt.Fprintf(o.Stdout, "%s: valid: %d collection(s), %d operation(s)%s\n", cfg.Source, len(plan.Collections), len(plan.Ops), watchers)
 	for _, out := range plan.Outputs {
 		fmt.Fprintf(o.Stdout, "note: %s: a run refuses it unless mongoload created %s (or --allow-existing says to write into it anyway)\n", out.Describe(), out.Collection.Namespace())
 	}

@@ -60,6 +60,15 @@ func WriteResultMarkdown(w io.Writer, res *results.Result) error {
 		}
 		dt.markdown(ew)
 	}
+	if rows := WatcherRows(res); rows != nil {
+		ew.printf("\nWatchers (change streams; not operations: in no total or SLO of theirs; lag ms from the commit to receipt).\n\n")
+		wt := &table{left: 2}
+		wt.add(WatcherHead...)
+		for _, r := range rows {
+			wt.add(r...)
+		}
+		wt.markdown(ew)
+	}
 	writeNotes(ew, res.Notes, true)
 	if res.ConfigLine != "" {
 		ew.printf("\nConfiguration: `%s`\n", res.ConfigLine)
