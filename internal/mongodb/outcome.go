@@ -77,11 +77,13 @@ func single(raw bson.Raw, err error) (Outcome, error) {
 	return Outcome{Docs: []bson.Raw{raw}, Counts: shaped(metrics.Docs{Returned: 1}, 1)}, nil
 }
 
-// Sample counts database.collection's documents and returns its first n in
-// _id order: what two deployments' data are compared by before an A/B run.
+// Sample counts database.collection's documents (the count the server
+// keeps: counting one by one would scan a production-sized collection) and
+// returns its first n in _id order: what two deployments' data are
+// compared by before an A/B run.
 func (cl *Client) Sample(ctx context.Context, database, collection string, n int) (int64, []bson.Raw, error) {
 	c := cl.c.Database(database).Collection(collection)
-	count, err := c.CountDocuments(ctx, bson.D{})
+	count, err := c.EstimatedDocumentCount(ctx)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -76,7 +76,10 @@ func verdict(ab *results.AB) {
 	}
 	n := len(ab.Operations)
 	agree := fmt.Sprintf("verified results agree (%d operations)", ab.Method.Verified)
-	if len(differs) > 0 {
+	switch {
+	case ab.Method.Verified == 0:
+		agree = "results not verified (--verify 0)"
+	case len(differs) > 0:
 		agree = fmt.Sprintf("verified results differ for %s", strings.Join(differs, ", "))
 	}
 	switch {
