@@ -75,6 +75,12 @@ func replayCommand(ctx context.Context, args []string, o IO) error {
 	}
 	rr := replay.Run{Speed: speed, Loops: int(*loops), LateAfter: lateAfter, PoolSize: cfg.Connection.PoolSize(),
 		MaxInFlight: cmp.Or(cfg.Run.MaxInFlight, engine.DefaultMaxInFlight)}
+	if speed == 0 && cfg.Run.MaxInFlight == 0 {
+		// As fast as it goes: as many in flight as there are connections,
+		// so that none waits inside the driver for one (its latency would
+		// be the pool's queue, not the server's answer).
+		rr.MaxInFlight = rr.PoolSize
+	}
 	replayConfig(cfg, t, rr)
 	fmt.Fprintln(o.Stderr, replayLine(t, rr))
 	if err := checkNamespaces(ctx, o, cfg, t); err != nil {
@@ -164,7 +170,8 @@ func replayRun(ctx context.Context, o IO, cfg *config.Config, t *replay.Trace, r
 	plan := t.Plan()
 	sess, err := run.Open(ctx, cfg, plan, run.Options{Log: o.Stderr, Version: Version, Inputs: []string{t.Path},
 		Engine: func(eo *engine.Options, lm *results.LoadModel) {
-			eo.Feed, eo.SendLag, eo.LateAfter = feed, lag.Record, rr.LateAfter
+			eo.Feed, eo.SendLag, eo.LateAfter, eo.MaxInFlight = feed, lag.Record, rr.LateAfter, rr.MaxInFlight
+			lm.MaxInFlight, lm.Concurrency = rr.MaxInFlight, rr.MaxInFlight
 			eo.Duration, eo.Operations, eo.Warmup = 0, 0, 0
 			lm.Arrival = "replay at speed " + rr.SpeedText()
 		},

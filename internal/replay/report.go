@@ -38,7 +38,9 @@ func (t *Trace) Section(res *results.Result, lag *Lag, o Run) *results.Replay {
 		rp.ScheduledSeconds = results.Round3(t.Span().Seconds() / o.Speed * float64(rp.Loops))
 	}
 	rp.Complete, rp.Coverage = t.Coverage()
-	rp.SendLag, rp.SendLagByInterval = lag.Summary()
+	if o.Speed > 0 { // at --speed max there is no schedule to lag behind
+		rp.SendLag, rp.SendLagByInterval = lag.Summary()
+	}
 	if s := res.Schedule; s != nil {
 		rp.Late, rp.Dropped = s.Late, s.Dropped
 	}
