@@ -137,6 +137,11 @@ type MemoryPolicy struct {
 	// LimitFrom and GOGCFrom: "sized" from the run or "set" by the user.
 	LimitFrom string `json:"limitFrom"`
 	GOGCFrom  string `json:"gogcFrom"`
+	// RaisedTo is the highest a sized limit was raised to while the run
+	// went on, to keep it at twice the live heap plus the margin or more
+	// (mempolicy.Follower); absent when it was never raised.
+	RaisedToBytes int64  `json:"raisedToBytes,omitempty"`
+	RaisedTo      string `json:"raisedTo,omitempty"`
 }
 
 // Tool names the program that wrote the file.

@@ -34,6 +34,7 @@ func (m *measurement) collect(res *engine.Result, injected []results.InjectedFau
 	// Read a moment apart: the lifetime peak is never below the phases'.
 	info.Client.MaxRSSBytes = max(info.Client.MaxRSSBytes, info.Client.MeasuredPeakRSSBytes, m.setupPeak)
 	info.Outcome, info.Reason = results.Outcome(res.Outcome), res.Reason
+	recordRaise(info.Memory, m.memFollow)
 	result := results.Build(*info, res.Totals, m.series)
 	results.BuildFaults(result, spans(res.Gaps), res.Abandoned, injected)
 	result.Interference = interference

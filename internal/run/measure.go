@@ -8,6 +8,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/engine"
+	"github.com/mongoload/mongoload/internal/mempolicy"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/procstat"
 	"github.com/mongoload/mongoload/internal/results"
@@ -40,7 +41,7 @@ func (s *Session) Run(ctx context.Context, cfg *config.Config, sinks ...sink.Sin
 		s.opts.Engine(&m.eopts, &m.info.Load)
 	}
 	var restore func()
-	m.info.Memory, restore = applyMemoryPolicy(cfg, s.plan, m.eopts)
+	m.info.Memory, m.memFollow, restore = applyMemoryPolicy(cfg, s.plan, m.eopts)
 	m.info.DriverPath = cfg.Connection.Path()
 	defer restore()
 
@@ -100,11 +101,12 @@ func (s *Session) Run(ctx context.Context, cfg *config.Config, sinks ...sink.Sin
 
 // measurement is what one measured run holds, phase by phase.
 type measurement struct {
-	s    *Session
-	ctx  context.Context
-	cfg  *config.Config
-	log  io.Writer
-	info results.RunInfo
+	s         *Session
+	memFollow *mempolicy.Follower // the sized limit's follower, stopped before the result is built
+	ctx       context.Context
+	cfg       *config.Config
+	log       io.Writer
+	info      results.RunInfo
 
 	// Context on: the operator's view, the telemetry, the sinks fanned out.
 	op  *operator
