@@ -50,7 +50,8 @@ fmt: ## format the code
 bench: build ## mongoload vs the raw-BSON driver floors and the wire floor in turn, RSS, no-op ceiling; rewrites the README's table (~8 minutes)
 	bench/run.sh
 	bench/cores.sh
-	bench/readme.sh bench/results/table.md README.md
+	{ cat bench/results/table.md; echo; cat bench/results/cores.md; } >bench/results/readme.md
+	bench/readme.sh bench/results/readme.md README.md
 
 bench-cores: ## each client's CPU per operation against bench/stub (no server work) at 1, 2 and 4 cores (~4 minutes)
 	bench/cores.sh
