@@ -56,6 +56,9 @@ func Merge(srcs []*Source, tool results.Tool) (*results.Result, error) {
 	}
 	info.Notes = append(info.Notes, notes...)
 	res := results.Build(info, totals, series)
+	var wnotes []string
+	res.Watchers, wnotes = mergeWatchers(srcs, res.DurationSeconds)
+	res.Notes = append(res.Notes, wnotes...)
 	res.Merged = &results.Merged{}
 	for _, s := range srcs {
 		res.Merged.Sources = append(res.Merged.Sources, s.describe())
