@@ -21,7 +21,7 @@ func TestMergeAddsWatchers(t *testing.T) {
 			t.Fatal(err)
 		}
 		r.Watchers = []results.Watcher{{Name: "feed", Target: "d.c", Streams: 2, Events: int64(100 * (i + 1)), Resumes: int64(i),
-			Lag: results.WatchLag{Count: int64(100 * (i + 1)), P50: float64(1 + i), P99: float64(10 * (i + 1)), Max: float64(50 * (i + 1))},
+			Lag:           results.WatchLag{Count: int64(100 * (i + 1)), P50: float64(1 + i), P99: float64(10 * (i + 1)), Max: float64(50 * (i + 1))},
 			FallingBehind: i == 1, Verdict: map[bool]string{true: "falling behind: ..."}[i == 1]}}
 		q := filepath.Join(t.TempDir(), "w.json")
 		if err := results.WriteJSON(q, r); err != nil {
