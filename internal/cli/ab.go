@@ -110,7 +110,7 @@ func abCommand(ctx context.Context, args []string, o IO) error {
 	cfgA.Run.Out, cfgB.Run.Out = "", ""
 	ab, runErr := run.RunAB(ctx, run.AB{
 		A: run.Side{Cfg: cfgA, Plan: planA}, B: run.Side{Cfg: cfgB, Plan: planB},
-		Rounds: *af.rounds, Parallel: *af.parallel, VerifyShapes: *af.verify, Judge: judge,
+		Rounds: *af.rounds, Parallel: *af.parallel, VerifyShapes: *af.verify, Judge: judge, AllowSame: *af.sameURIs,
 		Opts: run.Options{Log: o.Stderr, Version: Version, Inputs: inputs},
 		OnRun: func(side string, round int, r *run.Result) {
 			if r.Result != nil {

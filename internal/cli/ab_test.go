@@ -363,3 +363,27 @@ func TestABParallel(t *testing.T) {
 		}
 	}
 }
+
+// TestABRefusesOneDeploymentTwice: two spellings of one server's URI are
+// one deployment, refused without --allow-same before anything is
+// measured; with it, the A/A run goes ahead.
+func TestABRefusesOneDeploymentTwice(t *testing.T) {
+	ctx := context.Background()
+	uri := testserver.URI(t)
+	other := strings.Replace(uri, "127.0.0.1", "localhost", 1)
+	if other == uri {
+		t.Skipf("the test server's URI %s has no 127.0.0.1 to spell another way", uri)
+	}
+	w := abWorkload(t, fmt.Sprintf("ab_%d_same", os.Getpid()))
+	code, _, errs := runCLI(t, ctx, nil, "ab", w, "--uri", uri, "--candidate-uri", other, "--seed", "100", "--rounds", "2", "--verify", "0")
+	if code != ExitUsage || !strings.Contains(errs, "same deployment") || !strings.Contains(errs, "--allow-same") {
+		t.Errorf("one deployment under two URIs: exit %d, want %d naming --allow-same: %s", code, ExitUsage, errs)
+	}
+	if strings.Contains(errs, "seed ") {
+		t.Errorf("seeded before refusing: %s", errs)
+	}
+	code, stdout, errs := runCLI(t, ctx, nil, "ab", w, "--uri", uri, "--candidate-uri", other, "--seed", "100", "--rounds", "2", "--verify", "0", "--allow-same")
+	if code != 0 && code != ExitRegression {
+		t.Errorf("A/A with --allow-same: exit %d: %s%s", code, stdout, errs)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/insights"
+	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/workload"
 )
@@ -23,8 +24,11 @@ type AB struct {
 	Rounds       int  // measured runs per side
 	Parallel     bool // both sides at once each round (open loop)
 	VerifyShapes int  // operations verified per shape before the rounds
-	Judge        analysis.ABOptions
-	Opts         Options // Log and Version; each side's sessions are quiet
+	// AllowSame lets both sides be one deployment (an A/A run); without
+	// it, two URIs of one deployment are refused.
+	AllowSame bool
+	Judge     analysis.ABOptions
+	Opts      Options // Log and Version; each side's sessions are quiet
 	// OnRun, if set, is told each measured run as it ends.
 	OnRun func(side string, round int, r *Result)
 }
@@ -68,6 +72,9 @@ func RunAB(ctx context.Context, x AB) (*results.AB, error) {
 	if x.Parallel {
 		ab.Method.Order = nil
 	}
+	if err := x.checkDistinct(ctx); err != nil {
+		return nil, err
+	}
 	sides := [2]*Session{}
 	for i, s := range []Side{x.A, x.B} {
 		name := [2]string{"A", "B"}[i]
@@ -109,6 +116,33 @@ func RunAB(ctx context.Context, x AB) (*results.AB, error) {
 	ab.EndedAt = time.Now()
 	judge(ab, x, ver, explainA, explainB)
 	return ab, runErr
+}
+
+// checkDistinct refuses two URIs of one deployment (localhost and
+// 127.0.0.1, two members of one replica set) unless AllowSame, before
+// either side is set up or seeded: the command line only sees the same
+// text twice. A side that cannot be reached or say who it is is left to
+// Open, which says why.
+func (x AB) checkDistinct(ctx context.Context) error {
+	if x.AllowSame {
+		return nil
+	}
+	var ids [2]mongodb.Deployment
+	for i, s := range []Side{x.A, x.B} {
+		c, err := Connect(ctx, io.Discard, s.Cfg, mongodb.ConnectOptions{})
+		if err != nil {
+			return nil
+		}
+		ids[i], err = c.Deployment(ctx)
+		c.Close()
+		if err != nil {
+			return nil
+		}
+	}
+	if ids[0].Same(ids[1]) {
+		return fail(Usage, errors.New("--uri and --candidate-uri reach the same deployment: an A/A run (which shows the comparison's own noise: it should flag nothing) needs --allow-same"))
+	}
+	return nil
 }
 
 // explain explains one request of each shape on one side (drawn from the
