@@ -124,12 +124,15 @@ func walk(sb *strings.Builder, path string, v bson.RawValue, leaf func(string, b
 		}
 		sb.WriteString("[")
 		for i, e := range vals {
+			if i > 0 {
+				sb.WriteString(",")
+			}
 			walk(sb, pathIndex(path, i), e, leaf)
 		}
 		sb.WriteString("]")
 	default:
 		if shapeLiteral(path, v) {
-			sb.WriteString(v.String()) // a field path, a stage's option: shape
+			sb.WriteString(shapeText(v)) // a field path, a stage's option: shape
 			return
 		}
 		sb.WriteString(placeholderOf(v.Type))
@@ -262,4 +265,21 @@ func (sh *Shape) observes(o Op) bool {
 		sh.Holes, sh.HoleOrder, sh.Limits = map[string]*Field{}, nil, nil
 	}
 	return true
+}
+
+// shapeText writes a literal that is part of a shape as the shape line
+// shows it: -1, true, null, "$email" (every number alike, as placeholders
+// are: 1 and 1.0 are one shape).
+func shapeText(v bson.RawValue) string {
+	switch v.Type {
+	case bson.TypeInt32, bson.TypeInt64, bson.TypeDouble:
+		return strconv.FormatFloat(numberOf(v), 'g', -1, 64)
+	case bson.TypeString:
+		return strconv.Quote(v.StringValue())
+	case bson.TypeBoolean:
+		return strconv.FormatBool(v.Boolean())
+	case bson.TypeNull, bson.TypeUndefined:
+		return "null"
+	}
+	return v.String()
 }
