@@ -15,8 +15,10 @@ import (
 //
 //  1. Every literal of a command is data (a placeholder, written by a
 //     generator) but the options of a stage, a sort or a projection that
-//     cannot identify anyone: booleans, small numbers, field paths and the
-//     names a stage takes ($lookup's from and as, $unwind's path). Strings
+//     cannot identify anyone: booleans, numbers up to 1000 (and the larger
+//     ones a stage's option takes: $limit, $skip, $sample's size), field
+//     paths and the names a stage takes ($lookup's from and as, $unwind's
+//     path). Strings
 //     anywhere else ($addFields' constants, $search's query, a password
 //     hash starting with $) and large numbers or dates are data.
 //  2. A field's cardinality is judged over the data, not per placeholder:
@@ -83,11 +85,27 @@ func shapeLiteral(path string, v bson.RawValue) bool {
 	case bson.TypeBoolean, bson.TypeNull, bson.TypeUndefined, bson.TypeMinKey, bson.TypeMaxKey:
 		return true
 	case bson.TypeInt32, bson.TypeInt64, bson.TypeDouble:
+		// A small number is an option (a sort direction, $sum: 1, a
+		// threshold); a larger one compared with a field may be a
+		// customer's id, unless a stage's option takes it.
 		x := numberOf(v)
-		return !math.IsNaN(x) && math.Abs(x) < 1e8
+		return !math.IsNaN(x) && (math.Abs(x) <= 1000 || math.Abs(x) < 1e8 && numericOption(path))
 	case bson.TypeString:
 		key := path[strings.LastIndexByte(path, '.')+1:]
 		return stageNames[key]
+	}
+	return false
+}
+
+// numericOption: the number at path is a stage's option ($limit, $skip,
+// $sample's size, $bucket's boundaries, $slice), never data.
+func numericOption(path string) bool {
+	parts := strings.Split(path, ".")
+	for i := len(parts) - 1; i >= 0 && i >= len(parts)-3; i-- {
+		switch parts[i] {
+		case "$limit", "$skip", "size", "$slice", "boundaries", "buckets", "n", "maxDepth", "numCandidates":
+			return true
+		}
 	}
 	return false
 }

@@ -35,6 +35,7 @@ func piiExport() string {
 		}
 	}
 	line("query", "shop.cards", `{"find":"cards","filter":{"pan":{"$numberLong":"4111222233334444"}}}`)
+	line("command", "shop.people", `{"aggregate":"people","pipeline":[{"$addFields":{"mine":{"$eq":["$customerId",7654321]}}},{"$sample":{"size":5000}}],"cursor":{}}`)
 	line("query", "shop.tax", `{"find":"tax","filter":{"ssn":{"$in":[{"$numberLong":"123456789"},{"$numberLong":"987654320"}]}}}`)
 	line("query", "shop.tax", `{"find":"tax","filter":{"dob":{"$date":"1971-03-14T00:00:00Z"}}}`)
 	return sb.String()
@@ -42,7 +43,7 @@ func piiExport() string {
 
 // piiLiterals are the private values of piiExport, as a file could show them.
 var piiLiterals = []string{"secretcorp-example", "Przybylski", "Featherstonehaugh", "SECRETHASH", "sk_live", "Quixley",
-	"4111222233334444", "123456789", "987654320", "1971-03-14", "often1"}
+	"4111222233334444", "123456789", "987654320", "1971-03-14", "often1", "7654321"}
 
 // TestNoPrivateLiteralLeaves: without --keep-values none of piiExport's
 // private values is in the workload file, whatever stage, projection or
@@ -76,6 +77,7 @@ func TestNoPrivateLiteralLeaves(t *testing.T) {
 	for _, want := range []string{
 		"{$lookup: {from: orders, pipeline: [{$match: {customer: {$gen: string",
 		"as: o}}, {$limit: 10}]",
+		"{$sample: {size: 5000}}",
 		"{$search: {index: default, text: {query: {$gen: string",
 		"path: name}}}",
 		"filter: {status: a}",
