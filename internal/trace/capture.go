@@ -17,7 +17,12 @@ func FromCapture(o *capture.Op) (Entry, bool) {
 	if d == nil {
 		return Entry{}, false
 	}
+	// The entry's own millis: a getMore's Op is its cursor's command's,
+	// without the getMore's duration.
 	dur := time.Duration(o.Millis) * time.Millisecond
+	if v, ok := d.Lookup("millis").AsInt64OK(); ok {
+		dur = time.Duration(v) * time.Millisecond
+	}
 	e := Entry{Start: o.TS.Add(-dur), Dur: dur, NS: o.NS(), Shape: capture.ShapeOf(o, func(string, bson.RawValue) {})}
 	e.Op, _ = d.Lookup("op").StringValueOK()
 	if ns, ok := d.Lookup("ns").StringValueOK(); ok && !strings.HasSuffix(ns, ".$cmd") {
