@@ -387,3 +387,18 @@ func TestABRefusesOneDeploymentTwice(t *testing.T) {
 		t.Errorf("A/A with --allow-same: exit %d: %s%s", code, stdout, errs)
 	}
 }
+
+// TestABOwnershipPerSide: a collection of the candidate's that mongoload
+// did not create is refused (exit 19, side B named) before anything is
+// written there, though the baseline's is its own.
+func TestABOwnershipPerSide(t *testing.T) {
+	s := newABSides(t, 100)
+	s.command(t, s.b, bson.D{{Key: "insert", Value: "items"}, {Key: "documents", Value: bson.A{bson.D{{Key: "_id", Value: "the application's"}}}}})
+	code, _, errs := runCLI(t, s.ctx, nil, "ab", s.workload, "--uri", s.uriA, "--candidate-uri", s.uriB, "--seed", "100", "--rounds", "2")
+	if code != ExitSetup || !strings.Contains(errs, "side B") || !strings.Contains(errs, "--allow-existing") {
+		t.Errorf("the candidate's collection is not mongoload's: exit %d, want %d naming side B and --allow-existing: %s", code, ExitSetup, errs)
+	}
+	if n, err := s.b.CountExact(s.ctx, s.db, "items"); err != nil || n != 1 {
+		t.Errorf("the candidate's collection holds %d documents (%v), want its own 1: nothing may be written there", n, err)
+	}
+}
