@@ -226,6 +226,9 @@ func TestWatcherLagShowsPause(t *testing.T) {
 	if w.Lag.Max < 400 {
 		t.Errorf("lag max %.1f ms with the server paused 3 x 500 ms", w.Lag.Max)
 	}
+	if w.FallingBehind { // the lag rose with each pause and fell back: a consumer that keeps up
+		t.Errorf("a consumer that caught up after each pause is said to fall behind: %s", w.Verdict)
+	}
 	t.Logf("lag p50 %.1f p99 %.1f max %.1f ms, %d resumes", w.Lag.P50, w.Lag.P99, w.Lag.Max, w.Resumes)
 }
 
