@@ -58,6 +58,7 @@ func resultView(res *results.Result) *view {
 		v.Sections = append(v.Sections, section{Title: "Watchers", Intro: "Change-stream consumers: the events their streams received and each event's delivery lag in milliseconds, from the commit (or the document's lag field) to receipt. They are no operations: in no total, throughput or SLO above.", Table: wt})
 	}
 	timeSections(v, res, "", 0)
+	watcherCharts(v, res)
 	operatorSections(v, res) // context, slow shapes, collections (operator.go)
 	return v
 }
