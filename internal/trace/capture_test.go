@@ -16,7 +16,9 @@ import (
 func TestFromALog(t *testing.T) {
 	const path = "../capture/testdata/mongod.log"
 	type line struct {
-		T    struct{ Date time.Time `json:"$date"` } `json:"t"`
+		T struct {
+			Date time.Time `json:"$date"`
+		} `json:"t"`
 		Ctx  string `json:"ctx"`
 		Msg  string `json:"msg"`
 		Attr struct {
