@@ -2,6 +2,7 @@ package capture
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -93,39 +94,72 @@ func rankLaws(shapes []*Shape, cols []*Collection, keys map[string][]keyed) map[
 // repeated is the share of f's observations that went to values seen
 // more than once; 0 when f kept no counts.
 func (f *Field) repeated() float64 {
-	if f == nil || f.overflow || len(f.distinct) == 0 || f.onlyPlaceholders() {
+	counts := f.freq()
+	if len(counts) == 0 || f.onlyPlaceholders() {
 		return 0
 	}
-	n := 0
-	for _, c := range f.distinct {
+	n, all := 0, 0
+	for _, c := range counts {
+		all += c
 		if c > 1 {
 			n += c
 		}
 	}
-	return float64(n) / float64(max(1, f.N-f.Nulls))
+	return float64(n) / float64(max(1, all))
+}
+
+// freq is how often each value of f was seen (keyed as Field.distinct):
+// exact until f had too many distinct values, then counted over its
+// reservoir of strings or numbers, a uniform sample of what was seen, so
+// that the heaviest values of a field of millions still show; nil when
+// neither says.
+func (f *Field) freq() map[string]int {
+	if f == nil {
+		return nil
+	}
+	if !f.overflow {
+		return f.distinct
+	}
+	out := map[string]int{}
+	switch t := f.dominant(); t {
+	case bson.TypeString:
+		for _, s := range f.strs {
+			out[string(append(binary.LittleEndian.AppendUint32([]byte{byte(t)}, uint32(len(s)+1)), s+"\x00"...))]++
+		}
+	case bson.TypeInt32:
+		for _, x := range f.nums {
+			out[string(binary.LittleEndian.AppendUint32([]byte{byte(t)}, uint32(int32(x))))]++
+		}
+	case bson.TypeInt64:
+		for _, x := range f.nums {
+			out[string(binary.LittleEndian.AppendUint64([]byte{byte(t)}, uint64(int64(x))))]++
+		}
+	}
+	return out
 }
 
 func newRankLaw(name string, c *Collection, holes []*Field) *rankLaw {
 	f := c.Root.Fields[name]
-	if f == nil || f.overflow || len(f.distinct) == 0 || f.lowCardinality() {
+	counts := f.freq()
+	if f == nil || len(counts) == 0 || f.lowCardinality() {
 		return nil
 	}
 	typ := f.dominant()
 	if typ != bson.TypeString && typ != bson.TypeInt32 && typ != bson.TypeInt64 || len(f.minorTypes()) > 0 {
 		return nil
 	}
-	hot := f.repeated() >= rankedMin && len(f.distinct) > 32
+	hot := f.repeated() >= rankedMin && len(counts) > 32
 	for _, h := range holes {
 		hot = hot || h.repeated() >= rankedMin
 	}
 	if !hot {
 		return nil
 	}
-	law := &rankLaw{field: name, typ: typ, rank: map[string]int{}, dobs: len(f.distinct)}
+	law := &rankLaw{field: name, typ: typ, rank: map[string]int{}, dobs: len(counts)}
 	asked := map[string]int{} // lookups per value, over every placeholder of the field
 	for _, h := range holes {
 		if h.repeated() > 0 {
-			for k, n := range h.distinct {
+			for k, n := range h.freq() {
 				if k[0] == byte(typ) {
 					asked[k] += n
 				}
@@ -134,7 +168,7 @@ func newRankLaw(name string, c *Collection, holes []*Field) *rankLaw {
 	}
 	var head []string
 	f1, f2 := 0, 0 // values of the sample seen once (outside the head), and twice
-	for k, n := range f.distinct {
+	for k, n := range counts {
 		switch {
 		case k[0] != byte(typ):
 		case n > 1 || asked[k] > 1:
@@ -147,24 +181,24 @@ func newRankLaw(name string, c *Collection, holes []*Field) *rankLaw {
 		}
 	}
 	for k, n := range asked {
-		if n > 1 && f.distinct[k] == 0 {
+		if n > 1 && counts[k] == 0 {
 			head = append(head, k) // hot in the lookups, missed by the sample
 		}
 	}
 	slices.SortFunc(head, func(a, b string) int {
-		return cmp.Or(f.distinct[b]-f.distinct[a], asked[b]-asked[a], strings.Compare(a, b))
+		return cmp.Or(counts[b]-counts[a], asked[b]-asked[a], strings.Compare(a, b))
 	})
 	law.tail, law.names = float64(f1), f1
 	for len(head) > maxHead { // the lightest fold into the tail
 		k := head[len(head)-1]
 		head = head[:len(head)-1]
-		law.tail += float64(f.distinct[k])
+		law.tail += float64(counts[k])
 		law.names++
 	}
 	unsampled := 0
 	for i, k := range head {
 		law.rank[k] = i
-		if f.distinct[k] == 0 {
+		if counts[k] == 0 {
 			unsampled++
 		}
 	}
@@ -174,7 +208,7 @@ func newRankLaw(name string, c *Collection, holes []*Field) *rankLaw {
 		per = min(1, law.tail/float64(law.names))
 	}
 	for _, k := range head {
-		w := float64(f.distinct[k])
+		w := float64(counts[k])
 		if w == 0 {
 			w = per
 		}
@@ -306,12 +340,13 @@ func (law *rankLaw) docGen() config.Value { return law.law(law.head, law.tail) }
 // with, weighted by how often; values outside the head go to the tail. A
 // placeholder that kept no counts draws as the documents do.
 func (law *rankLaw) lookupGen(h *Field) config.Value {
-	if h == nil || h.overflow || len(h.distinct) == 0 || h.onlyPlaceholders() {
+	counts := h.freq()
+	if len(counts) == 0 || h.onlyPlaceholders() {
 		return law.docGen()
 	}
 	head := make([]float64, len(law.head))
 	tail := 0.0
-	for k, n := range h.distinct {
+	for k, n := range counts {
 		if r, ok := law.rank[k]; ok {
 			head[r] += float64(n)
 		} else {

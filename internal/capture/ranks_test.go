@@ -160,3 +160,60 @@ func TestRankTailBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestHotValueAmongTenThousand: 10,000 customers with six documents each
+// (a sample of 1,000 sees most of them once), looked up 30,000 times, a
+// third of the lookups by one customer: too many distinct values for the
+// lookups to be counted one by one, so the law is read from the lookups'
+// reservoir. The hot customer keeps its third of the lookups, its name is
+// one the documents hold, and the tail holds about 10,000 names (Chao's
+// estimate from the sample), so that a lookup finds as many documents.
+func TestHotValueAmongTenThousand(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	name := func(i int) string { return fmt.Sprintf("cust-%05d", (i*7919+13)%100000) }
+	c := NewCollection("shop", "orders")
+	for i := range 1000 {
+		d, _ := bson.Marshal(bson.D{{Key: "_id", Value: int32(i)}, {Key: "customer", Value: name(r.IntN(10000))}})
+		c.AddSample(d, r)
+	}
+	c.Count = 60000
+	res := &Result{Opts: Options{Now: time.Now}, Shapes: NewShapes(1), Collections: []*Collection{c}}
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 30000 {
+		who := name(r.IntN(10000))
+		if i%3 == 0 {
+			who = name(4242)
+		}
+		f, _ := bson.Marshal(bson.D{{Key: "customer", Value: who}})
+		res.Shapes.Add(Op{DB: "shop", Coll: "orders", Kind: KindFind, Filter: f, Count: 1, TS: t0.Add(time.Duration(i) * time.Millisecond)})
+	}
+	res.Sources = []*Source{{Name: "test", Complete: true, From: t0, To: t0.Add(30 * time.Second), Executions: 30000}}
+	w := res.Workload("customers")
+	if text := write(t, w); strings.Contains(text, "cust-0") || strings.Contains(text, "cust-1") {
+		t.Fatalf("a customer's name was written")
+	}
+	if !res.Shapes.Order[0].Holes["filter.customer"].overflow {
+		t.Fatal("the lookups were counted one by one: the test does not test the reservoir")
+	}
+	tmpl := w.Config.Collections[0].Template
+	i := slices.IndexFunc(tmpl.Fields, func(f config.Field) bool { return f.Key == "customer" })
+	docs := draws(t, tmpl.Fields[i].Value, 60000)
+	finds := draws(t, w.Config.Operations[0].Filter.Fields[0].Value, 30000)
+	hot, share := topShare(finds)
+	if share < 0.8/3 || share > 1.25/3 {
+		t.Errorf("the hot customer has %.1f%% of the lookups, a third in the application", share*100)
+	}
+	held, names := 0, map[string]bool{}
+	for _, d := range docs {
+		names[d] = true
+		if d == hot {
+			held++
+		}
+	}
+	if held == 0 {
+		t.Errorf("no document holds the hot customer %s", hot)
+	}
+	if n := len(names); n < 5000 || n > 20000 {
+		t.Errorf("the documents hold %d customers, the application 10,000", n)
+	}
+}
