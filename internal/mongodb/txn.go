@@ -57,6 +57,7 @@ func (cl *Client) newTxn(op *workload.Op) (*txn, error) {
 		// Steps run with the transaction's concerns: no per-step overrides.
 		e := &Executor{op: st, coll: cl.c.Database(st.Collection.Database).Collection(st.Collection.Name)}
 		e.buildOptions()
+		e.send = e // a step runs in the transaction's session: the public API path
 		t.steps = append(t.steps, e)
 	}
 	return t, nil
