@@ -27,8 +27,8 @@ for line in open(raw):
     runs[key].append((ops, cpu))
 
 cores = sorted({c for c, _ in runs})
-print(f"Client cost against bench/stub ({ncpu} cores here; client pinned to the first N, "
-      + ("the stub SHARING them: figures include its share)" if shared else "the stub on the others)"))
+print(f"Client cost against bench/stub ({ncpu} cores here; client pinned to the first N, the stub to the cores after "
+      + ("the largest N, or, with none left, to all: where N is all the cores the stub SHARES them and the figures include its share)" if shared else "the largest N)"))
 print()
 print("| cores | client | CPU/op µs (min..max) | ops per CPU-second | ops/s | CPU/op ÷ wire |")
 print("|---|---|---|---|---|---|")
