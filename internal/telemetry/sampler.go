@@ -254,10 +254,9 @@ type ClientSide struct {
 // Result returns what the sampler collected, with the cross-check against
 // client when client is not nil. Call it after Stop.
 func (s *Sampler) Result(client *ClientSide) *results.Server {
-	srv := &results.Server{IntervalSeconds: s.o.Interval.Seconds(), Samples: s.samples}
-	if srv.Samples == nil {
-		srv.Samples = []results.ServerSample{}
-	}
+	// The samples are read only once the sampling goroutine has ended: a
+	// sampler still waiting on a slow server would be writing them.
+	srv := &results.Server{IntervalSeconds: s.o.Interval.Seconds(), Samples: []results.ServerSample{}}
 	s.startMu.Lock()
 	started := s.started
 	s.startMu.Unlock()
@@ -270,6 +269,9 @@ func (s *Sampler) Result(client *ClientSide) *results.Server {
 	default:
 		srv.Unavailable = "the server did not answer in time"
 		return srv
+	}
+	if s.samples != nil {
+		srv.Samples = s.samples
 	}
 	if s.unavailable != "" {
 		srv.Unavailable = s.unavailable

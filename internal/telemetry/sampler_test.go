@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -169,5 +170,40 @@ func TestSamplerFinalSampleFails(t *testing.T) {
 	}
 	if res.CrossCheck != nil || !strings.Contains(strings.Join(res.Notes, "\n"), "final sample failed") {
 		t.Errorf("cross-check %v, notes %v", res.CrossCheck, res.Notes)
+	}
+}
+
+// stuckServer answers like fakeServer until its stuckAt-th serverStatus,
+// which waits for release whatever its context says: a frozen server.
+type stuckServer struct {
+	fakeServer
+	stuckAt int32
+	calls   atomic.Int32
+	reached chan struct{}
+	release chan struct{}
+}
+
+func (s *stuckServer) ServerStatus(ctx context.Context) (bson.Raw, error) {
+	if s.calls.Add(1) == s.stuckAt {
+		close(s.reached)
+		<-s.release
+	}
+	return s.fakeServer.ServerStatus(ctx)
+}
+
+// TestSamplerResultWhileStuck protects Result from the sampling goroutine:
+// when Stop gives up on a server that does not answer, the goroutine may
+// still append a sample, so Result hands back none of them (read under the
+// race detector, the samples slice was shared) and says why.
+func TestSamplerResultWhileStuck(t *testing.T) {
+	f := &stuckServer{stuckAt: 3, reached: make(chan struct{}), release: make(chan struct{})}
+	defer close(f.release)
+	s := NewSampler(f, Options{Interval: 5 * time.Millisecond, Timeout: 5 * time.Millisecond})
+	s.Start()
+	<-f.reached // the baseline and one sample were taken; the third call hangs
+	s.Stop()
+	res := s.Result(&ClientSide{})
+	if !strings.Contains(res.Unavailable, "did not answer in time") || len(res.Samples) != 0 {
+		t.Errorf("unavailable %q with %d samples, want 'did not answer in time' and none", res.Unavailable, len(res.Samples))
 	}
 }
