@@ -27,6 +27,9 @@ func odd(o *Op) string {
 	if o.Update.Type == bson.TypeArray {
 		return "updates with a pipeline (u: [...]; the workload language writes update documents only)"
 	}
+	if o.Update.Type == 0 && (o.Kind == KindUpdate || o.Kind == KindFindAndModify && !o.Remove) {
+		return "updates logged without their update (no u: a time-series bucket's, or one cut by the server)"
+	}
 	for _, v := range []bson.RawValue{docValue(o.Filter), docValue(o.Sort), docValue(o.Projection), o.Update, {Type: bson.TypeArray, Value: o.Pipeline}} {
 		if len(v.Value) == 0 {
 			continue

@@ -29,6 +29,7 @@ func TestOddShapesAreSkippedAndCounted(t *testing.T) {
 		{"decimal NaN", exportLine("query", `{"find":"people","filter":{"x":{"$numberDecimal":"NaN"}}}`), "NaN or infinite"},
 		{"year 10000", exportLine("query", `{"find":"people","filter":{"d":{"$date":{"$numberLong":"253402300800000"}}}}`), "after 9999"},
 		{"2 MB literal", exportLine("query", `{"find":"people","filter":{"note":"`+strings.Repeat("x", 2<<20)+`"}}`), "over 1 MiB"},
+		{"update without u", `{"op":"update","ns":"shop.people","command":{"q":{"_id":1},"multi":false},"ts":{"$date":"2026-11-26T10:00:01Z"}}` + "\n", "without their update"},
 		{"pipeline not an array", exportLine("command", `{"aggregate":"people","pipeline":"notarray","cursor":{}}`), "pipeline is not an array"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
