@@ -104,22 +104,31 @@ func (t *Trace) behind(res *results.Result, rp *results.Replay, o Run) string {
 	if t.Sent > 0 {
 		srcMean = float64(t.SourceTime.Microseconds()) / 1e3 / float64(t.Sent)
 	}
+	svc := res.Totals.Latency
+	if res.Totals.Service != nil {
+		svc = *res.Totals.Service
+	}
+	// The server is the cause when it answered much slower than the source
+	// did; a full pool or in-flight cap is then its consequence, not its cause.
+	serverSlow := svc.Avg > 2*srcMean+1
+	poolFull := o.PoolSize > 0 && inFlight >= int64(o.PoolSize)
 	var why string
 	switch c := res.Client; {
 	case c != nil && c.Utilization >= results.Saturated:
 		why = "the client: its CPU was saturated (" + c.CPUText() + ")"
 	case c != nil && c.SchedulerBusy >= results.Saturated:
 		why = fmt.Sprintf("the client: its scheduler was busy %.0f%% of an interval", 100*c.SchedulerBusy)
-	case rp.Dropped > 0:
-		why = fmt.Sprintf("every in-flight place was taken (--max-in-flight %d): the server answered slower than the operations arrived (mean %.2f ms here, %.2f ms on the source)", o.MaxInFlight, res.Totals.Latency.Avg, srcMean)
-	case o.PoolSize > 0 && inFlight >= int64(o.PoolSize):
-		why = fmt.Sprintf("its connection pool: all %d connections were in use (--max-pool-size)", o.PoolSize)
-	default:
-		svc := res.Totals.Latency
-		if res.Totals.Service != nil {
-			svc = *res.Totals.Service
+	case serverSlow:
+		why = fmt.Sprintf("the server: it answered in %.2f ms on average (p99 %.2f ms) from the send, against %.2f ms on the source", svc.Avg, svc.P99, srcMean)
+		if poolFull {
+			why += fmt.Sprintf(", with all %d pooled connections waiting on it", o.PoolSize)
 		}
-		why = fmt.Sprintf("the server: it answered in %.2f ms on average (p99 %.2f ms), against %.2f ms on the source", svc.Avg, svc.P99, srcMean)
+	case rp.Dropped > 0:
+		why = fmt.Sprintf("every in-flight place was taken (--max-in-flight %d)", o.MaxInFlight)
+	case poolFull:
+		why = fmt.Sprintf("its connection pool: all %d connections were in use (--max-pool-size), while the server answered as fast as the source (%.2f ms on average, %.2f ms there)", o.PoolSize, svc.Avg, srcMean)
+	default:
+		why = fmt.Sprintf("the client's sends: the server answered in %.2f ms on average, as on the source (%.2f ms), yet the operations left late (another process on this host, or the Go runtime, held the client back)", svc.Avg, srcMean)
 	}
 	return what + "; why: " + why
 }
