@@ -88,8 +88,10 @@ func (cl *Client) Executors(plan *workload.Plan) ([]*Executor, error) {
 	return out, nil
 }
 
-// buildOptions prepares the options that do not change between calls.
+// buildOptions prepares the options that do not change between calls,
+// and the public API's path (Executors may choose the lower layer).
 func (e *Executor) buildOptions() {
+	e.send = e
 	op := e.op
 	e.find = options.Find()
 	if op.Limit > 0 {
@@ -154,6 +156,11 @@ func (e *Executor) do(ctx context.Context, r *workload.Request) (metrics.Docs, e
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, e.wtimeout)
 		defer cancel()
+	}
+	if e.send != path(e) && mongo.SessionFromContext(ctx) != nil {
+		// An explicit session (a caller's transaction) is the public
+		// API's: the lower layer would run outside it.
+		return e.run(ctx, r)
 	}
 	return e.send.run(ctx, r)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/mongoload/mongoload/internal/config"
@@ -284,5 +285,49 @@ operations:
 			}
 			_ = cl.c.Database(db).Drop(ctx)
 		})
+	}
+}
+
+// TestFastPathKeepsCallersSession: an operation given a context that
+// carries an explicit session (a caller's transaction) runs in it, through
+// the public API, whatever the driver path: an insert in a transaction
+// that is then aborted leaves nothing (the lower layer would have run it
+// outside the transaction, and the document would stay).
+func TestFastPathKeepsCallersSession(t *testing.T) {
+	ctx := context.Background()
+	uri := testserver.URI(t)
+	db := fmt.Sprintf("mlsess_%d", time.Now().UnixNano())
+	plan := compile(t, fmt.Sprintf(parityWorkload, db))
+	cl, err := Connect(ctx, config.Connection{URI: uri, DriverPath: config.DriverPathFast})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	if _, err := cl.Prepare(ctx, plan, SetupOptions{Create: true}); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cl.c.Database(db).Drop(ctx) }()
+	execs, err := cl.Executors(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := cl.c.StartSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.EndSession(ctx)
+	if err := sess.StartTransaction(); err != nil {
+		t.Fatal(err)
+	}
+	var req workload.Request
+	req.Build(plan.Ops[3], generate.NewState(1, 1)) // insertOne {k: 3, v: 1}
+	if _, err := execs[3].Do(mongo.NewSessionContext(ctx, sess), &req); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.AbortTransaction(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := cl.c.Database(db).Collection("c").CountDocuments(ctx, bson.D{}); err != nil || n != 0 {
+		t.Errorf("after the aborted transaction the collection holds %d documents (%v): the insert ran outside the caller's session", n, err)
 	}
 }
