@@ -113,8 +113,12 @@ func RunAB(ctx context.Context, x AB) (*results.AB, error) {
 
 	runs, runErr := x.rounds(ctx, a, b, ab)
 	ab.Runs = runs
-	ab.EndedAt = time.Now()
 	judge(ab, x, ver, explainA, explainB)
+	if runErr == nil {
+		x.collateral(ctx, a, b, ab)
+	}
+	verdict(ab)
+	ab.EndedAt = time.Now()
 	return ab, runErr
 }
 

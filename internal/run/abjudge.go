@@ -12,8 +12,8 @@ import (
 	"github.com/mongoload/mongoload/internal/results"
 )
 
-// judge fills the file's operations, sentences and verdict from the
-// rounds measured, the verification and both sides' explain.
+// judge fills the file's operations from the rounds measured, the
+// verification and both sides' explain (verdict concludes).
 func judge(ab *results.AB, x AB, ver []verified, explainA, explainB []*results.Explain) {
 	for _, r := range ab.Runs {
 		if r.Result != nil && r.Result.Context != nil && r.Result.Context.Version != "" {
@@ -52,7 +52,6 @@ func judge(ab *results.AB, x AB, ver []verified, explainA, explainB []*results.E
 		}
 		ab.Operations = append(ab.Operations, o)
 	}
-	verdict(ab)
 }
 
 // verdict sets the verdict, the summary and one sentence per operation
@@ -120,6 +119,9 @@ func sentence(o *results.ABOperation) string {
 		parts = append(parts, o.Why)
 	case o.Flag != results.FlagNone:
 		parts = append(parts, fmt.Sprintf("p99 %s → %s (%s), p50 %s → %s", msText(la.P99), msText(lb.P99), times(o.RatioP99), msText(la.P50), msText(lb.P50)))
+	}
+	if o.Collateral {
+		parts = append(parts, o.Why)
 	}
 	if o.PlanChanged {
 		p := fmt.Sprintf("plan %s → %s", o.PlanA, o.PlanB)

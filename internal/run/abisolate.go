@@ -1,0 +1,111 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/mongoload/mongoload/internal/analysis"
+	"github.com/mongoload/mongoload/internal/generate"
+	"github.com/mongoload/mongoload/internal/metrics"
+	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/workload"
+)
+
+// abisolate.go: a shape that changed plan and regressed (a collection scan
+// where an index was) slows the other shapes of its side too, through the
+// server and the host they share: on a busy host the side that scans gets
+// the CPU back later. Those others are slower in the mix, yet nothing of
+// theirs changed. Before one is flagged, it is measured again on its own:
+// one operation at a time, A and B alternating at each operation (so the
+// host's drift cancels at the finest grain), in blocks that stand for
+// rounds. Only a shape still slower on its own keeps its flag.
+
+const (
+	isolateBlocks   = 8  // replicates of the isolated measurement
+	isolatePerBlock = 25 // operations of the shape per block and side
+)
+
+// collateral re-measures each shape flagged a regression without a plan
+// change of its own, when another shape's plan changed and regressed; a
+// shape within the threshold on its own loses its flag, and says why.
+func (x AB) collateral(ctx context.Context, a, b *Session, ab *results.AB) {
+	var culprits []string
+	for _, o := range ab.Operations {
+		if o.Flag == results.FlagRegression && o.PlanChanged {
+			culprits = append(culprits, o.Name)
+		}
+	}
+	if len(culprits) == 0 || ab.A.Failed != "" || ab.B.Failed != "" || ctx.Err() != nil {
+		return
+	}
+	ea, errA := a.client.Executors(a.plan)
+	eb, errB := b.client.Executors(b.plan)
+	if errA != nil || errB != nil {
+		return
+	}
+	for i := range ab.Operations {
+		o := &ab.Operations[i]
+		if o.Flag != results.FlagRegression || o.PlanChanged || o.ErrorsOnlyOn != "" {
+			continue
+		}
+		ha, hb, err := isolate(ctx, a.plan.Ops[i], ea[i], b.plan.Ops[i], eb[i], x.A.Cfg.Run.OperationSeed)
+		if err != nil {
+			o.Why += "; not measured on its own: " + err.Error()
+			continue
+		}
+		j := analysis.JudgeShape(ha, hb, x.Judge)
+		if j.Flag == results.FlagRegression {
+			o.Why += fmt.Sprintf("; on its own too: %s", j.Why)
+			continue
+		}
+		o.Flag = results.FlagNone
+		o.Collateral = true
+		o.Why = fmt.Sprintf("slower only beside %s, whose plan changed (%.2fx in the rounds); on its own, one operation at a time, %s",
+			strings.Join(culprits, ", "), o.Shift, j.Why)
+	}
+}
+
+// isolate times op alone on both sides, A and B alternating at each
+// operation (which goes first alternating too), into isolateBlocks
+// histograms per side.
+func isolate(ctx context.Context, opA *workload.Op, exA *mongodb.Executor, opB *workload.Op, exB *mongodb.Executor, seed uint64) (ha, hb []*hdrhistogram.Histogram, err error) {
+	sa, sb := generate.NewState(seed, 1<<42), generate.NewState(seed, 1<<42)
+	var ra, rb workload.Request
+	defer ra.Release()
+	defer rb.Release()
+	timed := func(e *mongodb.Executor, r *workload.Request, h *hdrhistogram.Histogram) error {
+		ctx, cancel := context.WithTimeout(ctx, verifyTimeout)
+		defer cancel()
+		start := time.Now()
+		_, err := e.Do(ctx, r)
+		_ = h.RecordValue(metrics.Micros(time.Since(start)))
+		return err
+	}
+	for blk := 0; blk < isolateBlocks; blk++ {
+		xa, xb := metrics.NewHistogram(), metrics.NewHistogram()
+		for k := 0; k < isolatePerBlock; k++ {
+			if ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+			ra.Build(opA, sa)
+			rb.Build(opB, sb)
+			first, second := func() error { return timed(exA, &ra, xa) }, func() error { return timed(exB, &rb, xb) }
+			if k%2 == 1 {
+				first, second = second, first
+			}
+			if err := first(); err != nil {
+				return nil, nil, err
+			}
+			if err := second(); err != nil {
+				return nil, nil, err
+			}
+		}
+		ha, hb = append(ha, xa), append(hb, xb)
+	}
+	return ha, hb, nil
+}
