@@ -148,6 +148,9 @@ func (b *builder) hole(path string, v bson.RawValue) config.Value {
 			return law.lookupGen(f)
 		}
 	}
+	if field, eq := lookupField(matchAsFilter(path)); eq && b.laws[field] != nil {
+		return b.laws[field].lookupGen(f) // an aggregation's $match by the field
+	}
 	if f.onlyPlaceholders() {
 		g := typeDefault(f)
 		if m := b.col.model(path); m != nil {

@@ -65,7 +65,7 @@ func rankLaws(shapes []*Shape, cols []*Collection, keys map[string][]keyed) map[
 	for _, sh := range shapes {
 		ns := sh.DB + "." + sh.Coll
 		for _, p := range sh.HoleOrder {
-			if field, eq := lookupField(p); eq {
+			if field, eq := lookupField(matchAsFilter(p)); eq {
 				if holes[ns] == nil {
 					holes[ns] = map[string][]*Field{}
 				}
@@ -360,4 +360,15 @@ func (law *rankLaw) lookupGen(h *Field) config.Value {
 func (law *rankLaw) note(path string) string {
 	return fmt.Sprintf("%s: %d distinct values in the sample, the most frequent %.1f%% of the documents: written as its frequency law over ranks (synthetic names, not the values): %d ranks with their weights, then %d more drawn uniformly (the values seen once, and those the sample missed by Chao's estimate); lookups by %s draw the same names with the lookups' own weights",
 		path, law.dobs, law.top*100, len(law.head), law.names, path)
+}
+
+// matchAsFilter reads the placeholder of a pipeline's first-level $match
+// (pipeline.0.$match.org) as a filter's (filter.org): a lookup all the same.
+func matchAsFilter(path string) string {
+	if rest, ok := strings.CutPrefix(path, "pipeline."); ok {
+		if _, m, ok := strings.Cut(rest, ".$match."); ok {
+			return "filter." + m
+		}
+	}
+	return path
 }

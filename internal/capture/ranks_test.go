@@ -217,3 +217,29 @@ func TestHotValueAmongTenThousand(t *testing.T) {
 		t.Errorf("the documents hold %d customers, the application 10,000", n)
 	}
 }
+
+// TestHotValuesInAMatch: an aggregation's $match by the hot field draws
+// the same names as the documents, with the lookups' weights.
+func TestHotValuesInAMatch(t *testing.T) {
+	res, z := hotCapture(t)
+	r := rand.New(rand.NewPCG(5, 5))
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 2000 {
+		p, _ := bson.Marshal(bson.D{{Key: "p", Value: bson.A{bson.D{{Key: "$match", Value: bson.D{{Key: "tenant", Value: tenantName(z.draw(r))}}}}, bson.D{{Key: "$count", Value: "n"}}}}})
+		res.Shapes.Add(Op{DB: "shop", Coll: "accounts", Kind: KindAggregate, Pipeline: bson.Raw(p).Lookup("p").Value, Count: 1, TS: t0.Add(time.Duration(i) * time.Millisecond)})
+	}
+	w := res.Workload("match")
+	write(t, w)
+	for _, op := range w.Config.Operations {
+		if op.Type != "aggregate" {
+			continue
+		}
+		match := op.Pipeline.Items[0].Fields[0].Value.Fields[0].Value
+		top, share := topShare(draws(t, match, 20000))
+		if want := z.cum[0]; !strings.Contains(top, "acme-r") || share < 0.8*want || share > 1.25*want {
+			t.Errorf("the $match's hot tenant %s has %.1f%% of the draws, %.1f%% in the application", top, share*100, want*100)
+		}
+		return
+	}
+	t.Fatal("no aggregation written")
+}
