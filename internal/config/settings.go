@@ -106,9 +106,11 @@ var Settings = []Setting{
 		return err
 	}},
 	{Flag: "partition", Usage: "i/N: this process's share of keys, rate and sessions", Set: func(c *Config, v string) error {
-		_, err := ParsePartition(v)
+		if _, err := ParsePartition(v); err != nil {
+			return err // refused here, once: the file's own value stays for Validate
+		}
 		c.Run.Partition = v
-		return err
+		return nil
 	}},
 	{Flag: "start-at", Usage: "wall-clock time (RFC 3339) at which the measured run starts, to start N processes together", Set: func(c *Config, v string) error {
 		if _, err := time.Parse(time.RFC3339, v); err != nil {
