@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"github.com/mongoload/mongoload/internal/mongodb"
 	"math"
 	"strings"
 	"time"
@@ -88,7 +89,7 @@ func shapeLiteral(path string, v bson.RawValue) bool {
 		// A small number is an option (a sort direction, $sum: 1, a
 		// threshold); a larger one compared with a field may be a
 		// customer's id, unless a stage's option takes it.
-		x := numberOf(v)
+		x := mongodb.Number(v)
 		return !math.IsNaN(x) && (math.Abs(x) <= 1000 || math.Abs(x) < 1e8 && numericOption(path))
 	case bson.TypeString:
 		key := path[strings.LastIndexByte(path, '.')+1:]
@@ -133,7 +134,7 @@ func valueIdentifies(v bson.RawValue) bool {
 	case bson.TypeInt32, bson.TypeInt64, bson.TypeDouble:
 		// 9 digits and more: SSNs, cards, phones, accounts; not a round
 		// number (a week in milliseconds, 604800000, is a width).
-		return numberIdentifies(numberOf(v))
+		return numberIdentifies(mongodb.Number(v))
 	case bson.TypeBinary:
 		return true
 	}
@@ -197,18 +198,6 @@ func personName(s string) bool {
 func numberIdentifies(x float64) bool {
 	x = math.Abs(x)
 	return x >= 1e8 && x == math.Trunc(x) && math.Mod(x, 1000) != 0
-}
-
-func numberOf(v bson.RawValue) float64 {
-	switch v.Type {
-	case bson.TypeInt32:
-		return float64(v.Int32())
-	case bson.TypeInt64:
-		return float64(v.Int64())
-	case bson.TypeDouble:
-		return v.Double()
-	}
-	return 0
 }
 
 // fewValues: the values seen are too few to show their own extremes.

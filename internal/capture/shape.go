@@ -2,6 +2,7 @@ package capture
 
 import (
 	"encoding/binary"
+	"github.com/mongoload/mongoload/internal/mongodb"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -273,7 +274,7 @@ func (sh *Shape) observes(o Op) bool {
 func shapeText(v bson.RawValue) string {
 	switch v.Type {
 	case bson.TypeInt32, bson.TypeInt64, bson.TypeDouble:
-		return strconv.FormatFloat(numberOf(v), 'g', -1, 64)
+		return strconv.FormatFloat(mongodb.Number(v), 'g', -1, 64)
 	case bson.TypeString:
 		return strconv.Quote(v.StringValue())
 	case bson.TypeBoolean:
