@@ -1,12 +1,12 @@
 package capture
 
 import (
-	"github.com/mongoload/mongoload/internal/mongodb"
 	"math"
 	"strings"
 	"time"
 	"unicode"
 
+	"github.com/mongoload/mongoload/internal/mongodb"
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
 

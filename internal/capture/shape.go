@@ -2,11 +2,11 @@ package capture
 
 import (
 	"encoding/binary"
-	"github.com/mongoload/mongoload/internal/mongodb"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 
+	"github.com/mongoload/mongoload/internal/mongodb"
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
 
