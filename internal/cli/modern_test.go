@@ -205,7 +205,7 @@ func TestWatcherLagShowsPause(t *testing.T) {
 		"--operations", "30000", "--concurrency", "4", "--warmup", "0", "--interval", "250ms", "--out", out)
 	d := openDB(t, srv.URI)
 	for _, at := range []int64{2000, 8000, 14000} {
-		testserver.Await(t, time.Minute, fmt.Sprintf("%d documents written", at), func() bool { return d.count(name, "events") >= at })
+		testserver.Await(t, time.Minute, fmt.Sprintf("%d documents written", at), func() bool { return d.countAfterFault(name, "events") >= at })
 		srv.Pause()
 		time.Sleep(500 * time.Millisecond) // the fault itself: the server frozen this long
 		srv.Resume()

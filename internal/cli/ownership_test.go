@@ -52,6 +52,18 @@ func (d db) count(database, coll string) int64 {
 	return 0
 }
 
+// countAfterFault is count for a poll that runs across a server's pause:
+// the server drops connections held while it was stopped, so a failed
+// count is "not yet", not the test's failure.
+func (d db) countAfterFault(database, coll string) int64 {
+	raw, err := d.cl.Command(context.Background(), database, bson.D{{Key: "count", Value: coll}})
+	if err != nil {
+		return -1
+	}
+	n, _ := raw.Lookup("n").AsInt64OK()
+	return n
+}
+
 func (d db) collections(database string) []string {
 	d.t.Helper()
 	raw := d.cmd(database, bson.D{{Key: "listCollections", Value: 1}, {Key: "nameOnly", Value: true}})
