@@ -1,9 +1,11 @@
 package archtest
 
 import (
+	"bytes"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -20,6 +22,7 @@ type goFile struct {
 	test     bool
 	imports  []string
 	external []string
+	lines    int
 }
 
 func (f goFile) dir() string { return filepath.ToSlash(filepath.Dir(f.path)) }
@@ -48,11 +51,15 @@ func readTree(t *testing.T, root string) []goFile {
 			return err
 		}
 		rel, _ := filepath.Rel(root, path)
-		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		src, err := os.ReadFile(path)
 		if err != nil {
 			return err
 		}
-		g := goFile{path: filepath.ToSlash(rel), test: strings.HasSuffix(path, "_test.go")}
+		f, err := parser.ParseFile(fset, path, src, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		g := goFile{path: filepath.ToSlash(rel), test: strings.HasSuffix(path, "_test.go"), lines: bytes.Count(src, []byte("\n"))}
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
 			if rest, ok := strings.CutPrefix(p, module); ok {
