@@ -124,18 +124,28 @@ func (s *settingValue) Type() string {
 	return "value"
 }
 
-func applyFlags(cfg *config.Config, fs *pflag.FlagSet) error {
-	var es config.Errors
-	for _, s := range config.Settings {
-		f := fs.Lookup(s.Flag)
-		if f == nil || !f.Changed {
-			continue
+// given reads fs as config.Resolve's command line: a flag's value where
+// it was given.
+func given(fs *pflag.FlagSet) config.Flags {
+	return func(name string) (string, bool) {
+		if f := fs.Lookup(name); f != nil && f.Changed {
+			return f.Value.String(), true
 		}
-		if err := s.Apply(cfg, f.Value.String(), "--"+s.Flag); err != nil {
-			es = append(es, &config.Error{Kind: config.Invalid, Field: "--" + s.Flag, Msg: err.Error()})
-		}
+		return "", false
 	}
-	return es.Err()
+}
+
+// sources are a command's configuration layers (config.Resolve): o's
+// environment and fs's flags over the defaults.
+func sources(fs *pflag.FlagSet, o IO) config.Sources {
+	return config.Sources{Env: o.Getenv, Flags: given(fs)}
+}
+
+// applyFlags sets the settings given on fs. Deprecated: resolve through
+// config.Resolve (sources), which layers the environment under them.
+func applyFlags(cfg *config.Config, fs *pflag.FlagSet) error {
+	_, err := config.Resolve(config.Sources{File: cfg, Env: func(string) (string, bool) { return "", false }, Flags: given(fs)})
+	return err
 }
 
 // runFlags are run's flags for YCSB property files and output formats.

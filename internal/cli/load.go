@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -55,8 +54,7 @@ type loadArgs struct {
 
 func addLoadFlags(fs *pflag.FlagSet) {
 	for _, f := range loadFlags {
-		env := "MONGOLOAD_" + strings.ToUpper(strings.ReplaceAll(f.name, "-", "_"))
-		usage := f.usage + " [" + env + "]"
+		usage := f.usage + " [" + config.EnvName(f.name) + "]"
 		if f.def != "" {
 			usage += " (default " + f.def + ")"
 		}
@@ -69,20 +67,11 @@ func addLoadFlags(fs *pflag.FlagSet) {
 
 // readLoadArgs reads each load flag from the command line, else from its
 // MONGOLOAD_ variable, else its default, and checks them all at once.
-func readLoadArgs(fs *pflag.FlagSet, env func(string) (string, bool), cfg *config.Config) (loadArgs, error) {
+func readLoadArgs(src config.Sources, cfg *config.Config) (loadArgs, error) {
 	var a loadArgs
 	var es config.Errors
-	get := func(name string) (string, string, bool) {
-		if f := fs.Lookup(name); f != nil && f.Changed {
-			return f.Value.String(), "--" + name, true
-		}
-		envName := "MONGOLOAD_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
-		if v, ok := env(envName); ok {
-			return v, envName, true
-		}
-		return "", "--" + name, false
-	}
-	source := func(field string) config.Source { return config.Source{Name: field} } // "--documents" or "MONGOLOAD_DOCUMENTS"
+	get := src.Value
+	source := func(field string) config.Source { return config.Source{Name: field} } // "--documents" or its variable
 	bad := func(field, format string, args ...any) {
 		es = append(es, &config.Error{Kind: config.Invalid, Field: field, Msg: fmt.Sprintf(format, args...)})
 	}
@@ -167,7 +156,7 @@ func loadCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err != nil {
 		return err
 	}
-	la, err := readLoadArgs(fs, o.Getenv, cfg)
+	la, err := readLoadArgs(sources(fs, o), cfg)
 	if err != nil {
 		return err
 	}

@@ -8,13 +8,10 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/builtin"
 	"github.com/mongoload/mongoload/internal/config"
-	"github.com/mongoload/mongoload/internal/dashboard"
-	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/plgm"
-	"github.com/mongoload/mongoload/internal/sink/promsink"
+	"github.com/mongoload/mongoload/internal/run"
 	"github.com/mongoload/mongoload/internal/workload"
 	"github.com/mongoload/mongoload/internal/ycsb"
 )
@@ -82,18 +79,11 @@ func loadWorkload(ref string) (*config.Config, error) {
 
 // layer applies the environment and the flags over a workload read from
 // anywhere (a file, a built-in, plgm definitions), validates the result
-// and compiles it.
+// (config.Resolve) and compiles it.
 func layer(cfg *config.Config, fs *pflag.FlagSet, env func(string) (string, bool)) (*config.Config, *workload.Plan, error) {
-	// Every mistake at once: a value the environment or a flag could not
-	// set (a number out of range) is listed with what Validate finds in
-	// the rest (the field keeps its earlier, valid value meanwhile).
-	var es config.Errors
-	es.Add(config.ApplyEnv(cfg, env))
-	es.Add(applyFlags(cfg, fs))
-	es = append(es, cfg.Validate()...)
-	es = append(es, checkCommandLine(cfg)...)
-	if len(es) > 0 {
-		return nil, nil, es
+	cfg, err := config.Resolve(config.Sources{File: cfg, Env: env, Flags: given(fs), Workload: true, Check: run.CheckConfig})
+	if err != nil {
+		return nil, nil, err
 	}
 	cfg.Run.PickOperationSeed()
 	if cfg.Run.RateScale > 0 {
@@ -104,42 +94,6 @@ func layer(cfg *config.Config, fs *pflag.FlagSet, env func(string) (string, bool
 		return nil, nil, err
 	}
 	return cfg, plan, nil
-}
-
-// checkCommandLine is the part of validation that needs other packages
-// than config (the SLO's grammar, the listen addresses, the driver's URI
-// parser); Validate and it report every mistake of a command line at once.
-func checkCommandLine(cfg *config.Config) config.Errors {
-	var es config.Errors
-	bad := func(kind config.Kind, field string, err error) {
-		var ce *config.Error
-		if errors.As(err, &ce) {
-			es = append(es, ce)
-			return
-		}
-		es = append(es, &config.Error{Kind: kind, Field: field, Msg: err.Error()})
-	}
-	if cfg.Run.SLO != "" {
-		if _, err := analysis.ParseObjectives(cfg.Run.SLO); err != nil {
-			bad(config.Invalid, "--slo", err)
-		}
-	}
-	if cfg.Run.Dashboard != "" {
-		if _, err := dashboard.ListenAddr(cfg.Run.Dashboard); err != nil {
-			bad(config.Invalid, "--dashboard", err)
-		}
-	}
-	if cfg.Run.Prometheus != "" {
-		if _, err := promsink.ListenAddr(cfg.Run.Prometheus); err != nil {
-			bad(config.Invalid, "--prometheus", err)
-		}
-	}
-	if cfg.Run.Target != config.TargetNoop && cfg.Connection.URI != "" {
-		if err := mongodb.CheckURI(cfg.Connection.URI); err != nil {
-			bad(config.BadURI, "connection.uri", err)
-		}
-	}
-	return es
 }
 
 // describeError renders err as one line per problem, for stderr.

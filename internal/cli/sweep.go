@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -50,12 +49,12 @@ func addSweepFlags(fs *pflag.FlagSet) *sweepFlags {
 	d := analysis.DefaultSweepOptions()
 	f := &sweepFlags{lists: map[string]*settingValue{}}
 	for _, l := range []struct{ name, usage string }{
-		{"concurrency", "closed loop: the workers of each step, such as 4,8,16,32,64 (repeatable) [MONGOLOAD_CONCURRENCY]"},
-		{"rate", "open loop: the target rate of each step, such as 1000,2000,4000 (repeatable) [MONGOLOAD_RATE]"},
-		{"sessions", "think-time sessions: the sessions of each step, such as 1000,2000,5000 (repeatable) [MONGOLOAD_SESSIONS]"},
+		{"concurrency", "closed loop: the workers of each step, such as 4,8,16,32,64 (repeatable)"},
+		{"rate", "open loop: the target rate of each step, such as 1000,2000,4000 (repeatable)"},
+		{"sessions", "think-time sessions: the sessions of each step, such as 1000,2000,5000 (repeatable)"},
 	} {
 		f.lists[l.name] = &settingValue{join: ","}
-		fs.Var(f.lists[l.name], l.name, l.usage)
+		fs.Var(f.lists[l.name], l.name, l.usage+" ["+config.EnvName(l.name)+"]")
 	}
 	f.stepDur = fs.String("step-duration", "60s", "measured length of each step (after its --warmup)")
 	f.linear = fs.Float64("linear-gain", d.Rules.LinearGain, "verdict rule: a step gaining at least this share of the proportional throughput gain scales linearly")
@@ -92,7 +91,7 @@ func (f *sweepFlags) levels(fs *pflag.FlagSet, env func(string) (string, bool)) 
 	for _, p := range sweepParams {
 		v, given := f.lists[p].String(), fs.Changed(p)
 		if !given {
-			v, given = env("MONGOLOAD_" + strings.ToUpper(p))
+			v, given = env(config.EnvName(p))
 		}
 		if !given || v == "" {
 			continue
@@ -115,7 +114,7 @@ func (f *sweepFlags) levels(fs *pflag.FlagSet, env func(string) (string, bool)) 
 func hideSettings(env func(string) (string, bool), flags []string) func(string) (string, bool) {
 	return func(k string) (string, bool) {
 		for _, p := range flags {
-			if k == "MONGOLOAD_"+strings.ToUpper(strings.ReplaceAll(p, "-", "_")) {
+			if k == config.EnvName(p) {
 				return "", false
 			}
 		}
@@ -126,8 +125,7 @@ func hideSettings(env func(string) (string, bool), flags []string) func(string) 
 // settingGiven says whether the user set a setting by its flag or its
 // variable (a command's own default applies otherwise).
 func settingGiven(fs *pflag.FlagSet, o IO, flag string) bool {
-	_, inEnv := o.Getenv("MONGOLOAD_" + strings.ToUpper(strings.ReplaceAll(flag, "-", "_")))
-	return fs.Changed(flag) || inEnv
+	return sources(fs, o).Given(flag)
 }
 
 func sweepCommand(ctx context.Context, args []string, o IO) (err error) {

@@ -7,10 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/mongoload/mongoload/internal/config"
-	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/run"
 	"github.com/mongoload/mongoload/internal/verify"
 )
 
@@ -24,57 +22,17 @@ var verifiable = map[string]verify.Schema{
 // verify takes: only how to connect.
 var verifySettings = []string{"uri", "username", "password", "auth-source", "app-name", "connect-timeout", "server-selection-timeout", "op-timeout"}
 
-// verifyConnection returns the config.Settings named in verifySettings.
-func verifyConnection() []config.Setting {
-	var out []config.Setting
-	for _, s := range config.Settings {
-		if slices.Contains(verifySettings, s.Flag) {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// verifyConfig is the connection verify uses: defaults < MONGOLOAD_*
-// variables < flags, as for a run.
-func verifyConfig(fs *pflag.FlagSet, env func(string) (string, bool)) (*config.Config, error) {
-	cfg := config.Default()
-	var es config.Errors
-	for _, s := range verifyConnection() {
-		if v, ok := env(s.Env()); ok {
-			if err := s.Set(cfg, v); err != nil {
-				es = append(es, &config.Error{Kind: config.Invalid, Field: s.Env(), Msg: err.Error()})
-			}
-		}
-		if f := fs.Lookup(s.Flag); f != nil && f.Changed {
-			if err := s.Set(cfg, f.Value.String()); err != nil {
-				es = append(es, &config.Error{Kind: config.Invalid, Field: "--" + s.Flag, Msg: err.Error()})
-			}
-		}
-	}
-	if err := es.Err(); err != nil {
-		return nil, err
-	}
-	if err := mongodb.CheckURI(cfg.Connection.URI); err != nil {
-		return nil, err
-	}
-	return cfg, nil
-}
-
 // verifyCommand checks, after a run, the invariants that a workload's
 // transactions must keep, and exits with ExitInvariant when one is broken.
 func verifyCommand(ctx context.Context, args []string, o IO) error {
 	fs := newFlags("verify", "payments [flags]", o)
-	for _, s := range verifyConnection() {
-		if !s.NoFlag {
-			fs.VarP(&settingValue{}, s.Flag, "", s.Usage+" ["+s.Env()+"]")
-		}
-	}
-	database := fs.String("database", "payments", "the database the workload ran in [MONGOLOAD_DATABASE]")
+	addSettingsOf(fs, verifySettings)
+	database := fs.String("database", "payments", "the database the workload ran in ["+config.EnvName("database")+"]")
 	if err := parse(fs, args, 1); err != nil {
 		return err
 	}
-	if v, ok := o.Getenv("MONGOLOAD_DATABASE"); ok && !fs.Changed("database") {
+	src := sources(fs, o)
+	if v, _, ok := src.Value("database"); ok {
 		*database = v
 	}
 	name := fs.Arg(0)
@@ -84,7 +42,8 @@ func verifyCommand(ctx context.Context, args []string, o IO) error {
 		return withCode(ExitUsage, fmt.Errorf("verify: give the workload whose invariants to check: %s%s",
 			strings.Join(names, ", "), config.DidYouMean(name, names)))
 	}
-	cfg, err := verifyConfig(fs, o.Getenv)
+	src.Only, src.Check = verifySettings, run.CheckConnection
+	cfg, err := config.Resolve(src)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -45,7 +44,7 @@ func (s Setting) Repeatable() string {
 
 // Env is the environment variable for s: MONGOLOAD_ and the flag in upper snake case.
 func (s Setting) Env() string {
-	return "MONGOLOAD_" + strings.ToUpper(strings.ReplaceAll(s.Flag, "-", "_"))
+	return EnvName(s.Flag)
 }
 
 // Settings lists every option settable by flag or environment.
@@ -167,28 +166,6 @@ func durationSetterValue(v string) (Duration, error) {
 	var d Duration
 	err := durationSetter(func(*Config) *Duration { return &d })(nil, v)
 	return d, err
-}
-
-// ApplyEnv sets every option whose MONGOLOAD_* variable is present in env.
-func ApplyEnv(c *Config, env func(string) (string, bool)) error {
-	if env == nil {
-		env = os.LookupEnv
-	}
-	var es Errors
-	for _, s := range Settings {
-		name := s.Env()
-		v, ok := env(name)
-		if !ok && s.GoEnv != "" {
-			name = s.GoEnv
-			v, ok = env(name)
-		}
-		if ok {
-			if err := s.Apply(c, v, name); err != nil {
-				es = append(es, &Error{Kind: Invalid, Field: name, Msg: err.Error()})
-			}
-		}
-	}
-	return es.Err()
 }
 
 // setFaults adds fault schedule entries, separated by ";", after the
