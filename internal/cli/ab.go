@@ -23,8 +23,8 @@ var notInAB = []string{"stages", "partition", "start-at", "slo", "repeat", "cool
 
 // The ranges of ab's own numbers.
 var (
-	roundsRange    = config.Range{Min: 2, Max: 1000, Whole: true, What: "a number of rounds"}
-	verifyRange    = config.Range{Min: 0, Max: 1e6, Whole: true, What: "a count of operations per shape"}
+	roundsRange    = config.RoundsRange
+	verifyRange    = config.VerifyRange
 	thresholdRange = config.Range{Min: 0, AboveMin: true, Max: 10, What: "a share (0.10 or 10%)"}
 	alphaRange     = config.Range{Min: 0, AboveMin: true, Max: 0.5, What: "a significance level (0.01)"}
 )
