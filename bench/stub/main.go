@@ -272,9 +272,7 @@ func (s *stub) reply(out []byte, name string, body bsoncore.Document, seq int64,
 		if err != nil {
 			return append(out, s.keys...)
 		}
-		di, out := bsoncore.AppendDocumentStart(out)
-		ci, out := bsoncore.AppendDocumentElementStart(out, "cursor")
-		ai, out := bsoncore.AppendArrayElementStart(out, "firstBatch")
+		out, open := openCursor(out, "firstBatch")
 		// A record for a key; nothing for an operator ({$in: ...}: a
 		// probe for keys past the records, mongoload's keysHeld).
 		if idv.Type != bsoncore.TypeEmbeddedDocument {
@@ -283,13 +281,7 @@ func (s *stub) reply(out []byte, name string, body bsoncore.Document, seq int64,
 			r = append(r, s.record...)
 			out, _ = bsoncore.AppendDocumentEnd(r, ri)
 		}
-		out, _ = bsoncore.AppendArrayEnd(out, ai)
-		out = bsoncore.AppendInt64Element(out, "id", 0)
-		out = bsoncore.AppendStringElement(out, "ns", "ycsb.usertable")
-		out, _ = bsoncore.AppendDocumentEnd(out, ci)
-		out = append(out, s.tail...)
-		out, _ = bsoncore.AppendDocumentEnd(out, di)
-		return out
+		return s.closeCursor(out, open)
 	case "count":
 		di, out := bsoncore.AppendDocumentStart(out)
 		out = bsoncore.AppendInt64Element(out, "n", s.records)
@@ -319,9 +311,7 @@ func (s *stub) reply(out []byte, name string, body bsoncore.Document, seq int64,
 		if name == "getMore" {
 			batch = "nextBatch"
 		}
-		di, out := bsoncore.AppendDocumentStart(out)
-		ci, out := bsoncore.AppendDocumentElementStart(out, "cursor")
-		ai, out := bsoncore.AppendArrayElementStart(out, batch)
+		out, open := openCursor(out, batch)
 		if name == "listCollections" { // the one collection there is
 			ri, r := bsoncore.AppendDocumentElementStart(out, "0")
 			r = bsoncore.AppendStringElement(r, "name", "usertable")
@@ -336,13 +326,7 @@ func (s *stub) reply(out []byte, name string, body bsoncore.Document, seq int64,
 			r = bsoncore.AppendInt64Element(r, "n", s.records)
 			out, _ = bsoncore.AppendDocumentEnd(r, ri)
 		}
-		out, _ = bsoncore.AppendArrayEnd(out, ai)
-		out = bsoncore.AppendInt64Element(out, "id", 0)
-		out = bsoncore.AppendStringElement(out, "ns", "ycsb.usertable")
-		out, _ = bsoncore.AppendDocumentEnd(out, ci)
-		out = append(out, s.tail...)
-		out, _ = bsoncore.AppendDocumentEnd(out, di)
-		return out
+		return s.closeCursor(out, open)
 	}
 	if _, loaded := s.seen.LoadOrStore(name, true); !loaded && s.verbose {
 		fmt.Fprintln(os.Stderr, "stub: answering", name, "with ok: 1 alone")
@@ -350,5 +334,32 @@ func (s *stub) reply(out []byte, name string, body bsoncore.Document, seq int64,
 	di, out := bsoncore.AppendDocumentStart(out)
 	out = append(out, s.tail...)
 	out, _ = bsoncore.AppendDocumentEnd(out, di)
+	return out
+}
+
+// cursorStarts are where a cursor reply's reply document, cursor document
+// and batch array start, for closeCursor to end them.
+type cursorStarts struct{ reply, cursor, batch int32 }
+
+// openCursor starts every cursor reply (find, aggregate, listIndexes,
+// listCollections, getMore): {cursor: {<batch>: [ ; the caller appends the
+// batch's documents, "0" first, and closeCursor ends it.
+func openCursor(out []byte, batch string) ([]byte, cursorStarts) {
+	var at cursorStarts
+	at.reply, out = bsoncore.AppendDocumentStart(out)
+	at.cursor, out = bsoncore.AppendDocumentElementStart(out, "cursor")
+	at.batch, out = bsoncore.AppendArrayElementStart(out, batch)
+	return out, at
+}
+
+// closeCursor ends a reply openCursor began: ], id: 0 (nothing left to
+// fetch), ns}, then ok: 1 and the rest every reply carries.
+func (s *stub) closeCursor(out []byte, at cursorStarts) []byte {
+	out, _ = bsoncore.AppendArrayEnd(out, at.batch)
+	out = bsoncore.AppendInt64Element(out, "id", 0)
+	out = bsoncore.AppendStringElement(out, "ns", "ycsb.usertable")
+	out, _ = bsoncore.AppendDocumentEnd(out, at.cursor)
+	out = append(out, s.tail...)
+	out, _ = bsoncore.AppendDocumentEnd(out, at.reply)
 	return out
 }

@@ -8,7 +8,6 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
-	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/mongoload/mongoload/internal/generate"
 	"github.com/mongoload/mongoload/internal/metrics"
@@ -170,45 +169,16 @@ func (e *Executor) run(ctx context.Context, r *workload.Request) (metrics.Docs, 
 	if !e.op.StaticOptions {
 		e = e.withDynamicOptions(r)
 	}
+	row := rowOf(e.op.Kind)
 	filter := bson.Raw(r.Filter)
-	switch e.op.Kind {
-	case workload.Find:
-		cur, err := e.coll.Find(ctx, filter, e.find)
+	switch {
+	case row.cursor != nil:
+		cur, err := row.cursor(e, ctx, filter, r)
 		return drain(ctx, cur, err)
-	case workload.FindOne:
-		return one(e.coll.FindOne(ctx, filter, e.findOne).Err())
-	case workload.InsertOne:
-		_, err := e.coll.InsertOne(ctx, bson.Raw(r.Docs[0]))
-		return metrics.Docs{Inserted: 1}, err
-	case workload.InsertMany:
-		var d metrics.Docs
-		res, err := e.coll.InsertMany(ctx, r.Docs)
-		if res != nil {
-			d.Inserted = int64(len(res.InsertedIDs))
-		}
-		return d, err
-	case workload.UpdateOne:
-		return updated(e.coll.UpdateOne(ctx, filter, bson.Raw(r.Update), e.update))
-	case workload.UpdateMany:
-		return updated(e.coll.UpdateMany(ctx, filter, bson.Raw(r.Update), e.updMany))
-	case workload.ReplaceOne:
-		return updated(e.coll.ReplaceOne(ctx, filter, bson.Raw(r.Docs[0]), e.replace))
-	case workload.DeleteOne:
-		return deleted(e.coll.DeleteOne(ctx, filter))
-	case workload.DeleteMany:
-		return deleted(e.coll.DeleteMany(ctx, filter))
-	case workload.FindOneAndUpdate:
-		return one(e.coll.FindOneAndUpdate(ctx, filter, bson.Raw(r.Update), e.fau).Err())
-	case workload.Aggregate:
-		cur, err := e.coll.Aggregate(ctx, bsoncore.Array(r.Pipeline))
-		return drain(ctx, cur, err)
-	case workload.CountDocuments:
-		n, err := e.coll.CountDocuments(ctx, filter, e.count)
-		return shaped(metrics.Docs{Matched: n}, n), err
-	case workload.ReadModifyWrite:
-		return e.readModifyWrite(ctx, filter, r)
-	case workload.Replay:
-		return e.replay(ctx, bson.Raw(r.Command))
+	case row.one != nil:
+		return one(row.one(e, ctx, filter, r).Err())
+	case row.api != nil:
+		return row.api(e, ctx, filter, r)
 	}
 	return metrics.Docs{}, errors.New("unknown operation kind")
 }

@@ -22,7 +22,7 @@ const pinnedDriver = "2.10.0"
 // new driver: that the public client still builds its deployment,
 // sessions, retry modes and concerns as lower.go rebuilds them (mongo/
 // client.go newClient and connect; mongo/collection.go), that the command
-// fields in fast.go are still those the public API sends, and that
+// fields in fastcmd.go are still those the public API sends, and that
 // TestFastPathMatchesAPI and TestFastPathRetriesLikeAPI pass. Then update
 // the pins.
 var pinnedLowerSymbols = []string{
@@ -48,7 +48,7 @@ func TestLowerLayerPinned(t *testing.T) {
 	if version.Driver != pinnedDriver {
 		t.Fatalf("the driver is %s, the fast path (--driver-path fast) was checked against %s: re-check lower.go and fast.go against the new driver's mongo/client.go and mongo/collection.go, run TestFastPathMatchesAPI and TestFastPathRetriesLikeAPI, then update pinnedDriver", version.Driver, pinnedDriver)
 	}
-	got := lowerSymbols(t, "lower.go", "fast.go")
+	got := lowerSymbols(t, "lower.go", "fast.go", "fastcmd.go")
 	if !slices.Equal(got, pinnedLowerSymbols) {
 		t.Fatalf("the fast path uses these x/ symbols of the driver:\n%s\nbut pins:\n%s\nA new x/ symbol has no compatibility promise: check it against the public API's use, then update pinnedLowerSymbols", strings.Join(got, "\n"), strings.Join(pinnedLowerSymbols, "\n"))
 	}

@@ -7,7 +7,6 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
-	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/workload"
@@ -35,18 +34,14 @@ func (e *Executor) Outcome(ctx context.Context, r *workload.Request) (Outcome, e
 	if !e.op.StaticOptions {
 		x = e.withDynamicOptions(r)
 	}
+	row := rowOf(e.op.Kind)
 	filter := bson.Raw(r.Filter)
-	switch e.op.Kind {
-	case workload.Find:
-		cur, err := x.coll.Find(ctx, filter, x.find)
+	switch {
+	case row.cursor != nil:
+		cur, err := row.cursor(x, ctx, filter, r)
 		return collect(ctx, cur, err)
-	case workload.Aggregate:
-		cur, err := x.coll.Aggregate(ctx, bsoncore.Array(r.Pipeline))
-		return collect(ctx, cur, err)
-	case workload.FindOne:
-		return single(x.coll.FindOne(ctx, filter, x.findOne).Raw())
-	case workload.FindOneAndUpdate:
-		return single(x.coll.FindOneAndUpdate(ctx, filter, bson.Raw(r.Update), x.fau).Raw())
+	case row.one != nil:
+		return single(row.one(x, ctx, filter, r).Raw())
 	}
 	rep, err := e.Do(ctx, r)
 	return Outcome{Counts: rep.Docs}, err

@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/mongo/readconcern"
@@ -237,20 +236,8 @@ func bulkDocs(res *mongo.ClientBulkWriteResult, j int) metrics.Docs {
 
 // clientModel turns a write step into a client bulkWrite model; nil for reads.
 func clientModel(op *workload.Op, r *workload.Request) mongo.ClientWriteModel {
-	up := &op.Upsert
-	switch op.Kind {
-	case workload.InsertOne:
-		return &mongo.ClientInsertOneModel{Document: bson.Raw(r.Docs[0])}
-	case workload.UpdateOne:
-		return &mongo.ClientUpdateOneModel{Filter: bson.Raw(r.Filter), Update: bson.Raw(r.Update), Upsert: up}
-	case workload.UpdateMany:
-		return &mongo.ClientUpdateManyModel{Filter: bson.Raw(r.Filter), Update: bson.Raw(r.Update), Upsert: up}
-	case workload.ReplaceOne:
-		return &mongo.ClientReplaceOneModel{Filter: bson.Raw(r.Filter), Replacement: bson.Raw(r.Docs[0]), Upsert: up}
-	case workload.DeleteOne:
-		return &mongo.ClientDeleteOneModel{Filter: bson.Raw(r.Filter)}
-	case workload.DeleteMany:
-		return &mongo.ClientDeleteManyModel{Filter: bson.Raw(r.Filter)}
+	if model := rowOf(op.Kind).model; model != nil {
+		return model(op, r)
 	}
 	return nil
 }
