@@ -73,8 +73,17 @@ func (out output) measure(ctx context.Context, o IO, sess *run.Session, cfg *con
 	if err != nil {
 		return nil, err
 	}
-	if err := out.final(stdout, r.Result); err != nil {
+	if err := out.report(o, cfg, r, stdout); err != nil {
 		return nil, err
+	}
+	return r, nil
+}
+
+// report prints a measured run's report on stdout and says where its
+// results went.
+func (out output) report(o IO, cfg *config.Config, r *run.Result, stdout io.Writer) error {
+	if err := out.final(stdout, r.Result); err != nil {
+		return err
 	}
 	if out.format == "ycsb" {
 		// YCSB's report has no place for notes: they go to stderr, so that
@@ -86,7 +95,7 @@ func (out output) measure(ctx context.Context, o IO, sess *run.Session, cfg *con
 	if cfg.Run.Out != "" && r.WriteErr == nil {
 		fmt.Fprintf(o.Stderr, "results written to %s\n", cfg.Run.Out)
 	}
-	return r, nil
+	return nil
 }
 
 // connect connects for a command that does not measure (load, verify,

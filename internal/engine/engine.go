@@ -126,6 +126,10 @@ type Options struct {
 	handOff func(late time.Duration)
 }
 
+// DefaultLateAfter is how far behind its schedule an open-loop operation
+// may be sent before it counts as late (Options.LateAfter).
+const DefaultLateAfter = 10 * time.Millisecond
+
 // Outcome says how a run ended.
 type Outcome string
 
@@ -275,7 +279,7 @@ func newRun(ctx context.Context, plan *workload.Plan, execs []Executor, rec *met
 		o.LostAfter = 10 * time.Second
 	}
 	if o.LateAfter <= 0 {
-		o.LateAfter = 10 * time.Millisecond
+		o.LateAfter = DefaultLateAfter
 	}
 	if o.Grace <= 0 {
 		o.Grace = DefaultGrace

@@ -20,7 +20,7 @@ type Fed struct {
 
 // end tells the next operation of its connection that this one is over.
 func (f *Fed) end() {
-	if f.Done != nil {
+	if f != nil && f.Done != nil {
 		close(f.Done)
 		f.Done = nil
 	}
@@ -30,74 +30,6 @@ func (f *Fed) end() {
 type Feed interface {
 	// Next returns the next operation; false when there is none left.
 	Next() (*Fed, bool)
-}
-
-// feed is the scheduler of a replay: each operation is handed to an idle
-// runner at its own due time (a late one at once, with its own due time,
-// so the lateness is measured), dropped and counted when every in-flight
-// place is taken, or, sent as fast as it goes (At < 0), handed on when a
-// place frees. The run ends when the feed does.
-func (r *run) feed(work chan<- due, spawn func(due) bool) {
-	select {
-	case <-r.measured:
-	case <-r.stopCh():
-		return
-	}
-	base := r.measureStart
-	wake := newWaker()
-	defer wake.Close()
-	busy := busyClock{rec: r.rec, woke: time.Now()}
-	defer func() { busy.flush(time.Now()) }()
-	for !r.stop.Load() {
-		f, ok := r.o.Feed.Next()
-		if !ok {
-			return
-		}
-		d := due{fed: f}
-		if f.At >= 0 {
-			d.at = base.Add(f.At)
-			now := time.Now()
-			if wait := d.at.Sub(now); wait > 0 {
-				busy.flush(now)
-				for ; wait > 0; wait = time.Until(d.at) { // never hand on early
-					wake.Reset(wait)
-					select {
-					case <-wake.C:
-					case <-wake.T:
-					case <-r.stopCh():
-						f.end()
-						return
-					}
-				}
-				busy.woke = time.Now()
-			} else {
-				r.rec.SchedulerLag(-wait)
-				busy.tick(now)
-			}
-		}
-		r.rec.Scheduled(1)
-		select {
-		case work <- d:
-			continue
-		default:
-		}
-		if spawn(d) {
-			continue
-		}
-		if f.At < 0 {
-			busy.flush(time.Now())
-			select {
-			case work <- d:
-				busy.woke = time.Now()
-				continue
-			case <-r.stopCh():
-				f.end()
-				return
-			}
-		}
-		r.rec.Dropped()
-		f.end()
-	}
 }
 
 // executeFed runs the operation the feed handed w, once the operation

@@ -4,7 +4,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mongoload/mongoload/internal/generate"
 	"github.com/mongoload/mongoload/internal/metrics"
 )
 
@@ -43,10 +42,6 @@ func (r *run) startOpen(wg *sync.WaitGroup) {
 	go func() {
 		defer wg.Done()
 		defer close(work)
-		if r.o.Feed != nil {
-			r.feed(work, spawn)
-			return
-		}
 		r.schedule0(work, spawn)
 	}()
 }
@@ -78,88 +73,6 @@ func (r *run) openRunner(id int, first due, work <-chan due) {
 			return
 		}
 	}
-}
-
-// schedule0 paces the warm-up at the first stage's rate, then the measured
-// phase by the stages from the measured start.
-func (r *run) schedule0(work chan<- due, spawn func(due) bool) {
-	rng := generate.NewState(r.o.RandomSeed, 1<<40).Rand
-	if r.o.Warmup > 0 {
-		first, _ := r.schedule.RateAt(0)
-		if !r.pace(NewSchedule([]Stage{{Target: first}}), work, spawn, rng.ExpFloat64, r.measured) {
-			return
-		}
-	} else {
-		select {
-		case <-r.measured:
-		case <-r.stopCh():
-			return
-		}
-	}
-	r.pace(r.schedule, work, spawn, rng.ExpFloat64, nil)
-}
-
-// pace dispatches the operations of s, from now, until until is closed (true)
-// or the run stops or the stages end (false). Operations already due are
-// dispatched at once with their own scheduled times, so a late wake-up costs
-// latency that is measured, not throughput that is lost.
-func (r *run) pace(s *Schedule, work chan<- due, spawn func(due) bool, exp func() float64, until <-chan struct{}) bool {
-	base := time.Now()
-	wake := newWaker()
-	defer wake.Close()
-	var n int64
-	var off time.Duration
-	// The scheduler is one goroutine: it times its own work (from waking
-	// to its next wait) and how late it hands operations on, so that a
-	// scheduler that cannot keep up is reported as the client's limit.
-	busy := busyClock{rec: r.rec, woke: base}
-	defer func() { busy.flush(time.Now()) }()
-	for !r.stop.Load() {
-		var ok bool
-		if r.o.Poisson {
-			if n == 0 {
-				off, ok = s.next(0, exp())
-			} else {
-				off, ok = s.next(off, exp())
-			}
-		} else {
-			off, ok = s.At(n)
-		}
-		if !ok {
-			<-r.stopCh() // the stages are over; the collector ends the run
-			return false
-		}
-		at := base.Add(off)
-		now := time.Now()
-		if wait := at.Sub(now); wait > 0 {
-			busy.flush(now)
-			for ; wait > 0; wait = time.Until(at) { // never hand on early
-				wake.Reset(wait)
-				select {
-				case <-wake.C:
-				case <-wake.T:
-				case <-until:
-					return true
-				case <-r.stopCh():
-					return false
-				}
-			}
-			busy.woke = time.Now()
-		} else {
-			r.rec.SchedulerLag(-wait)
-			busy.tick(now)
-		}
-		r.rec.Scheduled(1)
-		select {
-		case work <- due{at: at}:
-		default:
-			if !spawn(due{at: at}) {
-				r.rec.Dropped()
-			}
-		}
-		n++
-	}
-	return false
 }
 
 // busyClock accumulates a scheduling goroutine's working time into the

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/generate"
+	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/trace"
 	"github.com/mongoload/mongoload/internal/workload"
 )
@@ -40,6 +41,7 @@ func (t *Trace) Plan() *workload.Plan {
 // allow), Loops times over.
 type Feed struct {
 	t      *Trace
+	pace   Pace
 	speed  float64
 	loops  int
 	loop   int
@@ -48,15 +50,16 @@ type Feed struct {
 	r      *trace.Reader
 	lanes  map[string]chan struct{} // each connection's last operation's Done
 	err    error
-	// Lag, if set, has its clock started by the first Next: the engine
-	// asks for the first operation as the measured phase starts.
-	Lag     *Lag
+	// lag has its clock started by the first Next: the engine asks for
+	// the first operation as the measured phase starts.
+	lag     *Lag
 	started bool
 }
 
-// Feed opens the trace for a replay at speed (0: max), loops times.
-func (t *Trace) Feed(speed float64, loops int) (*Feed, error) {
-	fd := &Feed{t: t, speed: speed, loops: max(loops, 1), lanes: map[string]chan struct{}{}}
+// Feed opens the trace for a replay paced by p, its send lag recorded in
+// lag. It is the run's arrival source (run.Arrivals).
+func (t *Trace) Feed(p Pace, lag *Lag) (*Feed, error) {
+	fd := &Feed{t: t, pace: p, speed: p.Speed, loops: max(p.Loops, 1), lanes: map[string]chan struct{}{}, lag: lag}
 	if t.Sent > 1 {
 		fd.period = t.Span() + t.Span()/time.Duration(t.Sent-1)
 	}
@@ -82,9 +85,9 @@ func (fd *Feed) open() error {
 
 // Next is engine.Feed's.
 func (fd *Feed) Next() (*engine.Fed, bool) {
-	if !fd.started && fd.Lag != nil {
+	if !fd.started {
 		fd.started = true
-		fd.Lag.Start(time.Now())
+		fd.lag.Start(time.Now())
 	}
 	for fd.err == nil {
 		e, err := fd.r.Next()
@@ -115,6 +118,17 @@ func (fd *Feed) Next() (*engine.Fed, bool) {
 	}
 	return nil, false
 }
+
+// Load is run.Arrivals': the load model's words and the in-flight cap.
+func (fd *Feed) Load() (string, int) {
+	return "replay at speed " + fd.pace.SpeedText(), fd.pace.MaxInFlight
+}
+
+// SendLag is run.Arrivals': the lag's recorder.
+func (fd *Feed) SendLag(d time.Duration) { fd.lag.Record(d) }
+
+// Complete is run.Arrivals': the replay's section of the result.
+func (fd *Feed) Complete(res *results.Result) { res.Replay = fd.t.Section(res, fd.lag, fd.pace) }
 
 // Err is what stopped the feed early (the file could not be read again).
 func (fd *Feed) Err() error { return fd.err }

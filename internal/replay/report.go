@@ -8,8 +8,8 @@ import (
 	"github.com/mongoload/mongoload/internal/results"
 )
 
-// Run describes the replay that was run, for its report.
-type Run struct {
+// Pace is how the replay was paced, for its report.
+type Pace struct {
 	Speed       float64 // 0: max
 	Loops       int
 	LateAfter   time.Duration
@@ -18,7 +18,7 @@ type Run struct {
 }
 
 // SpeedText is the speed as given: "1", "2", "max".
-func (o Run) SpeedText() string {
+func (o Pace) SpeedText() string {
 	if o.Speed == 0 {
 		return "max"
 	}
@@ -28,7 +28,7 @@ func (o Run) SpeedText() string {
 // Section is the replay's part of the run's result; it also adds the
 // result's notes: a sample's coverage, damage, what was not sent, and the
 // one sentence on why the replay could not keep the captured pace.
-func (t *Trace) Section(res *results.Result, lag *Lag, o Run) *results.Replay {
+func (t *Trace) Section(res *results.Result, lag *Lag, o Pace) *results.Replay {
 	rp := &results.Replay{Trace: t.Path, Speed: o.SpeedText(), Loops: max(o.Loops, 1), Entries: t.Entries, Sent: t.Sent,
 		Damage: t.Damage.String(), CapturedSeconds: results.Round3(t.Span().Seconds()), LateAfterMs: float64(o.LateAfter.Milliseconds()), KeptPace: true}
 	if len(t.Skipped) > 0 {
@@ -82,7 +82,7 @@ func (t *Trace) Coverage() (bool, string) {
 // pace, and why: the client's CPU, its scheduler, its pool, the in-flight
 // cap, or the server; "" when it kept it (nothing dropped, at most 1% of
 // the operations sent late).
-func (t *Trace) behind(res *results.Result, rp *results.Replay, o Run) string {
+func (t *Trace) behind(res *results.Result, rp *results.Replay, o Pace) string {
 	sent := float64(t.Sent) * float64(rp.Loops)
 	if rp.Dropped == 0 && float64(rp.Late) <= 0.01*sent {
 		return ""

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -161,22 +162,13 @@ func lane(conn string) string {
 // skippedText lists what is not sent, and why.
 func (t *Trace) skippedText() string {
 	var parts []string
-	for _, why := range sortedKeys(t.Skipped) {
+	for _, why := range slices.Sorted(maps.Keys(t.Skipped)) {
 		parts = append(parts, fmt.Sprintf("%d %s", t.Skipped[why], why))
 	}
 	if len(parts) == 0 {
 		return ""
 	}
 	return "; not sent: " + strings.Join(parts, "; ")
-}
-
-func sortedKeys(m map[string]int64) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // endHeap holds the ends of the operations still in flight at a start, to

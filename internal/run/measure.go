@@ -37,8 +37,8 @@ func (s *Session) Run(ctx context.Context, cfg *config.Config, sinks ...sink.Sin
 	m := &measurement{s: s, ctx: ctx, cfg: cfg, log: s.opts.log(), info: runInfo(ctx, cfg, s.plan, s.client, s.opts.Version)}
 	defer m.close()
 	m.eopts, m.info.Load = engineOptions(cfg)
-	if s.opts.Engine != nil {
-		s.opts.Engine(&m.eopts, &m.info.Load)
+	if s.opts.Arrivals != nil {
+		withArrivals(&m.eopts, &m.info.Load, s.opts.Arrivals)
 	}
 	var restore func()
 	m.info.Memory, m.memFollow, restore = applyMemoryPolicy(cfg, s.plan, m.eopts)
@@ -83,8 +83,8 @@ func (s *Session) Run(ctx context.Context, cfg *config.Config, sinks ...sink.Sin
 	m.sayFinishing()
 	result := m.collect(ran, m.faults.end()) // from what the engine, the client's usage and the faults measured
 	m.stopWatchers(post, result)             // drained: the events of the run's last writes
-	if s.opts.OnResult != nil {
-		s.opts.OnResult(result)
+	if s.opts.Arrivals != nil {
+		s.opts.Arrivals.Complete(result)
 	}
 	m.checkpoint(result)                         // written before the steps that need the server
 	m.tel.ctx = post                             // close must not wait past the post-run bound either

@@ -52,13 +52,9 @@ type Options struct {
 	// OnPhase, if set, is called as each phase begins, on the goroutine
 	// that runs it (PhaseMeasure: the engine's collecting goroutine).
 	OnPhase func(Phase)
-	// Engine, if set, adjusts each measured run's engine options and the
-	// report's description of its load: a command with a load model of
-	// its own (replay's feed) on the same pipeline.
-	Engine func(*engine.Options, *results.LoadModel)
-	// OnResult, if set, completes each measured run's result before it
-	// is written and reported (replay's own section).
-	OnResult func(*results.Result)
+	// Arrivals, if set, paces each measured run's open loop by its own
+	// times instead of the configuration's rate (replay's trace).
+	Arrivals Arrivals
 }
 
 func (o *Options) log() io.Writer {

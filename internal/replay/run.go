@@ -1,0 +1,139 @@
+package replay
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"time"
+
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/engine"
+	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/run"
+	"github.com/mongoload/mongoload/internal/sink"
+)
+
+// Options are a replay's own settings besides the run's configuration.
+type Options struct {
+	Trace string  // the trace file (capture --trace)
+	Speed float64 // a factor of the captured pace; 0: as fast as the in-flight places allow
+	Loops int     // passes over the trace, one after the other
+	// Log receives what the replay says before the first send and the
+	// run's progress lines (run.Options.Log).
+	Log     io.Writer
+	Version string
+	Sinks   []sink.Sink // the measured run's (the live line)
+}
+
+// Result is a replay that measured.
+type Result struct {
+	*run.Result
+	// ReadErr is the trace's failure to read again after its first pass
+	// (--loop): what was replayed until then is in the result.
+	ReadErr error
+}
+
+// Err is how the replay ended: the trace's failure first, then the run's.
+func (r *Result) Err() error {
+	if r.ReadErr != nil {
+		return r.ReadErr
+	}
+	return r.Result.Err()
+}
+
+// Run replays the trace against cfg's target on run's pipeline, the trace
+// its arrival source: it scans the trace, makes the run's configuration,
+// says what it will replay, names each collection the target lacks, and
+// measures. cfg is the connection's and outputs' settings, validated; Run
+// completes it.
+func Run(ctx context.Context, cfg *config.Config, o Options) (*Result, error) {
+	log := cmp.Or[io.Writer](o.Log, io.Discard)
+	if err := mongodb.CheckURI(cfg.Connection.URI); err != nil {
+		return nil, err
+	}
+	t, err := Scan(o.Trace)
+	if err != nil {
+		return nil, unreadable(err)
+	}
+	p := Pace{Speed: o.Speed, Loops: o.Loops, LateAfter: engine.DefaultLateAfter, PoolSize: cfg.Connection.PoolSize(),
+		MaxInFlight: cmp.Or(cfg.Run.MaxInFlight, engine.DefaultMaxInFlight)}
+	if o.Speed == 0 && cfg.Run.MaxInFlight == 0 {
+		// As fast as it goes: as many in flight as there are connections,
+		// so that none waits inside the driver for one (its latency would
+		// be the pool's queue, not the server's answer).
+		p.MaxInFlight = p.PoolSize
+	}
+	t.configure(cfg, p)
+	fmt.Fprintln(log, t.line(p))
+	if err := t.checkNamespaces(ctx, log, cfg); err != nil {
+		return nil, err
+	}
+	feed, err := t.Feed(p, NewLag(cfg.Run.Interval.D()))
+	if err != nil {
+		return nil, unreadable(err)
+	}
+	defer feed.Close()
+	sess, err := run.Open(ctx, cfg, t.Plan(), run.Options{Log: log, Version: o.Version, Inputs: []string{t.Path}, Arrivals: feed})
+	if err != nil {
+		return nil, err
+	}
+	defer sess.Close()
+	r, err := sess.Run(ctx, cfg, o.Sinks...)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Result: r}
+	if err := feed.Err(); err != nil {
+		res.ReadErr = unreadable(fmt.Errorf("the trace could not be read again after its first pass: %w", err))
+	}
+	return res, nil
+}
+
+// unreadable is a trace that cannot be read: the exit code of an
+// unreadable input.
+func unreadable(err error) error {
+	return &config.Error{Kind: config.Unreadable, Msg: "replay: " + err.Error()}
+}
+
+// configure makes the run's configuration: an open loop at the trace's
+// mean rate (the schedule itself is the feed's), no duration (the run
+// ends with the trace), the trace's source for the source-identity check.
+func (t *Trace) configure(cfg *config.Config, p Pace) {
+	cfg.Name, cfg.Source = "replay", t.Path
+	rate := float64(t.Sent)
+	if s := t.Span().Seconds(); s > 0 {
+		rate /= s
+	}
+	cfg.Run.Rate = math.Round(rate*max(p.Speed, 1)*1000) / 1000
+	cfg.Run.Duration, cfg.Run.Operations, cfg.Run.Warmup = 0, 0, 0
+	if t.Trailer != nil {
+		cfg.CapturedFrom = t.Trailer.CapturedFrom
+	}
+	// Connections open before the first send: a cold pool opens them two
+	// at a time while the schedule runs, and the first burst would wait
+	// for connections the application had long open.
+	if cfg.Connection.MinPoolSize == 0 {
+		cfg.Connection.MinPoolSize = uint64(min(cfg.Connection.PoolSize(), max(8, 2*t.Peak)))
+	}
+}
+
+// line says what will be replayed, before anything is sent.
+func (t *Trace) line(p Pace) string {
+	s := fmt.Sprintf("replay: %s: %d operations over %s captured, %d shapes, %d collection(s), at speed %s", t.Path, t.Sent,
+		t.Span().Round(time.Millisecond), len(t.Shapes), len(t.Namespaces), p.SpeedText())
+	if p.Loops > 1 {
+		s += fmt.Sprintf(", %d times", p.Loops)
+	}
+	if t.Lanes {
+		s += "; each captured connection keeps its order"
+	}
+	if ok, cov := t.Coverage(); !ok {
+		s += "\nreplay: the trace is a sample, not every operation: " + cov
+	}
+	if d := t.Damage.String(); d != "" {
+		s += "\nreplay: the trace did not read whole: " + d + "; what read is replayed"
+	}
+	return s
+}
