@@ -8,6 +8,7 @@ import (
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/replay"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/run"
 )
 
 const replayArgs = "TRACE --uri URI [--speed 2 | --speed max] [--loop N] [--allow-existing] [--out results.json]"
@@ -46,11 +47,10 @@ func replayCommand(ctx context.Context, args []string, o IO) error {
 	if err := es.Err(); err != nil {
 		return err
 	}
-	cfg := config.Default()
-	if err := config.ApplyEnv(cfg, o.Getenv); err != nil {
-		return err
-	}
-	if err := applyFlags(cfg, fs); err != nil {
+	src := sources(fs, o)
+	src.Check = run.CheckConnection
+	cfg, err := config.Resolve(src)
+	if err != nil {
 		return err
 	}
 	out := output{format: "console"}
