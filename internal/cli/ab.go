@@ -5,13 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/mongoload/mongoload/internal/ab"
 	"github.com/mongoload/mongoload/internal/analysis"
-	"github.com/mongoload/mongoload/internal/config"
-	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
 )
@@ -21,14 +19,6 @@ import (
 var notInAB = []string{"stages", "partition", "start-at", "slo", "repeat", "cooldown", "pass-quorum", "label",
 	"monthly-cost", "currency", "target", "quiet", "hdr-log", "prometheus", "dashboard", "dashboard-linger", "fault", "explain"}
 
-// The ranges of ab's own numbers.
-var (
-	roundsRange    = config.RoundsRange
-	verifyRange    = config.VerifyRange
-	thresholdRange = config.Range{Min: 0, AboveMin: true, Max: 10, What: "a share (0.10 or 10%)"}
-	alphaRange     = config.Range{Min: 0, AboveMin: true, Max: 0.5, What: "a significance level (0.01)"}
-)
-
 type abFlags struct {
 	candidate, html    *string
 	threshold, alpha   *string
@@ -37,7 +27,7 @@ type abFlags struct {
 }
 
 func addABFlags(fs *pflag.FlagSet) *abFlags {
-	d := analysis.DefaultABOptions()
+	d := ab.DefaultABOptions()
 	return &abFlags{
 		candidate: fs.String("candidate-uri", "", "the candidate deployment (B) to compare with the baseline (--uri, A)"),
 		rounds:    fs.Int("rounds", 4, "measured runs per side, alternating A B B A ... so that drift of the host cancels"),
@@ -50,20 +40,6 @@ func addABFlags(fs *pflag.FlagSet) *abFlags {
 	}
 }
 
-// options reads ab's own numbers through the one rule for numbers.
-func (f *abFlags) options() (analysis.ABOptions, error) {
-	var es config.Errors
-	var o analysis.ABOptions
-	var err error
-	o.Threshold, err = config.ParseShareFrom(config.FlagSource("threshold"), *f.threshold, thresholdRange)
-	es.Add(err)
-	o.Alpha, err = config.ParseNumber(config.FlagSource("alpha"), *f.alpha, alphaRange)
-	es.Add(err)
-	es.Add(config.CheckNumber(config.FlagSource("rounds"), float64(*f.rounds), roundsRange))
-	es.Add(config.CheckNumber(config.FlagSource("verify"), float64(*f.verify), verifyRange))
-	return o, es.Err()
-}
-
 func abCommand(ctx context.Context, args []string, o IO) error {
 	fs := newFlags("ab", "WORKLOAD --uri BASELINE --candidate-uri CANDIDATE [--out ab.json] [--html ab.html] [flags]", o)
 	addStepSettings(fs, notInAB, map[string]string{
@@ -73,77 +49,43 @@ func abCommand(ctx context.Context, args []string, o IO) error {
 	af := addABFlags(fs)
 	rf := addRunFlags(fs)
 	addPlgmFlags(fs)
-	if err := parseArgs(fs, args, 1); err != nil { // options() checks its numbers, all at once
+	if err := parseArgs(fs, args, 1); err != nil { // SetNumbers checks ab's own, all at once
 		return err
 	}
-	judge, err := af.options()
-	if err != nil {
+	var opts ab.Options
+	if err := opts.SetNumbers(ab.Numbers{Threshold: *af.threshold, Alpha: *af.alpha, Rounds: *af.rounds, Verify: *af.verify}); err != nil {
 		return err
 	}
 	inner := o
 	inner.Getenv = hideSettings(o.Getenv, notInAB)
-	cfgA, planA, _, err := rf.configure(fs.Arg(0), fs, inner)
+	cfg, plan, _, err := rf.configure(fs.Arg(0), fs, inner)
 	if err != nil {
 		return err
 	}
-	cfgB, planB, _, err := rf.configure(fs.Arg(0), fs, IO{Stdout: o.Stdout, Stderr: discardWarnings{}, Getenv: inner.Getenv})
-	if err != nil {
-		return err
-	}
-	if err := checkSides(cfgA, *af.candidate, *af.sameURIs); err != nil {
-		return err
-	}
-	if *af.parallel && cfgA.Run.Rate <= 0 {
-		return withCode(ExitUsage, errors.New("--parallel runs both sides at the same open-loop rate: give --rate (ops/s)"))
-	}
-	cfgB.Connection.URI = *af.candidate
-	cfgB.Run.OperationSeed = cfgA.Run.OperationSeed // one operation sequence on both sides
-	out := cfgA.Run.Out
-	inputs := rf.inputs(fs.Arg(0), fs)
-	for _, p := range []string{out, *af.html} {
-		if p != "" {
-			if err := results.CheckWritableAs("ab file", p, inputs...); err != nil {
-				return withCode(ExitOutput, err)
-			}
+	out := cfg.Run.Out
+	opts.Config, opts.Plan, opts.CandidateURI = cfg, plan, *af.candidate
+	opts.Parallel, opts.AllowSame, opts.Out, opts.HTML = *af.parallel, *af.sameURIs, out, *af.html
+	opts.Log, opts.Version, opts.Inputs = o.Stderr, Version, rf.inputs(fs.Arg(0), fs)
+	opts.OnRun = func(side string, round int, r *run.Result) {
+		if r.Result != nil {
+			fmt.Fprintf(o.Stderr, "  round %d %s: %s ops/s, p50 %.3f ms, p99 %.3f ms\n", round, side,
+				results.Thousands(int64(r.Result.Totals.Throughput)), r.Result.Totals.Latency.P50, r.Result.Totals.Latency.P99)
 		}
 	}
-	cfgA.Run.Out, cfgB.Run.Out = "", ""
-	ab, runErr := run.RunAB(ctx, run.AB{
-		A: run.Side{Cfg: cfgA, Plan: planA}, B: run.Side{Cfg: cfgB, Plan: planB},
-		Rounds: *af.rounds, Parallel: *af.parallel, VerifyShapes: *af.verify, Judge: judge, AllowSame: *af.sameURIs,
-		Opts: run.Options{Log: o.Stderr, Version: Version, Inputs: inputs},
-		OnRun: func(side string, round int, r *run.Result) {
-			if r.Result != nil {
-				fmt.Fprintf(o.Stderr, "  round %d %s: %s ops/s, p50 %.3f ms, p99 %.3f ms\n", round, side,
-					results.Thousands(int64(r.Result.Totals.Throughput)), r.Result.Totals.Latency.P50, r.Result.Totals.Latency.P99)
-			}
-		},
-	})
-	if ab == nil {
+	file, runErr := ab.Run(ctx, opts)
+	if errors.Is(runErr, ab.ErrDataDiffer) {
+		runErr = withCode(ExitResultsDiffer, runErr)
+	}
+	if file == nil {
 		return runErr
 	}
-	if err := writeAB(o, ab, out, *af.html); err != nil {
+	if err := writeAB(o, file, out, *af.html); err != nil {
 		return errors.Join(runErr, err)
 	}
 	if runErr != nil {
 		return runErr
 	}
-	return abExit(ab)
-}
-
-// checkSides refuses a comparison without a candidate, or of a deployment
-// with itself unless asked for (an A/A run).
-func checkSides(cfgA *config.Config, candidate string, allowSame bool) error {
-	if candidate == "" {
-		return withCode(ExitUsage, errors.New("ab compares two deployments: give the candidate with --candidate-uri (the baseline is --uri)"))
-	}
-	if err := mongodb.CheckURI(candidate); err != nil {
-		return &config.Error{Kind: config.BadURI, Field: "--candidate-uri", Msg: err.Error()}
-	}
-	if strings.TrimSpace(candidate) == strings.TrimSpace(cfgA.Connection.URI) && !allowSame {
-		return withCode(ExitUsage, errors.New("--uri and --candidate-uri are the same deployment: an A/A run (which shows the comparison's own noise: it should flag nothing) needs --allow-same"))
-	}
-	return nil
+	return abExit(file)
 }
 
 // writeAB writes the file and the HTML page asked for and prints the report.
@@ -187,12 +129,6 @@ func abExit(ab *results.AB) error {
 	}
 	return nil
 }
-
-// discardWarnings swallows the second configuration's warnings: the
-// first one's already said them.
-type discardWarnings struct{}
-
-func (discardWarnings) Write(b []byte) (int, error) { return len(b), nil }
 
 // isABFile reports whether path holds an A/B file.
 func isABFile(path string) bool {

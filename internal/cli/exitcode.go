@@ -64,7 +64,6 @@ var runExit = map[run.Kind]int{
 	run.SLAMissed:     ExitSLA,
 	run.NoServerCPU:   ExitNoServerCPU,
 	run.Unsupported:   ExitUnsupported,
-	run.DataDiffer:    ExitResultsDiffer,
 }
 
 // exitError carries the exit code a failure ends the process with.

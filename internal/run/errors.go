@@ -19,7 +19,6 @@ const (
 	SLAMissed                     // a battery's runs missed their objectives
 	NoServerCPU                   // --target-server-cpu: the server's CPU cannot be measured
 	Unsupported                   // the server lacks what the workload declares (time-series collections, change streams)
-	DataDiffer                    // ab: the two sides hold different data and mongoload did not seed them
 )
 
 // Error is a run's failure and its kind.

@@ -315,3 +315,10 @@ func postRunContext(ctx context.Context, cut bool) (context.Context, context.Can
 func lostAfter(cfg *config.Config) time.Duration {
 	return max(cfg.Connection.Timeouts.ServerSelection.D()+2*time.Second, 5*time.Second)
 }
+
+// Client is the session's connection (nil for --target noop), for a
+// capability that works beside the measured runs (ab's verification).
+func (s *Session) Client() *mongodb.Client { return s.client }
+
+// Plan is the session's compiled workload.
+func (s *Session) Plan() *workload.Plan { return s.plan }

@@ -1,4 +1,4 @@
-package run
+package ab
 
 import (
 	"context"
@@ -8,11 +8,11 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/generate"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/run"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -33,7 +33,7 @@ const (
 // collateral re-measures each shape flagged a regression without a plan
 // change of its own, when another shape's plan changed and regressed; a
 // shape within the threshold on its own loses its flag, and says why.
-func (x AB) collateral(ctx context.Context, a, b *Session, ab *results.AB) {
+func (x *comparison) collateral(ctx context.Context, a, b *run.Session, ab *results.AB) {
 	var culprits []string
 	for _, o := range ab.Operations {
 		if o.Flag == results.FlagRegression && o.PlanChanged {
@@ -43,8 +43,8 @@ func (x AB) collateral(ctx context.Context, a, b *Session, ab *results.AB) {
 	if len(culprits) == 0 || ab.A.Failed != "" || ab.B.Failed != "" || ctx.Err() != nil {
 		return
 	}
-	ea, errA := a.client.Executors(a.plan)
-	eb, errB := b.client.Executors(b.plan)
+	ea, errA := a.Client().Executors(a.Plan())
+	eb, errB := b.Client().Executors(b.Plan())
 	if errA != nil || errB != nil {
 		return
 	}
@@ -53,12 +53,12 @@ func (x AB) collateral(ctx context.Context, a, b *Session, ab *results.AB) {
 		if o.Flag != results.FlagRegression || o.PlanChanged || o.ErrorsOnlyOn != "" {
 			continue
 		}
-		ha, hb, err := isolate(ctx, a.plan.Ops[i], ea[i], b.plan.Ops[i], eb[i], x.A.Cfg.Run.OperationSeed)
+		ha, hb, err := isolate(ctx, a.Plan().Ops[i], ea[i], b.Plan().Ops[i], eb[i], x.sides[0].cfg.Run.OperationSeed)
 		if err != nil {
 			o.Why += "; not measured on its own: " + err.Error()
 			continue
 		}
-		j := analysis.JudgeShape(ha, hb, x.Judge)
+		j := JudgeShape(ha, hb, x.Judge)
 		if j.Flag == results.FlagRegression {
 			o.Why += fmt.Sprintf("; on its own too: %s", j.Why)
 			continue

@@ -1,4 +1,4 @@
-package run
+package ab
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/run"
 )
 
 // dataSample is how many documents of each collection, in _id order, are
@@ -16,15 +17,15 @@ const dataSample = 1000
 
 // checkData compares each collection's count and the digest of its first
 // dataSample documents on both sides.
-func checkData(ctx context.Context, a, b *Session) ([]results.ABData, error) {
+func checkData(ctx context.Context, a, b *run.Session) ([]results.ABData, error) {
 	var out []results.ABData
-	for _, col := range a.plan.Collections {
+	for _, col := range a.Plan().Collections {
 		ctx, cancel := context.WithTimeout(ctx, time.Minute)
-		na, da, errA := a.client.Sample(ctx, col.Database, col.Name, dataSample)
-		nb, db, errB := b.client.Sample(ctx, col.Database, col.Name, dataSample)
+		na, da, errA := a.Client().Sample(ctx, col.Database, col.Name, dataSample)
+		nb, db, errB := b.Client().Sample(ctx, col.Database, col.Name, dataSample)
 		cancel()
 		if errA != nil || errB != nil {
-			return out, fail(ServerFailure, fmt.Errorf("reading %s to compare the sides' data: %w", col.Namespace(), firstErr(errA, errB)))
+			return out, fail(run.ServerFailure, fmt.Errorf("reading %s to compare the sides' data: %w", col.Namespace(), firstErr(errA, errB)))
 		}
 		d := results.ABData{Namespace: col.Namespace(), CountA: na, CountB: nb, Sample: dataSample, DigestA: digest(da), DigestB: digest(db)}
 		d.Same = na == nb && d.DigestA == d.DigestB

@@ -1,4 +1,4 @@
-package analysis
+package ab
 
 import (
 	"fmt"
@@ -61,7 +61,7 @@ func JudgeShape(a, b []*hdrhistogram.Histogram, o ABOptions) ABJudgement {
 		if a[i] == nil || b[i] == nil || a[i].TotalCount() == 0 || b[i].TotalCount() == 0 {
 			continue
 		}
-		j.RoundShifts = append(j.RoundShifts, round3(shift(a[i], b[i])))
+		j.RoundShifts = append(j.RoundShifts, results.Round3(shift(a[i], b[i])))
 		w, ew, vw, n := rankSum(a[i], b[i])
 		t += w / (n + 1)
 		e += ew / (n + 1)
@@ -72,7 +72,7 @@ func JudgeShape(a, b []*hdrhistogram.Histogram, o ABOptions) ABJudgement {
 		z := (t - e) / math.Sqrt(v)
 		pRank = math.Erfc(math.Abs(z) / math.Sqrt2)
 	}
-	j.Shift = round3(j.Shift)
+	j.Shift = results.Round3(j.Shift)
 	up, down := 1+o.Threshold, 1/(1+o.Threshold)
 	switch {
 	case j.Shift >= up:

@@ -1,4 +1,4 @@
-package run
+package ab
 
 import (
 	"fmt"
@@ -7,14 +7,13 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/results"
 )
 
 // judge fills the file's operations from the rounds measured, the
 // verification and both sides' explain (verdict concludes).
-func judge(ab *results.AB, x AB, ver []verified, explainA, explainB []*results.Explain) {
+func judge(ab *results.AB, x *comparison, ver []verified, explainA, explainB []*results.Explain) {
 	for _, r := range ab.Runs {
 		if r.Result != nil && r.Result.Context != nil && r.Result.Context.Version != "" {
 			if r.Side == "A" {
@@ -24,7 +23,7 @@ func judge(ab *results.AB, x AB, ver []verified, explainA, explainB []*results.E
 			}
 		}
 	}
-	for i, op := range x.A.Plan.Ops {
+	for i, op := range x.sides[0].plan.Ops {
 		o := results.ABOperation{Name: op.Name, Type: op.Type, Verified: ver[i].n, ResultDiffs: ver[i].diffs,
 			CountOnly: ver[i].countOnly, Diffs: ver[i].first}
 		if ea, eb := explainA[i], explainB[i]; ea != nil && eb != nil {
@@ -37,7 +36,7 @@ func judge(ab *results.AB, x AB, ver []verified, explainA, explainB []*results.E
 		o.ResultA.Type, o.ResultB.Type = op.Type, op.Type
 		la, lb := o.ResultA.Latency, o.ResultB.Latency
 		o.RatioP50, o.RatioP95, o.RatioP99 = ratio(la.P50, lb.P50), ratio(la.P95, lb.P95), ratio(la.P99, lb.P99)
-		j := analysis.JudgeShape(ha, hb, x.Judge)
+		j := JudgeShape(ha, hb, x.Judge)
 		o.Flag, o.Why, o.Shift, o.P, o.RoundShifts = j.Flag, j.Why, j.Shift, results.Round3(j.P), j.RoundShifts
 		switch ea, eb := o.ResultA.Errors, o.ResultB.Errors; {
 		case eb > 0 && ea == 0:

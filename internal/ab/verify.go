@@ -1,4 +1,4 @@
-package run
+package ab
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/run"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -40,38 +41,38 @@ const verifyTimeout = 30 * time.Second
 // verify draws the operation sequence (seeded as the runs are) from each
 // side's plan and runs each operation on A, then on B, until every shape
 // ran perShape times (or the draws run out: a shape the mix rarely picks).
-func verify(ctx context.Context, a, b *Session, perShape int, seed uint64) ([]verified, int, error) {
-	ea, err := a.client.Executors(a.plan)
+func verify(ctx context.Context, a, b *run.Session, perShape int, seed uint64) ([]verified, int, error) {
+	ea, err := a.Client().Executors(a.Plan())
 	if err != nil {
 		return nil, 0, err
 	}
-	eb, err := b.client.Executors(b.plan)
+	eb, err := b.Client().Executors(b.Plan())
 	if err != nil {
 		return nil, 0, err
 	}
-	out := make([]verified, len(a.plan.Ops))
+	out := make([]verified, len(a.Plan().Ops))
 	sa, sb := generate.NewState(seed, 1<<41), generate.NewState(seed, 1<<41)
 	var ra, rb workload.Request
 	defer ra.Release()
 	defer rb.Release()
-	total, draws := 0, perShape*len(a.plan.Ops)*20
-	for d := 0; d < draws && !allVerified(out, perShape, a.plan); d++ {
-		i := a.plan.Mix.Pick(sa.Rand)
-		b.plan.Mix.Pick(sb.Rand)
-		ra.Build(a.plan.Ops[i], sa)
-		rb.Build(b.plan.Ops[i], sb)
+	total, draws := 0, perShape*len(a.Plan().Ops)*20
+	for d := 0; d < draws && !allVerified(out, perShape, a.Plan()); d++ {
+		i := a.Plan().Mix.Pick(sa.Rand)
+		b.Plan().Mix.Pick(sb.Rand)
+		ra.Build(a.Plan().Ops[i], sa)
+		rb.Build(b.Plan().Ops[i], sb)
 		if out[i].n >= perShape {
 			continue // drawn all the same, so both sides' sequences stay one
 		}
 		if ctx.Err() != nil {
-			return out, total, fail(Interrupted, fmt.Errorf("interrupted while verifying results"))
+			return out, total, fail(run.Interrupted, fmt.Errorf("interrupted while verifying results"))
 		}
 		oa, errA := outcome(ctx, ea[i], &ra)
 		ob, errB := outcome(ctx, eb[i], &rb)
 		v := &out[i]
 		v.n++
 		total++
-		diff, countOnly := compareOutcomes(a.plan.Ops[i], &ra, oa, errA, ob, errB)
+		diff, countOnly := compareOutcomes(a.Plan().Ops[i], &ra, oa, errA, ob, errB)
 		v.countOnly = v.countOnly || countOnly
 		if diff != nil {
 			v.diffs++
