@@ -6,7 +6,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/mongoload/mongoload/internal/loader"
 	"github.com/mongoload/mongoload/internal/run"
 )
 
@@ -42,7 +41,7 @@ func isTerminal(w io.Writer, env func(string) (string, bool)) bool {
 }
 
 // update shows p; the final snapshot is left to the result line.
-func (b *progressBar) update(p loader.Progress) {
+func (b *progressBar) update(p run.LoadProgress) {
 	if p.Final {
 		b.clear()
 		return

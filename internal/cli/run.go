@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/mongoload/mongoload/internal/config"
-	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
@@ -96,10 +95,4 @@ func (out output) report(o IO, cfg *config.Config, r *run.Result, stdout io.Writ
 		fmt.Fprintf(o.Stderr, "results written to %s\n", cfg.Run.Out)
 	}
 	return nil
-}
-
-// connect connects for a command that does not measure (load, verify,
-// capture), saying on stderr what it waits for.
-func connect(ctx context.Context, o IO, cfg *config.Config) (*mongodb.Client, error) {
-	return run.Connect(ctx, o.Stderr, cfg, mongodb.ConnectOptions{})
 }

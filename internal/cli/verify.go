@@ -47,22 +47,11 @@ func verifyCommand(ctx context.Context, args []string, o IO) error {
 	if err != nil {
 		return err
 	}
-	client, err := connect(ctx, o, cfg)
+	f, hosts, err := run.Check(ctx, o.Stderr, cfg, name, *database, schema)
 	if err != nil {
 		return err
 	}
-	defer client.Close()
-	f, err := verify.ReadPayments(ctx, client, *database, schema)
-	switch {
-	case err != nil && ctx.Err() != nil:
-		return withCode(ExitInterrupted, fmt.Errorf("verify interrupted"))
-	case err != nil:
-		return withCode(ExitServerFailure, fmt.Errorf("verify %s: %w", name, err))
-	case f.Cards() == 0:
-		return withCode(ExitUsage, fmt.Errorf("verify %s: %s.%s holds no card: nothing to verify (run 'mongoload run %s' first, or name its database with --database)",
-			name, *database, schema.Cards, name))
-	}
-	return printVerdicts(o, name, *database, client.Hosts, f)
+	return printVerdicts(o, name, *database, hosts, f)
 }
 
 // printVerdicts prints one line per invariant (verify.Write) and returns

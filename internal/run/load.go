@@ -32,6 +32,9 @@ type LoadSpec struct {
 	// OnProgress and OnNotice are told the load's progress and notices.
 	OnProgress func(loader.Progress)
 	OnNotice   func(string)
+	// OnCollection is told that a collection's load starts (a progress
+	// bar of its own begins), and returns what to call when it ends.
+	OnCollection func() (done func())
 }
 
 // PrepareLoad sets up the collections cols of plan that spec loads (the
