@@ -108,15 +108,23 @@ func (t *Trace) configure(cfg *config.Config, p Pace) {
 	}
 	cfg.Run.Rate = math.Round(rate*max(p.Speed, 1)*1000) / 1000
 	cfg.Run.Duration, cfg.Run.Operations, cfg.Run.Warmup = 0, 0, 0
-	if t.Trailer != nil {
-		cfg.CapturedFrom = t.Trailer.CapturedFrom
-	}
+	cfg.CapturedFrom = t.Source()
 	// Connections open before the first send: a cold pool opens them two
 	// at a time while the schedule runs, and the first burst would wait
 	// for connections the application had long open.
 	if cfg.Connection.MinPoolSize == 0 {
 		cfg.Connection.MinPoolSize = uint64(min(cfg.Connection.PoolSize(), max(8, 2*t.Peak)))
 	}
+}
+
+// Source is the identity of the deployment the trace was captured from:
+// its header's, or, in a trace written before the header held it, its
+// trailer's (none when such a trace was cut short).
+func (t *Trace) Source() []string {
+	if len(t.Header.CapturedFrom) > 0 || t.Trailer == nil {
+		return t.Header.CapturedFrom
+	}
+	return t.Trailer.CapturedFrom
 }
 
 // line says what will be replayed, before anything is sent.
@@ -134,6 +142,9 @@ func (t *Trace) line(p Pace) string {
 	}
 	if d := t.Damage.String(); d != "" {
 		s += "\nreplay: the trace did not read whole: " + d + "; what read is replayed"
+	}
+	if t.Trailer == nil && len(t.Header.CapturedFrom) == 0 {
+		s += "\nreplay: the trace was cut short before its trailer, and its header names no source deployment (captured from files, or written by an earlier mongoload): nothing can refuse to replay it into the deployment it was captured from"
 	}
 	return s
 }

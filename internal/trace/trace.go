@@ -60,6 +60,10 @@ type Header struct {
 	Created   time.Time `bson:"created"`
 	Tool      string    `bson:"tool"`
 	Databases []string  `bson:"databases,omitempty"`
+	// CapturedFrom identifies the source deployment (mongodb.Deployment)
+	// at the start of the file, so that a trace cut short, without its
+	// trailer, still names the deployment a replay must not write into.
+	CapturedFrom []string `bson:"capturedFrom,omitempty"`
 }
 
 // Trailer closes a trace: what the capture's sources recorded, so that a
@@ -75,7 +79,9 @@ type Trailer struct {
 	// workload file gives its operation.
 	Names map[string]string `bson:"names,omitempty"`
 	// CapturedFrom identifies the source deployment (mongodb.Deployment),
-	// for the check that refuses to replay writes into it.
+	// for the check that refuses to replay writes into it; the header's
+	// says the same from the start (traces written before it was there
+	// name it only here).
 	CapturedFrom []string `bson:"capturedFrom,omitempty"`
 }
 
