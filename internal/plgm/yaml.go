@@ -2,6 +2,7 @@ package plgm
 
 import (
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -144,19 +145,10 @@ func connection(cn, def config.Connection) *yaml.Node {
 	}
 	if len(cn.Options) > 0 {
 		o := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
-		for _, k := range sortedKeys(cn.Options) {
+		for _, k := range slices.Sorted(maps.Keys(cn.Options)) {
 			o.Content = append(o.Content, config.YAMLString(k), config.YAMLString(cn.Options[k]))
 		}
 		add("options", o)
 	}
 	return m
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
