@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/spf13/pflag"
 
@@ -94,17 +93,6 @@ func writeAB(o IO, ab *results.AB, out, html string) error {
 	return finish(o, &document{AB: ab}, out, "comparison", write, html, "", false, nil)
 }
 
-// readAB reads path as an A/B file when it is one (ok false otherwise,
-// and the caller reads it as what it is).
-func readAB(path string) (ab *results.AB, ok bool, err error) {
-	b, err := os.ReadFile(path)
-	if err != nil || !results.IsAB(b) {
-		return nil, false, nil
-	}
-	ab, err = results.ReadAB(path)
-	return ab, true, err
-}
-
 // abInputs are an A/B file's two sides as inputs of a comparison.
 func abInputs(path string, ab *results.AB) ([]analysis.CompareInput, error) {
 	var out []analysis.CompareInput
@@ -128,10 +116,4 @@ func abExit(ab *results.AB) error {
 		return withCode(ExitRegression, errors.New("ab: "+ab.Summary))
 	}
 	return nil
-}
-
-// isABFile reports whether path holds an A/B file.
-func isABFile(path string) bool {
-	_, ok, _ := readAB(path)
-	return ok
 }

@@ -112,7 +112,7 @@ func (s *abSides) ab(t *testing.T, extra ...string) (int, *results.AB, string) {
 	args := append([]string{"ab", s.workload, "--uri", s.uriA, "--candidate-uri", s.uriB, "--seed", fmt.Sprint(s.docs),
 		"--random-seed", "7", "--operation-seed", "11", "--out", out}, extra...)
 	code, stdout, errs := runCLI(t, s.ctx, nil, args...)
-	ab, err := results.ReadAB(out)
+	ab, err := readABFile(out)
 	if err != nil {
 		t.Fatalf("ab exit %d wrote no file (%v): %s%s", code, err, stdout, errs)
 	}
@@ -278,7 +278,7 @@ func TestABCandidateLost(t *testing.T) {
 	}
 	code, stdout, errs := bg.wait()
 	t.Logf("%s", errs)
-	ab, err := results.ReadAB(out)
+	ab, err := readABFile(out)
 	if err != nil {
 		t.Fatalf("exit %d, no file: %v\n%s%s", code, err, stdout, errs)
 	}
@@ -327,7 +327,7 @@ func TestABSlowerCandidate(t *testing.T) {
 	code, stdout, errs := bg.wait()
 	close(stop)
 	<-done
-	ab, err := results.ReadAB(out)
+	ab, err := readABFile(out)
 	if err != nil {
 		t.Fatalf("exit %d, no file: %v\n%s%s", code, err, stdout, errs)
 	}

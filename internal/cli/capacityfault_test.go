@@ -19,7 +19,7 @@ func stepsWritten(path string, n int) func() bool {
 		if f, err := results.ReadFindMax(path); err == nil {
 			return len(f.Probes) >= n
 		}
-		if sw, err := results.ReadSweep(path); err == nil {
+		if sw, err := readSweepFile(path); err == nil {
 			return len(sw.Steps) >= n
 		}
 		return false
@@ -71,7 +71,7 @@ func TestCapacityServerKilled(t *testing.T) {
 				}
 				return
 			}
-			sw, err := results.ReadSweep(out)
+			sw, err := readSweepFile(out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,7 +106,7 @@ func TestCapacityServerPaused(t *testing.T) {
 				t.Fatalf("exit %d: a pause that ended was taken for a lost server\n%s\n%s", code, stdout, stderr)
 			}
 			if cmd == "sweep" {
-				sw, err := results.ReadSweep(out)
+				sw, err := readSweepFile(out)
 				if err != nil {
 					t.Fatal(err)
 				}

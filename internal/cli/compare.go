@@ -33,7 +33,7 @@ func addCompareFlags(fs *pflag.FlagSet) *compareFlags {
 
 // compare reads the files and compares them.
 func (f *compareFlags) compare(files []string) (*results.Comparison, []analysis.CompareInput, error) {
-	if len(files) < 2 && !(len(files) == 1 && isABFile(files[0])) {
+	if len(files) < 2 && !(len(files) == 1 && isABFile(files[0])) { // an A/B file holds two sides
 		return nil, nil, withCode(ExitUsage, fmt.Errorf("compare needs at least two results or sweep files (or one A/B file: its two sides)"))
 	}
 	var objs []analysis.RelObjective
@@ -52,22 +52,19 @@ func (f *compareFlags) compare(files []string) (*results.Comparison, []analysis.
 	}
 	var inputs []analysis.CompareInput
 	for _, path := range files {
-		if ab, ok, err := readAB(path); ok { // an A/B file: its two sides
-			if err != nil {
-				return nil, nil, withCode(ExitUnreadable, err)
-			}
-			sides, err := abInputs(path, ab)
+		f, err := results.ReadMeasured(path)
+		if err != nil {
+			return nil, nil, withCode(readExit(err), err)
+		}
+		if f.AB != nil { // an A/B file: its two sides
+			sides, err := abInputs(path, f.AB)
 			if err != nil {
 				return nil, nil, err
 			}
 			inputs = append(inputs, sides...)
 			continue
 		}
-		res, sw, err := results.ReadMeasured(path)
-		if err != nil {
-			return nil, nil, withCode(readExit(err), err)
-		}
-		inputs = append(inputs, analysis.CompareInput{File: path, Result: res, Sweep: sw})
+		inputs = append(inputs, analysis.CompareInput{File: path, Result: f.Result, Sweep: f.Sweep})
 	}
 	base, err := analysis.BaselineIndex(*f.baseline, inputs)
 	if err != nil {
@@ -120,4 +117,10 @@ func compareCommand(_ context.Context, args []string, o IO) error {
 // analyseDefault analyses a sweep with the default rules.
 func analyseDefault(sw *results.Sweep) (*results.SweepAnalysis, error) {
 	return analysis.AnalyseSweep(sw, analysis.DefaultSweepOptions())
+}
+
+// isABFile reports whether path holds an A/B file.
+func isABFile(path string) bool {
+	f, err := results.Read(path)
+	return err == nil && f.AB != nil
 }

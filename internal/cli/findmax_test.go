@@ -168,7 +168,7 @@ func TestCalibrationProc(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	sw, err := results.ReadSweep(out)
+	sw, err := readSweepFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}

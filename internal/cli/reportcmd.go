@@ -37,23 +37,16 @@ func reportCommand(_ context.Context, args []string, o IO) error {
 	case fs.NArg() > 1:
 		return withCode(ExitUsage, fmt.Errorf("one file at a time (or: mongoload report compare %s ...)", fs.Arg(0)))
 	default:
-		if ab, ok, err := readAB(fs.Arg(0)); ok {
-			if err != nil {
-				return withCode(ExitUnreadable, err)
-			}
-			doc = &document{AB: ab}
-			break
-		}
-		res, sw, err := results.ReadMeasured(fs.Arg(0))
+		f, err := results.ReadMeasured(fs.Arg(0))
 		if err != nil {
 			return withCode(readExit(err), err)
 		}
-		if sw != nil {
-			if err := ensureAnalysis(sw); err != nil {
+		if f.Sweep != nil {
+			if err := ensureAnalysis(f.Sweep); err != nil {
 				return err
 			}
 		}
-		doc = &document{Result: res, Sweep: sw}
+		doc = &document{Result: f.Result, Sweep: f.Sweep, AB: f.AB}
 	}
 	if err := writeExtras(o, doc, *html, *csvDir); err != nil {
 		return err

@@ -62,7 +62,7 @@ func TestSweep(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
 	}
-	sw, err := results.ReadSweep(out)
+	sw, err := readSweepFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestSweepInterrupted(t *testing.T) {
 	if !strings.Contains(stderr, "the sweep stopped early: interrupted during step 2 (4 workers)") {
 		t.Errorf("no clear message:\n%s", stderr)
 	}
-	sw, err := results.ReadSweep(out)
+	sw, err := readSweepFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func TestSweepOtherModels(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 			}
-			sw, err := results.ReadSweep(out)
+			sw, err := readSweepFile(out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -292,7 +292,7 @@ func TestSweepNamesTheClientPool(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	sw, err := results.ReadSweep(out)
+	sw, err := readSweepFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}

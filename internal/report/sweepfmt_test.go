@@ -68,29 +68,26 @@ func TestSweepRoundTrip(t *testing.T) {
 	if err := results.WriteSweep(path, sw); err != nil {
 		t.Fatal(err)
 	}
-	back, err := results.ReadSweep(path)
-	if err != nil {
-		t.Fatal(err)
+	f, err := results.Read(path)
+	if err != nil || f.Sweep == nil {
+		t.Fatalf("Read of a sweep: %+v %v", f, err)
 	}
+	back := f.Sweep
 	if back.Schema != results.SweepSchema || len(back.Steps) != len(sw.Steps) || back.Analysis.Limit != sw.Analysis.Limit || len(back.Steps[2].Result.Intervals) != resultstest.Seconds {
 		t.Errorf("round trip lost data: %+v", back.Analysis.Limit)
 	}
-	res, got, err := results.ReadAny(path)
-	if err != nil || res != nil || got == nil {
-		t.Errorf("ReadAny of a sweep: %v %v %v", res, got, err)
+	if f.Result != nil || f.AB != nil {
+		t.Errorf("Read of a sweep: %+v", f)
 	}
 	// A results file is not a sweep, and the other way round.
 	if err := results.WriteJSON(path, sw.Steps[0].Result); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := results.ReadSweep(path); err == nil || !strings.Contains(err.Error(), "is not a sweep") {
-		t.Errorf("ReadSweep of a results file: %v", err)
-	}
-	if res, got, err := results.ReadAny(path); err != nil || res == nil || got != nil {
-		t.Errorf("ReadAny of a results file: %v %v %v", res, got, err)
+	if f, err := results.Read(path); err != nil || f.Result == nil || f.Sweep != nil || f.AB != nil {
+		t.Errorf("Read of a results file: %+v %v", f, err)
 	}
 	os.WriteFile(path, []byte(`{"schema":"mongoload.sweep/v9"}`), 0o644)
-	if _, err := results.ReadSweep(path); err == nil || !strings.Contains(err.Error(), "not supported") {
+	if _, err := results.Read(path); err == nil || !strings.Contains(err.Error(), "not supported") {
 		t.Errorf("a future version: %v", err)
 	}
 }

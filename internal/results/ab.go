@@ -1,10 +1,6 @@
 package results
 
 import (
-	"encoding/json"
-	"fmt"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/metrics"
@@ -162,35 +158,6 @@ func WriteAB(path string, ab *AB) error {
 	out := *ab
 	out.Schema = ABSchema
 	return writeIndented("ab", path, &out)
-}
-
-// IsAB reports whether the JSON file b is an A/B comparison.
-func IsAB(b []byte) bool {
-	var head struct {
-		Schema string `json:"schema"`
-	}
-	return json.Unmarshal(b, &head) == nil && strings.HasPrefix(head.Schema, "mongoload.ab/")
-}
-
-// ReadAB reads an A/B file, refusing other schemas with a message that
-// names them.
-func ReadAB(path string) (*AB, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read ab: %w", err)
-	}
-	schema, err := schemaOf(path, b)
-	if err != nil {
-		return nil, err
-	}
-	if schema != ABSchema {
-		return nil, fmt.Errorf("read ab %q: schema %q is not supported: this mongoload reads %q", path, schema, ABSchema)
-	}
-	var ab AB
-	if err := json.Unmarshal(b, &ab); err != nil {
-		return nil, fmt.Errorf("read ab %q: %s: the file does not have the shape of %s; write it again with mongoload ab --out", path, jsonProblem(b, err), ABSchema)
-	}
-	return &ab, nil
 }
 
 // SideResult is one side as a results file, for compare and report: its

@@ -28,7 +28,7 @@ func TestWrongShapeInTheReadersWords(t *testing.T) {
 			}
 			for _, read := range []func(string) error{
 				func(p string) error { _, err := ReadJSON(p); return err },
-				func(p string) error { _, _, err := ReadAny(p); return err },
+				func(p string) error { _, err := Read(p); return err },
 			} {
 				err := read(p)
 				if err == nil {

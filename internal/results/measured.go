@@ -33,16 +33,3 @@ func (s *Sweep) CheckMeasured(path string) error {
 	}
 	return fmt.Errorf("%s: %w: none of its %d step(s) measured an operation; give a sweep that ran", path, ErrNothingMeasured, len(s.Steps))
 }
-
-// ReadMeasured reads a results or sweep file (ReadAny) and refuses one
-// that measured nothing.
-func ReadMeasured(path string) (*Result, *Sweep, error) {
-	res, sw, err := ReadAny(path)
-	switch {
-	case err != nil:
-		return nil, nil, err
-	case sw != nil:
-		return nil, sw, sw.CheckMeasured(path)
-	}
-	return res, nil, res.CheckMeasured(path)
-}

@@ -3,7 +3,6 @@ package results
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 )
 
@@ -205,58 +204,6 @@ func WriteSweep(path string, sw *Sweep) error {
 	out := *sw
 	out.Schema = SweepSchema
 	return writeIndented("sweep", path, &out)
-}
-
-// ReadSweep reads a sweep file, refusing other schemas with a message that
-// names them.
-func ReadSweep(path string) (*Sweep, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read sweep: %w", err)
-	}
-	schema, err := schemaOf(path, b)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case schema == SweepSchema:
-	case strings.HasPrefix(schema, "mongoload.sweep/"):
-		return nil, fmt.Errorf("read sweep %q: schema %q is not supported: this mongoload reads %q", path, schema, SweepSchema)
-	default:
-		return nil, fmt.Errorf("read sweep %q: schema %q is not a sweep (want %q)", path, schema, SweepSchema)
-	}
-	var sw Sweep
-	if err := json.Unmarshal(b, &sw); err != nil {
-		return nil, malformedIf(err, fmt.Errorf("read sweep %q: %s: the file does not have the shape of %s; write it again with mongoload sweep --out, or fix that field", path, jsonProblem(b, err), SweepSchema))
-	}
-	return &sw, nil
-}
-
-// ReadAny reads a results file, a sweep file or a findmax file (as the
-// sweep of its probes, FindMax.Sweep), whichever path holds:
-// exactly one of the returned pointers is non-nil when err is nil.
-func ReadAny(path string) (*Result, *Sweep, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read %q: %w", path, err)
-	}
-	schema, err := schemaOf(path, b)
-	if err != nil {
-		return nil, nil, err
-	}
-	if strings.HasPrefix(schema, "mongoload.sweep/") {
-		sw, err := ReadSweep(path)
-		return nil, sw, err
-	}
-	if isFindMax(schema) { // a rate search reads as the sweep of its probes
-		f, err := readFindMax(path, b, schema)
-		if err != nil {
-			return nil, nil, err
-		}
-		return nil, f.Sweep(), nil
-	}
-	res, err := ReadJSON(path)
-	return res, nil, err
 }
 
 // schemaOf reads the schema field of a JSON file.
