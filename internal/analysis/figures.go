@@ -102,9 +102,7 @@ func StepFiguresOf(level float64, complete bool, res *results.Result) (results.S
 		f.ClientCPU, f.ClientCores, f.CPUPerOpMicros, f.ClientCPUAvailable = &u, c.Cores, &per, c.AvailableCPU
 		f.SchedulerBusy = c.SchedulerBusy
 	}
-	if res.Schedule != nil {
-		f.Dropped = res.Schedule.Dropped
-	}
+	f.Dropped = res.Dropped()
 	if res.Load.Type == results.Closed || res.Load.Type == "" {
 		f.InFlightLimit = inFlightLimit(res)
 		f.AboveInFlightLimit = res.Load.LatencyClock() == metrics.FromReady || (f.InFlightLimit > 0 && level > float64(f.InFlightLimit))

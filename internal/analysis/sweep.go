@@ -3,6 +3,8 @@ package analysis
 import (
 	"fmt"
 	"math"
+
+	"github.com/mongoload/mongoload/internal/config"
 )
 
 // SweepVerdict names what one step of a sweep shows about the system under
@@ -53,21 +55,23 @@ func DefaultSweepRules() SweepRules {
 	return SweepRules{LinearGain: 0.8, KneeGain: 0.2, LatencyKnee: 3, Plateau: 0.10, DegradedDrop: 0.04, Oversaturated: 3}
 }
 
-// Validate checks that the thresholds make sense together.
+// Validate checks each threshold in its range (config.FlagRanges, by
+// the flag that sets it: the command checks the same as given), then that they make sense
+// together.
 func (r SweepRules) Validate() error {
-	switch {
-	case r.KneeGain <= 0 || r.KneeGain >= r.LinearGain:
+	var es config.Errors
+	for _, t := range []struct {
+		flag string
+		v    float64
+	}{{"linear-gain", r.LinearGain}, {"knee-gain", r.KneeGain}, {"latency-knee", r.LatencyKnee},
+		{"plateau", r.Plateau}, {"degraded-drop", r.DegradedDrop}, {"oversaturated", r.Oversaturated}} {
+		es.Add(config.CheckNumber(config.FlagSource(t.flag), t.v, config.FlagRanges[t.flag]))
+	}
+	if len(es) > 0 {
+		return es
+	}
+	if r.KneeGain >= r.LinearGain {
 		return fmt.Errorf("--knee-gain %g must be above 0 and below --linear-gain %g", r.KneeGain, r.LinearGain)
-	case r.LinearGain > 1.5:
-		return fmt.Errorf("--linear-gain %g: write a share of the proportional gain, such as 0.8", r.LinearGain)
-	case r.LatencyKnee <= 1:
-		return fmt.Errorf("--latency-knee %g must be above 1 (a factor, such as 3)", r.LatencyKnee)
-	case r.Plateau <= 0 || r.Plateau >= 1:
-		return fmt.Errorf("--plateau %g must be between 0 and 1 (a share, such as 0.1)", r.Plateau)
-	case r.DegradedDrop <= 0 || r.DegradedDrop >= 1:
-		return fmt.Errorf("--degraded-drop %g must be between 0 and 1 (a share, such as 0.04)", r.DegradedDrop)
-	case r.Oversaturated <= 1:
-		return fmt.Errorf("--oversaturated %g must be above 1 (a factor, such as 3)", r.Oversaturated)
 	}
 	return nil
 }

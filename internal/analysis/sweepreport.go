@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/results"
 )
 
@@ -34,10 +35,7 @@ func (o SweepOptions) Validate() error {
 	default:
 		return fmt.Errorf("--verdict-latency %q: choose avg, p50, p95 or p99", o.Latency)
 	}
-	if o.ClientCPU <= 0 || o.ClientCPU > 1 {
-		return fmt.Errorf("--client-cpu-limit %g must be a share of the cores, above 0 and at most 1 (such as 0.8)", o.ClientCPU)
-	}
-	return nil
+	return config.CheckNumber(config.FlagSource("client-cpu-limit"), o.ClientCPU, config.ClientCPURange)
 }
 
 // Thresholds that name a server resource as the limit (docs/sweep.md).

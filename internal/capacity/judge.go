@@ -30,10 +30,7 @@ func Judge(res *results.Result, rate float64, objectives []analysis.Objective, s
 		terms = append(terms, results.Term{Text: v.Objective.Text, Measured: v.Measured, Shown: v.Shown(), Pass: v.Pass,
 			Bound: v.Objective.Value, Unit: v.Objective.Unit()})
 	}
-	var dropped int64
-	if res.Schedule != nil {
-		dropped = res.Schedule.Dropped
-	}
+	dropped := res.Dropped()
 	t := res.Totals
 	terms = append(terms,
 		results.Term{Text: DroppedTerm, Measured: float64(dropped), Shown: fmt.Sprintf("%d dropped", dropped), Pass: dropped == 0, Unit: "operations"},

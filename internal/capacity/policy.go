@@ -1,8 +1,9 @@
 package capacity
 
 import (
-	"fmt"
 	"math"
+
+	"github.com/mongoload/mongoload/internal/config"
 )
 
 // Stage names why a probe was run.
@@ -152,17 +153,17 @@ func (p Policy) round(r float64) float64 {
 	return math.Round(r*100) / 100
 }
 
+// PrecisionRange bounds --precision: a share below 100%. The other
+// numbers' ranges are config's (config.FlagRanges), checked by the
+// command as given.
+var PrecisionRange = config.Range{Min: 0, AboveMin: true, Max: 0.9999, What: "a share below 100% (5% or 0.05)"}
+
 // Validate names the flag of a policy that cannot search.
 func (p Policy) Validate() error {
-	switch {
-	case p.Start <= 0:
-		return fmt.Errorf("--start %g must be a positive rate in ops/s", p.Start)
-	case p.Factor <= 1:
-		return fmt.Errorf("--factor %g must be above 1 (the climb's multiplier, such as 2)", p.Factor)
-	case p.Precision <= 0 || p.Precision >= 1:
-		return fmt.Errorf("--precision %g must be a share between 0 and 1, such as 5%% or 0.05", p.Precision)
-	case p.MaxProbes < 2:
-		return fmt.Errorf("--max-probes %d must be at least 2", p.MaxProbes)
-	}
-	return nil
+	var es config.Errors
+	es.Add(config.CheckNumber(config.FlagSource("start"), p.Start, config.PositiveRateRange))
+	es.Add(config.CheckNumber(config.FlagSource("factor"), p.Factor, config.ClimbFactorRange))
+	es.Add(config.CheckNumber(config.FlagSource("precision"), p.Precision, PrecisionRange))
+	es.Add(config.CheckNumber(config.FlagSource("max-probes"), float64(p.MaxProbes), config.ProbesRange))
+	return es.Err()
 }

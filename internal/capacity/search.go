@@ -180,7 +180,7 @@ func summary(f *results.FindMax) string {
 		}
 		t := low.Result.Totals
 		return fmt.Sprintf("No rate meets %s: even the lowest probe, %s ops/s, failed %s (p99 %.3f ms, %.1f ops/s achieved, %d dropped, %d errors); limited by %s.",
-			slo, results.Target(low.Rate), strings.Join(Failed(low.Terms), ", "), t.Latency.P99, t.Throughput, dropped(low.Result), t.Errors, f.Limit.Text)
+			slo, results.Target(low.Rate), strings.Join(Failed(low.Terms), ", "), t.Latency.P99, t.Throughput, low.Result.Dropped(), t.Errors, f.Limit.Text)
 	}
 	s := fmt.Sprintf("The highest rate meeting %s is %s ops/s", slo, results.Target(f.MaxRate))
 	if p := f.MaxProbe(); p != nil {
@@ -219,11 +219,4 @@ func repeats(f *results.FindMax, rate float64) int {
 		}
 	}
 	return n
-}
-
-func dropped(res *results.Result) int64 {
-	if res.Schedule == nil {
-		return 0
-	}
-	return res.Schedule.Dropped
 }

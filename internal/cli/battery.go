@@ -8,11 +8,12 @@ import (
 	"text/tabwriter"
 
 	"github.com/mongoload/mongoload/internal/analysis"
+	"github.com/mongoload/mongoload/internal/capacity"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/run"
 )
 
-// battery runs the measured phase --repeat times (run.Battery), prints
+// battery runs the measured phase --repeat times (capacity.Battery), prints
 // each run's verdicts and the battery's table, and exits ExitSLA when too
 // few runs met every objective, so the command can gate a CI pipeline.
 func battery(ctx context.Context, o IO, cfg *config.Config, sess *run.Session, out output) error {
@@ -20,13 +21,13 @@ func battery(ctx context.Context, o IO, cfg *config.Config, sess *run.Session, o
 	measure := func(ctx context.Context, c *config.Config) (*run.Result, error) {
 		return out.measure(ctx, o, sess, c, o.Stdout)
 	}
-	runs, err := run.Battery(ctx, cfg, measure, o.Stderr, func(r run.BatteryRun) {
+	runs, err := capacity.Battery(ctx, cfg, measure, o.Stderr, func(r capacity.BatteryRun) {
 		if len(objectives) > 0 {
 			writeVerdicts(o.Stdout, r.Verdicts)
 		}
 	})
 	if max(cfg.Run.Repeat, 1) > 1 && len(runs) > 0 && len(objectives) > 0 {
-		writeBattery(o.Stdout, objectives, runs, run.Quorum(cfg))
+		writeBattery(o.Stdout, objectives, runs, capacity.Quorum(cfg))
 	}
 	return err
 }
@@ -39,7 +40,7 @@ func writeVerdicts(w io.Writer, vs []analysis.Verdict) {
 }
 
 // writeBattery prints each run's figure against each objective, and the verdict.
-func writeBattery(w io.Writer, objectives []analysis.Objective, runs []run.BatteryRun, quorum int) {
+func writeBattery(w io.Writer, objectives []analysis.Objective, runs []capacity.BatteryRun, quorum int) {
 	fmt.Fprintf(w, "\nbattery: %d runs\n", len(runs))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "objective\t")

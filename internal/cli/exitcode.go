@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 
+	"github.com/mongoload/mongoload/internal/capacity"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
@@ -91,6 +92,9 @@ func exitCode(err error) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.code
+	}
+	if _, bug := errors.AsType[*capacity.AnalysisError](err); bug {
+		return ExitInternal // what was measured could not be analysed
 	}
 	if kind, ok := run.KindOf(err); ok {
 		return runExit[kind]

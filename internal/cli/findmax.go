@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -12,20 +10,12 @@ import (
 	"github.com/mongoload/mongoload/internal/capacity"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/results"
-	"github.com/mongoload/mongoload/internal/run"
 )
 
 // notInFindMax are the run settings findmax does not take: it sets each
 // probe's rate and length itself.
 // The dashboard follows one run or a sweep's levels, not a search (yet).
 var notInFindMax = []string{"duration", "stages", "repeat", "pass-quorum", "rate", "sessions", "dashboard", "dashboard-linger"}
-
-// Defaults of findmax's probes: long enough for a p99 of a few thousand
-// operations, short enough for a dozen probes.
-const (
-	findMaxStep   = 30 * time.Second
-	findMaxWarmup = 5 * time.Second
-)
 
 // findMaxFlags are findmax's own flags.
 type findMaxFlags struct {
@@ -49,7 +39,7 @@ func addFindMaxFlags(fs *pflag.FlagSet) *findMaxFlags {
 		precision:       fs.String("precision", "5%", "stop bisecting when the bracket between the highest passing and the lowest failing rate is this narrow"),
 		achieved:        fs.String("achieved", "95%", "a probe fails unless it achieved this share of its rate"),
 		maxProbes:       fs.Int("max-probes", d.MaxProbes, "the most probes the search runs"),
-		stepDur:         fs.String("step-duration", config.Duration(findMaxStep).String(), "measured length of each probe (after its own --warmup, default 5s)"),
+		stepDur:         fs.String("step-duration", config.Duration(capacity.FindMaxStep).String(), "measured length of each probe (after its own --warmup, default 5s)"),
 		cpu:             fs.Float64("client-cpu-limit", analysis.DefaultSweepOptions().ClientCPU, "share of the CPU mongoload may use above which it is named the limit"),
 		html:            fs.String("html", "", "also write the search as a self-contained HTML report (the probes against the SLO line) to this file"),
 		csv:             fs.String("csv", "", "also write the probes and their series as CSV files into this directory"),
@@ -59,41 +49,33 @@ func addFindMaxFlags(fs *pflag.FlagSet) *findMaxFlags {
 	}
 }
 
-// precisionRange is findmax's --precision: a share below 100%.
-var precisionRange = config.Range{Min: 0, AboveMin: true, Max: 0.9999, What: "a share below 100% (5% or 0.05)"}
-
 // parseShare reads "5%" or "0.05" as a share above 0 and at most 100%,
 // refused (exit 12) naming the flag when it is not one.
 func parseShare(flag, s string) (float64, error) {
 	return config.ParseShareFrom(config.FlagSource(flag), s, config.ShareRange)
 }
 
-// read checks every value of findmax's own flags at once (each bad one is
-// a line; exit 12) and returns the search's policy, the probes' length,
-// --target-server-cpu and the analysis options.
-func (ff *findMaxFlags) read(fs *pflag.FlagSet) (pol capacity.Policy, stepDur config.Duration, target, share float64, opts analysis.SweepOptions, err error) {
+// request checks every value of findmax's own flags at once (each bad one
+// is a line; exit 12) and returns the search they ask for.
+func (ff *findMaxFlags) request(fs *pflag.FlagSet, o IO) (*capacity.FindMaxRequest, error) {
 	var es config.Errors
 	es.Add(flagNumbers(fs))
-	precision, err := config.ParseShareFrom(config.FlagSource("precision"), *ff.precision, precisionRange)
+	precision, err := config.ParseShareFrom(config.FlagSource("precision"), *ff.precision, capacity.PrecisionRange)
 	es.Add(err)
-	share, err = parseShare("achieved", *ff.achieved)
+	share, err := config.ParseShareFrom(config.FlagSource("achieved"), *ff.achieved, config.ShareRange)
 	es.Add(err)
-	target, err = calibrationTarget(*ff.targetServerCPU)
+	target, err := calibrationTarget(*ff.targetServerCPU)
 	es.Add(err)
-	stepDur, err = parseStepDuration(*ff.stepDur, "30s")
+	stepDur, err := parseStepDuration(*ff.stepDur, "30s")
 	es.Add(err)
-	opts = analysis.DefaultSweepOptions()
-	opts.ClientCPU = *ff.cpu
-	pol = capacity.DefaultPolicy(*ff.start)
-	pol.Factor, pol.Precision, pol.MaxProbes = *ff.factor, precision, *ff.maxProbes
-	if *ff.start == 0 {
-		pol.Start = 1 // validated later against the estimate's
-	}
+	r := &capacity.FindMaxRequest{Policy: capacity.DefaultPolicy(*ff.start), AchievedShare: share, StepDuration: stepDur,
+		WarmupGiven: settingGiven(fs, o, "warmup"), TargetCPU: target, Options: analysis.DefaultSweepOptions(), Version: Version}
+	r.Options.ClientCPU = *ff.cpu
+	r.Policy.Factor, r.Policy.Precision, r.Policy.MaxProbes = *ff.factor, precision, *ff.maxProbes
 	if len(es) == 0 { // each value in its range: now how they go together
-		es.Add(opts.Validate())
-		es.Add(pol.Validate())
+		es.Add(r.Validate())
 	}
-	return pol, stepDur, target, share, opts, es.Err()
+	return r, es.Err()
 }
 
 func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
@@ -108,7 +90,7 @@ func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err := parseArgs(fs, args, 1); err != nil {
 		return err
 	}
-	pol, stepDur, target, share, opts, err := ff.read(fs)
+	req, err := ff.request(fs, o)
 	if err != nil {
 		return err
 	}
@@ -118,62 +100,19 @@ func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err != nil {
 		return err
 	}
-	if cfg.Run.SLO == "" {
-		return withCode(ExitUsage, errors.New(`findmax needs the service level to search against: --slo "p99<=20ms" (or MONGOLOAD_SLO)`))
-	}
-	objectives, err := analysis.ParseObjectives(cfg.Run.SLO)
-	if err != nil {
-		return &config.Error{Kind: config.Invalid, Field: "--slo", Msg: err.Error()}
-	}
-	if len(cfg.Run.Stages) > 0 {
-		return withCode(ExitUsage, errors.New("findmax sets the rate of each probe itself: remove the workload's run.stages"))
-	}
-	cfg.Run.Duration = stepDur
-	cfg.Run.Quiet = true // each probe's live lines would bury the probe table: one line per probe instead
-	if !settingGiven(fs, o, "warmup") {
-		cfg.Run.Warmup = config.Duration(findMaxWarmup)
-	}
-	if es := run.StepConfig(cfg, "rate", 1).Validate(); len(es) > 0 {
-		return es
+	if err := req.Prepare(cfg); err != nil {
+		return err
 	}
 	if err := checkSweepOutputs(*ff.html, *ff.csv, rf.inputs(fs.Arg(0), fs)); err != nil {
 		return err
 	}
-	sess, st, err := openSteps(ctx, o, cfg, run.StepConfig(cfg, "rate", 1), plan, out, rf.inputs(fs.Arg(0), fs))
+	sess, st, err := openSteps(ctx, o, cfg, req.First(cfg), plan, out, rf.inputs(fs.Arg(0), fs))
 	if err != nil {
 		return err
 	}
 	defer sess.Close()
-	sess.Quiet() // one line per probe (probeLine) instead of each run's own
-	if target > 0 {
-		run.RequireServerCPU(st)
-	}
-	f := &results.FindMax{
-		FileHead: run.FileHead(cfg, "", Version), SLO: run.ObjectiveTexts(objectives), AchievedShare: share,
-		Start: *ff.start, StartFrom: "--start", Factor: pol.Factor, Precision: pol.Precision,
-		StepSpan: run.StepSpan(cfg, stepDur.D()), Probes: []results.Probe{},
-	}
-	runErr := run.FindMax(ctx, cfg, st, f, pol, objectives)
-	if runErr == nil && target > 0 {
-		seed := map[float64]*results.Result{}
-		for _, p := range f.Probes { // the last probe at a rate stands for it
-			seed[p.Rate] = p.Result
-		}
-		if f.Calibration, runErr = run.Calibrate(ctx, st, "rate", target, seed); runErr != nil {
-			runErr = run.StopFindMax(f, runErr)
-		}
-	}
-	return finishFindMax(o, cfg, f, opts, ff, runErr)
-}
-
-// finishFindMax concludes, writes the files and prints the probe table,
-// whatever way the search ended; the search's own error wins, then no rate
-// meeting the service level (ExitNoRate).
-func finishFindMax(o IO, cfg *config.Config, f *results.FindMax, opts analysis.SweepOptions, ff *findMaxFlags, runErr error) error {
-	f.EndedAt = time.Now()
-	if err := capacity.Conclude(f, opts); err != nil {
-		return errors.Join(runErr, withCode(ExitInternal, fmt.Errorf("findmax analysis: %w", err)))
-	}
+	sess.Quiet() // one line per probe instead of each run's own
+	f, runErr := req.Run(ctx, cfg, st)
 	doc := &document{Sweep: f.Sweep()}
 	if err := ensureAnalysis(doc.Sweep); err != nil {
 		return errors.Join(runErr, err)

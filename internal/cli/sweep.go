@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -21,16 +20,11 @@ import (
 
 // sweepParams are the load parameters a sweep can step, with the setting
 // each one replaces.
-var sweepParams = []string{"concurrency", "rate", "sessions"}
+var sweepParams = capacity.SweepParams
 
 // notInSweep are the run settings a sweep does not take: it sets each
 // step's length and load itself, and batteries and SLO gates are run's.
 var notInSweep = []string{"duration", "stages", "repeat", "pass-quorum", "slo"}
-
-// defaultCooldown is the pause between steps unless --cooldown says
-// otherwise, so one step's backlog (checkpoints, eviction) settles before
-// the next.
-const defaultCooldown = 15 * time.Second
 
 // sweepFlags are the sweep's own flags.
 type sweepFlags struct {
@@ -138,25 +132,8 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err := parseArgs(fs, args, 1); err != nil {
 		return err
 	}
-	param, levels, err := sf.levels(fs, o.Getenv)
-	if _, invalid := config.KindOf(err); err != nil && !invalid {
-		return withCode(ExitUsage, err) // nothing to sweep, or two parameters
-	}
-	for _, p := range sweepParams { // the configuration layers must not read the lists as single values
-		fs.Lookup(p).Changed = false
-	}
-	var es config.Errors // every bad value at once (exit 12)
-	es.Add(err)
-	es.Add(flagNumbers(fs))
-	target, err := calibrationTarget(*targetCPU)
-	es.Add(err)
-	stepDur, err := parseStepDuration(*sf.stepDur, "60s")
-	es.Add(err)
-	opts, err := sf.options()
-	if len(es) == 0 { // each value in its range: now how they go together
-		es.Add(err)
-	}
-	if err := es.Err(); err != nil {
+	req, err := sf.request(fs, o, *targetCPU)
+	if err != nil {
 		return err
 	}
 	inner := o
@@ -165,20 +142,8 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err != nil {
 		return err
 	}
-	if len(cfg.Run.Stages) > 0 {
-		return withCode(ExitUsage, errors.New("a sweep sets the load of each step itself: remove the workload's run.stages"))
-	}
-	cfg.Run.Duration = stepDur
-	if cfg.Run.Cooldown == 0 && !settingGiven(fs, o, "cooldown") {
-		cfg.Run.Cooldown = config.Duration(defaultCooldown)
-	}
-	for _, lv := range levels { // every step's configuration must be valid before anything runs
-		if es := run.StepConfig(cfg, param, lv).Validate(); len(es) > 0 {
-			return es
-		}
-	}
-	if param == "concurrency" {
-		cfg.Run.Concurrency = int(levels[len(levels)-1]) // seeding's parallelism follows it
+	if err := req.Prepare(cfg); err != nil {
+		return err
 	}
 	if err := checkSweepOutputs(*sf.html, *sf.csv, rf.inputs(fs.Arg(0), fs)); err != nil {
 		return err
@@ -188,26 +153,46 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	}
 	var sw *results.Sweep
 	defer func() { out.view.end(ctx, o, cfg, sw, err) }() // the dashboard's final report
-	out.view.sweep(param, levels)
-	sess, st, err := openSteps(ctx, o, cfg, run.StepConfig(cfg, param, levels[0]), plan, out, rf.inputs(fs.Arg(0), fs))
+	out.view.sweep(req.Param, req.Levels)
+	sess, st, err := openSteps(ctx, o, cfg, req.First(cfg), plan, out, rf.inputs(fs.Arg(0), fs))
 	if err != nil {
 		return err
 	}
 	defer sess.Close()
-	if target > 0 {
-		run.RequireServerCPU(st)
+	sw, runErr := req.Run(ctx, cfg, st)
+	if sw == nil {
+		return runErr
 	}
-	sw, runErr := run.Sweep(ctx, cfg, st, param, levels, Version)
-	if runErr == nil && target > 0 {
-		seed := map[float64]*results.Result{}
-		for _, s := range sw.Steps {
-			if s.Complete {
-				seed[s.Level] = s.Result
-			}
-		}
-		sw.Calibration, runErr = run.Calibrate(ctx, st, param, target, seed)
+	write := func(path string) error { return results.WriteSweep(path, sw) }
+	if err := finish(o, &document{Sweep: sw}, cfg.Run.Out, "sweep", write, *sf.html, *sf.csv, *sf.markdown, runErr); err != nil {
+		return err
 	}
-	return finishSweep(o, cfg, sw, opts, sf, runErr)
+	return noiseExit(sw.Reliable, sw.ReliableWhy, *sf.acceptNoise)
+}
+
+// request reads the sweep's own flags: every bad value at once (exit 12);
+// a command line naming no parameter or two is a plain error (exit 2).
+func (f *sweepFlags) request(fs *pflag.FlagSet, o IO, targetCPU string) (capacity.SweepRequest, error) {
+	param, levels, err := f.levels(fs, o.Getenv)
+	if _, invalid := config.KindOf(err); err != nil && !invalid {
+		return capacity.SweepRequest{}, withCode(ExitUsage, err)
+	}
+	for _, p := range sweepParams { // the configuration layers must not read the lists as single values
+		fs.Lookup(p).Changed = false
+	}
+	var es config.Errors
+	es.Add(err)
+	es.Add(flagNumbers(fs))
+	target, err := calibrationTarget(targetCPU)
+	es.Add(err)
+	stepDur, err := parseStepDuration(*f.stepDur, "60s")
+	es.Add(err)
+	opts, err := f.options()
+	if len(es) == 0 { // each value in its range: now how they go together
+		es.Add(err)
+	}
+	return capacity.SweepRequest{Param: param, Levels: levels, StepDuration: stepDur, CooldownGiven: settingGiven(fs, o, "cooldown"),
+		TargetCPU: target, Options: opts, Version: Version}, es.Err()
 }
 
 // addStepSettings registers the run settings as flags for a command that
@@ -221,7 +206,7 @@ func addStepSettings(fs *pflag.FlagSet, skip []string, usages map[string]string)
 // (first is the first step's configuration, whose load model says whether
 // sends are tracked; seeding follows cfg) and its stepper: each step's own
 // report on stdout is discarded, the command prints its table instead.
-func openSteps(ctx context.Context, o IO, cfg, first *config.Config, plan *workload.Plan, out output, inputs []string) (*run.Session, *run.Stepper, error) {
+func openSteps(ctx context.Context, o IO, cfg, first *config.Config, plan *workload.Plan, out output, inputs []string) (*run.Session, *capacity.Stepper, error) {
 	first.Run.Concurrency = cfg.Run.Concurrency
 	sess, err := openSession(ctx, o, first, plan, out, inputs)
 	if err != nil {
@@ -230,7 +215,7 @@ func openSteps(ctx context.Context, o IO, cfg, first *config.Config, plan *workl
 	measure := func(ctx context.Context, sc *config.Config) (*run.Result, error) {
 		return out.measure(ctx, o, sess, sc, io.Discard)
 	}
-	return sess, &run.Stepper{Cfg: cfg, Measure: measure, Log: o.Stderr, Answers: sess.Answers}, nil
+	return sess, &capacity.Stepper{Cfg: cfg, Measure: measure, Log: o.Stderr, Answers: sess.Answers}, nil
 }
 
 // checkSweepOutputs fails before the sweep if its report files cannot be
@@ -248,24 +233,4 @@ func checkSweepOutputs(html, csvDir string, inputs []string) error {
 		}
 	}
 	return nil
-}
-
-// finishSweep analyses what was measured, writes the files and prints the
-// table, whatever way the sweep ended; the sweep's own error (its exit
-// code) wins over a later one.
-func finishSweep(o IO, cfg *config.Config, sw *results.Sweep, opts analysis.SweepOptions, sf *sweepFlags, runErr error) error {
-	if sw == nil {
-		return runErr
-	}
-	a, err := analysis.AnalyseSweep(sw, opts)
-	if err != nil {
-		return errors.Join(runErr, withCode(ExitInternal, fmt.Errorf("sweep analysis: %w", err)))
-	}
-	sw.Analysis = a
-	capacity.AssessSweep(sw)
-	write := func(path string) error { return results.WriteSweep(path, sw) }
-	if err := finish(o, &document{Sweep: sw}, cfg.Run.Out, "sweep", write, *sf.html, *sf.csv, *sf.markdown, runErr); err != nil {
-		return err
-	}
-	return noiseExit(sw.Reliable, sw.ReliableWhy, *sf.acceptNoise)
 }

@@ -109,10 +109,7 @@ func probeTable(f *results.FindMax) *table {
 			}
 			verdict = "FAIL " + strings.Join(failed, ", ")
 		}
-		var drops int64
-		if p.Result.Schedule != nil {
-			drops = p.Result.Schedule.Dropped
-		}
+		drops := p.Result.Dropped()
 		t.add(strconv.Itoa(i+1), p.Stage, results.Target(p.Rate), fmt.Sprintf("%.1f", r.Throughput),
 			ms3(r.Latency.P50), ms3(r.Latency.P95), ms3(r.Latency.P99), ms3(r.Latency.P999),
 			strconv.FormatInt(drops, 10), strconv.FormatInt(r.Errors, 10), results.NoiseText(p.Result), verdict)

@@ -285,6 +285,15 @@ type Operation struct {
 // ones Totals, throughput, objectives and verdicts count (metrics.InMix).
 func (o *Operation) InMix() bool { return metrics.InMix(o.Parent) }
 
+// Dropped is how many scheduled sends an open loop dropped (0 for a
+// closed loop, which schedules none).
+func (r *Result) Dropped() int64 {
+	if r.Schedule == nil {
+		return 0
+	}
+	return r.Schedule.Dropped
+}
+
 // MixOperations returns the mix's operations, their parts (transaction
 // steps) left out: what every total is made of.
 func (r *Result) MixOperations() []*Operation {

@@ -37,7 +37,7 @@ func engineOptions(cfg *config.Config) (engine.Options, results.LoadModel) {
 		Sessions: int(part.Share(int64(r.Sessions))), ThinkTime: r.ThinkTime.D(), ThinkExp: r.ThinkDist == "exponential",
 		Duration: r.Duration.D(), Operations: r.Operations, Warmup: r.Warmup.D(), Interval: r.Interval.D(), Grace: r.Grace.D(),
 		RandomSeed: r.OperationSeed + uint64(part.Index)*1_000_003, // partitions must not draw the same values
-		LostAfter:  lostAfter(cfg), Classify: mongodb.Classify, IsLoss: mongodb.IsConnectionLoss, IsFault: mongodb.IsUnavailable,
+		LostAfter:  LostAfter(cfg), Classify: mongodb.Classify, IsLoss: mongodb.IsConnectionLoss, IsFault: mongodb.IsUnavailable,
 	}
 	if o.Model == engine.Open && r.Operations > 0 {
 		o.Operations = part.Share(r.Operations)

@@ -310,9 +310,9 @@ func postRunContext(ctx context.Context, cut bool) (context.Context, context.Can
 	return post, func() { stop(); cancel() }
 }
 
-// lostAfter is how long a run waits for an unreachable server to return:
+// LostAfter is how long a run waits for an unreachable server to return:
 // the server-selection timeout, as the driver would wait, plus a margin.
-func lostAfter(cfg *config.Config) time.Duration {
+func LostAfter(cfg *config.Config) time.Duration {
 	return max(cfg.Connection.Timeouts.ServerSelection.D()+2*time.Second, 5*time.Second)
 }
 
@@ -322,3 +322,29 @@ func (s *Session) Client() *mongodb.Client { return s.client }
 
 // Plan is the session's compiled workload.
 func (s *Session) Plan() *workload.Plan { return s.plan }
+
+// Answers says whether the server answers now: a hello within the time a
+// run gives a silent server before it is lost (server selection plus 2 s,
+// at least 5 s). It tells a server that paused and came back from one that
+// is gone. --target noop always answers.
+func (s *Session) Answers(ctx context.Context) error {
+	if s.client == nil {
+		return nil
+	}
+	wait := LostAfter(s.cfg)
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	for {
+		_, err := s.client.Hello(ctx)
+		if err == nil {
+			return nil
+		}
+		// A pool cleared by the failures of the pause fails at once: ask
+		// again until the time is up, not once.
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("no answer to a hello within %s: %w", wait, err)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}

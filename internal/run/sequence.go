@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -25,6 +26,10 @@ func Step(cfg *config.Config, i int) *config.Config {
 	}
 	return &c
 }
+
+// ErrCooldown: the cooldown before a step was interrupted (of Kind
+// run.Interrupted).
+var ErrCooldown = errors.New("interrupted during the cooldown")
 
 // Cooldown pauses between two runs of a sequence, so one run's backlog
 // (checkpoints, eviction) settles before the next, and says so on log.

@@ -111,10 +111,7 @@ func probeTable(f *results.FindMax) *table {
 			}
 			verdict, color = "FAIL "+strings.Join(failed, ", "), failColor
 		}
-		var drops int64
-		if p.Result.Schedule != nil {
-			drops = p.Result.Schedule.Dropped
-		}
+		drops := p.Result.Dropped()
 		t.Rows = append(t.Rows, []cell{{Text: fmt.Sprint(i + 1)}, {Text: p.Stage, Left: true}, {Text: trim(p.Rate)}, {Text: fmt.Sprintf("%.1f", r.Throughput)},
 			{Text: ms3(r.Latency.P50)}, {Text: ms3(r.Latency.P95)}, {Text: ms3(r.Latency.P99)}, {Text: ms3(r.Latency.P999)},
 			{Text: fmt.Sprint(drops)}, {Text: fmt.Sprint(r.Errors)}, {Text: results.NoiseText(p.Result)}, {Text: verdict, Color: color, Left: true}})

@@ -1,4 +1,4 @@
-package run
+package capacity
 
 import (
 	"context"
@@ -9,15 +9,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mongoload/mongoload/internal/capacity"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/run"
 )
 
 // Measure measures one run of cfg on a prepared session: Session.Run with
 // the command's sinks and report.
-type Measure func(ctx context.Context, cfg *config.Config) (*Result, error)
+type Measure func(ctx context.Context, cfg *config.Config) (*run.Result, error)
 
 // Sweep measures one step per level of param through st, on the prepared
 // data, and returns the steps it measured. It writes the sweep file
@@ -28,9 +28,9 @@ func Sweep(ctx context.Context, cfg *config.Config, st *Stepper, param string, l
 	log := st.Log
 	typ := map[string]string{"concurrency": results.Closed, "rate": results.Open, "sessions": results.Sessions}[param]
 	sw := &results.Sweep{
-		FileHead: FileHead(cfg, results.SweepSchema, version),
+		FileHead: run.FileHead(cfg, results.SweepSchema, version),
 		Load:     results.SweepLoad{Type: typ, Parameter: param, Levels: levels},
-		StepSpan: StepSpan(cfg, cfg.Run.Duration.D()),
+		StepSpan: run.StepSpan(cfg, cfg.Run.Duration.D()),
 		Steps:    []results.SweepStep{},
 	}
 	for i, lv := range levels {
@@ -38,7 +38,7 @@ func Sweep(ctx context.Context, cfg *config.Config, st *Stepper, param string, l
 		for try := 0; err == nil && step.Outcome != engine.Interrupted; try++ {
 			what := fmt.Sprintf("step %d (%s)", i+1, sw.Load.Describe(lv))
 			serr := st.stalled(ctx, step, what)
-			var paused *capacity.Paused
+			var paused *Paused
 			if serr == nil || (errors.As(serr, &paused) && try >= pauseRetries) {
 				break // judged as measured: a pause in every try is the step's own
 			}
@@ -50,7 +50,7 @@ func Sweep(ctx context.Context, cfg *config.Config, st *Stepper, param string, l
 			fmt.Fprintf(log, "  %s: the server stopped answering and came back: run again\n", what)
 			step, err = st.Step(ctx, param, lv, fmt.Sprintf("step %d/%d again: %s for %s", i+1, len(levels), sw.Load.Describe(lv), cfg.Run.Duration))
 		}
-		if errors.Is(err, ErrCooldown) {
+		if errors.Is(err, run.ErrCooldown) {
 			return stopSweep(sw, engine.Interrupted, fmt.Sprintf("interrupted during the cooldown before step %d (%s)", i+1, sw.Load.Describe(lv)))
 		}
 		if err != nil { // the step could not run at all
@@ -97,7 +97,7 @@ func stopSweep(sw *results.Sweep, outcome engine.Outcome, why string) (*results.
 	case 1:
 		finished = "the finished step above was analysed"
 	}
-	return sw, Stopped(outcome, fmt.Errorf("the sweep stopped early: %s; %s", why, finished))
+	return sw, run.Stopped(outcome, fmt.Errorf("the sweep stopped early: %s; %s", why, finished))
 }
 
 // stepPath names a step's own file beside path: run.hlog -> run-c16.hlog.

@@ -1,20 +1,20 @@
-package run
+package capacity
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/run"
 )
 
 // Stepper measures the steps of a command that runs several on one
 // session (a sweep's levels, a rate search's probes, a calibration's
 // points): each step its own load (StepConfig), operation seed and HDR log
-// (Step), the cooldown before all but the first. It is the one loop body
+// (run.Step), the cooldown before all but the first. It is the one loop body
 // such commands share; each adds only its own decision.
 type Stepper struct {
 	Cfg     *config.Config // the command's configuration, each step's base
@@ -30,30 +30,26 @@ type Stepper struct {
 	n       int // steps measured so far
 }
 
-// ErrCooldown: the cooldown before a step was interrupted (of Kind
-// Interrupted).
-var ErrCooldown = errors.New("interrupted during the cooldown")
-
 // Step runs the next step with param at level, after the cooldown and the
-// line announcing it on Log. The error is ErrCooldown's, or the step's when
-// it could not run at all; otherwise the Result's Result is the step's
+// line announcing it on Log. The error is run.ErrCooldown's, or the step's when
+// it could not run at all; otherwise the run.Result's Result is the step's
 // full one (with its interval series and the cost), straight from the run.
-func (s *Stepper) Step(ctx context.Context, param string, level float64, announce string) (*Result, error) {
+func (s *Stepper) Step(ctx context.Context, param string, level float64, announce string) (*run.Result, error) {
 	return s.StepFor(ctx, param, level, s.Cfg.Run.Duration.D(), announce)
 }
 
 // StepFor is Step with a measured phase of d instead of the command's
 // step duration.
-func (s *Stepper) StepFor(ctx context.Context, param string, level float64, d time.Duration, announce string) (*Result, error) {
+func (s *Stepper) StepFor(ctx context.Context, param string, level float64, d time.Duration, announce string) (*run.Result, error) {
 	i := s.n
 	if i > 0 {
-		if err := Cooldown(ctx, s.Log, s.Cfg.Run.Cooldown.D()); err != nil {
+		if err := run.Cooldown(ctx, s.Log, s.Cfg.Run.Cooldown.D()); err != nil {
 			return nil, err
 		}
 	}
 	s.n++
 	fmt.Fprintln(s.Log, announce)
-	sc := StepConfig(Step(s.Cfg, i), param, level)
+	sc := StepConfig(run.Step(s.Cfg, i), param, level)
 	sc.Run.Duration = config.Duration(d)
 	sc.Run.Out = "" // the command's file holds every step's result
 	if s.Cfg.Run.HdrLog != "" {
@@ -64,7 +60,7 @@ func (s *Stepper) StepFor(ctx context.Context, param string, level float64, d ti
 		return nil, err
 	}
 	if r.Result.Cost == nil {
-		r.Result.Cost = CostOf(s.Cfg)
+		r.Result.Cost = run.CostOf(s.Cfg)
 	}
 	if s.Check != nil {
 		if err := s.Check(r.Result); err != nil {

@@ -1,4 +1,4 @@
-package run
+package capacity
 
 import (
 	"context"
@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/analysis"
-	"github.com/mongoload/mongoload/internal/capacity"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/run"
 )
 
 // A rate search (findmax) and a calibration to a server CPU target are
@@ -19,9 +19,9 @@ import (
 // (internal/capacity's policies).
 
 // FindMax searches through st for the highest open-loop rate meeting the
-// objectives (capacity.Search, its policy pol): it estimates the start if
+// objectives (Search, its policy pol): it estimates the start if
 // f has none, then probes, writing f to cfg.Run.Out after each probe.
-func FindMax(ctx context.Context, cfg *config.Config, st *Stepper, f *results.FindMax, pol capacity.Policy, objectives []analysis.Objective) error {
+func FindMax(ctx context.Context, cfg *config.Config, st *Stepper, f *results.FindMax, pol Policy, objectives []analysis.Objective) error {
 	if f.Start == 0 {
 		c := cfg.Run.Concurrency
 		step, err := st.Step(ctx, "concurrency", float64(c), fmt.Sprintf("estimate: a closed loop of %d workers for %s", c, cfg.Run.Duration))
@@ -35,7 +35,7 @@ func FindMax(ctx context.Context, cfg *config.Config, st *Stepper, f *results.Fi
 		f.Estimate, f.StartFrom = res, "estimate"
 		x := res.Totals.Throughput
 		if x <= 0 {
-			return StopFindMax(f, fail(ServerFailure, fmt.Errorf("estimate: the closed loop of %d workers completed no operation (%d errors); give --start", c, res.Totals.Errors)))
+			return StopFindMax(f, runFail(run.ServerFailure, fmt.Errorf("estimate: the closed loop of %d workers completed no operation (%d errors); give --start", c, res.Totals.Errors)))
 		}
 		// Half the closed loop's throughput: open-loop latency only holds
 		// below the most the server completes, so the climb starts there.
@@ -44,17 +44,17 @@ func FindMax(ctx context.Context, cfg *config.Config, st *Stepper, f *results.Fi
 		fmt.Fprintf(st.Log, "estimate: %.1f ops/s closed-loop; the search starts at %s ops/s\n", x, results.Target(pol.Start))
 	}
 	n := 0
-	s := capacity.Search{Policy: pol, Objectives: objectives, AchievedShare: f.AchievedShare,
-		Run: func(ctx context.Context, rate float64, stage capacity.Stage) (*results.Result, error) {
+	s := Search{Policy: pol, Objectives: objectives, AchievedShare: f.AchievedShare,
+		Run: func(ctx context.Context, rate float64, stage Stage) (*results.Result, error) {
 			n++
 			d := cfg.Run.Duration.D()
-			if stage == capacity.Confirm {
+			if stage == Confirm {
 				d *= 2 // the answer must hold for longer than one probe, not just again
 			}
 			step, err := st.StepFor(ctx, "rate", rate, d, fmt.Sprintf("probe %d (%s): %s ops/s for %s", n, stage, results.Target(rate), config.Duration(d)))
 			switch {
-			case errors.Is(err, ErrCooldown):
-				return nil, fail(Interrupted, fmt.Errorf("interrupted during the cooldown before probe %d", n))
+			case errors.Is(err, run.ErrCooldown):
+				return nil, runFail(run.Interrupted, fmt.Errorf("interrupted during the cooldown before probe %d", n))
 			case err != nil:
 				return nil, err
 			case step.Outcome == engine.Interrupted:
@@ -62,7 +62,7 @@ func FindMax(ctx context.Context, cfg *config.Config, st *Stepper, f *results.Fi
 			}
 			what := fmt.Sprintf("probe %d (%s, %s ops/s)", n, stage, results.Target(rate))
 			if err := st.stalled(ctx, step, what); err != nil {
-				var paused *capacity.Paused
+				var paused *Paused
 				if errors.As(err, &paused) {
 					fmt.Fprintf(st.Log, "  %s: the server stopped answering and came back (%s): not judged, probed again\n", what, paused.What)
 				}
@@ -93,10 +93,10 @@ func FindMax(ctx context.Context, cfg *config.Config, st *Stepper, f *results.Fi
 // StopFindMax records why the search stopped early.
 func StopFindMax(f *results.FindMax, err error) error {
 	f.Outcome, f.Reason = results.Failed, err.Error()
-	switch k, _ := KindOf(err); k {
-	case Interrupted:
+	switch k, _ := run.KindOf(err); k {
+	case run.Interrupted:
 		f.Outcome = results.Interrupted
-	case ServerLost:
+	case run.ServerLost:
 		f.Outcome = results.ServerLost
 	}
 	f.Notes = append(f.Notes, fmt.Sprintf("the search stopped early after %d probes: %s; what it found so far is unconfirmed", len(f.Probes), err))
@@ -113,16 +113,9 @@ func probeLine(p results.Probe) string {
 	case p.Terms == nil:
 		verdict = "not judged (cut short)"
 	case !p.Pass:
-		verdict = "FAIL " + strings.Join(capacity.Failed(p.Terms), ", ")
+		verdict = "FAIL " + strings.Join(Failed(p.Terms), ", ")
 	}
-	return fmt.Sprintf("  %s ops/s: %.1f achieved, p99 %.3f ms, %d dropped, other cpu %s: %s", results.Target(p.Rate), t.Throughput, t.Latency.P99, dropsOf(p.Result), results.NoiseText(p.Result), verdict)
-}
-
-func dropsOf(res *results.Result) int64 {
-	if res.Schedule == nil {
-		return 0
-	}
-	return res.Schedule.Dropped
+	return fmt.Sprintf("  %s ops/s: %.1f achieved, p99 %.3f ms, %d dropped, other cpu %s: %s", results.Target(p.Rate), t.Throughput, t.Latency.P99, p.Result.Dropped(), results.NoiseText(p.Result), verdict)
 }
 
 // ObjectiveTexts are the objectives as the user wrote them.
@@ -140,36 +133,36 @@ func ObjectiveTexts(objs []analysis.Objective) []string {
 // first.
 func RequireServerCPU(st *Stepper) {
 	st.Check = func(res *results.Result) error {
-		if _, _, _, err := capacity.ServerCPU(res); err != nil {
-			return fail(NoServerCPU, fmt.Errorf("--target-server-cpu: %w", err))
+		if _, _, _, err := ServerCPU(res); err != nil {
+			return runFail(run.NoServerCPU, fmt.Errorf("--target-server-cpu: %w", err))
 		}
 		return nil
 	}
 }
 
-// Calibrate finds the level of param at which the server's CPU sits at
+// CalibrateSteps finds the level of param at which the server's CPU sits at
 // target, from the results measured already and more steps through st.
-func Calibrate(ctx context.Context, st *Stepper, param string, target float64, seed map[float64]*results.Result) (*results.Calibration, error) {
+func CalibrateSteps(ctx context.Context, st *Stepper, param string, target float64, seed map[float64]*results.Result) (*results.Calibration, error) {
 	unit := results.SweepLoad{Parameter: param}
-	pol := capacity.DefaultCalibration(target, param != "rate")
-	c, err := capacity.Calibrate(ctx, pol, param, seed, func(ctx context.Context, level float64) (*results.Result, error) {
+	pol := DefaultCalibration(target, param != "rate")
+	c, err := Calibrate(ctx, pol, param, seed, func(ctx context.Context, level float64) (*results.Result, error) {
 		step, err := st.Step(ctx, param, level, fmt.Sprintf("calibration: %s for %s", unit.Describe(level), st.Cfg.Run.Duration))
 		switch {
-		case errors.Is(err, ErrCooldown):
-			return nil, fail(Interrupted, errors.New("interrupted during the calibration's cooldown"))
+		case errors.Is(err, run.ErrCooldown):
+			return nil, runFail(run.Interrupted, errors.New("interrupted during the calibration's cooldown"))
 		case err != nil:
 			return nil, err
 		case step.Outcome != engine.Completed:
 			return nil, step.Err()
 		}
 		res := step.Result
-		share, _, _, _ := capacity.ServerCPU(res)
+		share, _, _, _ := ServerCPU(res)
 		fmt.Fprintf(st.Log, "  %s: server CPU %.0f%% of its cores, %.1f ops/s\n", unit.Describe(level), 100*share, res.Totals.Throughput)
 		return res, nil
 	})
 	if err != nil {
-		if _, ok := KindOf(err); !ok {
-			err = fail(NoServerCPU, fmt.Errorf("--target-server-cpu: %w", err))
+		if _, ok := run.KindOf(err); !ok {
+			err = runFail(run.NoServerCPU, fmt.Errorf("--target-server-cpu: %w", err))
 		}
 		return c, err
 	}

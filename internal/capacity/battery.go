@@ -1,4 +1,4 @@
-package run
+package capacity
 
 import (
 	"context"
@@ -11,11 +11,12 @@ import (
 	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/engine"
+	"github.com/mongoload/mongoload/internal/run"
 )
 
 // BatteryRun is one run of a battery and its verdicts.
 type BatteryRun struct {
-	Result   *Result
+	Result   *run.Result
 	Verdicts []analysis.Verdict
 }
 
@@ -30,10 +31,10 @@ func Battery(ctx context.Context, cfg *config.Config, measure Measure, log io.Wr
 	n := max(cfg.Run.Repeat, 1)
 	var runs []BatteryRun
 	for i := 0; i < n; i++ {
-		if i > 0 && Cooldown(ctx, log, cfg.Run.Cooldown.D()) != nil || ctx.Err() != nil {
+		if i > 0 && run.Cooldown(ctx, log, cfg.Run.Cooldown.D()) != nil || ctx.Err() != nil {
 			break
 		}
-		runCfg := Step(cfg, i)
+		runCfg := run.Step(cfg, i)
 		runCfg.Run.Out = runFile(cfg.Run.Out, i, n)
 		if n > 1 {
 			fmt.Fprintf(log, "battery run %d of %d\n", i+1, n)
@@ -53,13 +54,13 @@ func Battery(ctx context.Context, cfg *config.Config, measure Measure, log io.Wr
 		}
 	}
 	if len(runs) == 0 {
-		return nil, fail(Interrupted, errors.New("interrupted before the first run"))
+		return nil, runFail(run.Interrupted, errors.New("interrupted before the first run"))
 	}
 	last := runs[len(runs)-1].Result
 	if last.Outcome == engine.DurationReached && len(objectives) > 0 && last.Err() == nil {
 		// Operations abandoned in flight have no latency: the percentiles
 		// leave them out, so no objective can be said to be met.
-		return runs, fail(SLAMissed, fmt.Errorf("the SLO is not met: %s", last.Reason))
+		return runs, runFail(run.SLAMissed, fmt.Errorf("the SLO is not met: %s", last.Reason))
 	}
 	if err := last.Err(); err != nil {
 		return runs, err
@@ -71,7 +72,7 @@ func Battery(ctx context.Context, cfg *config.Config, measure Measure, log io.Wr
 		}
 	}
 	if quorum := Quorum(cfg); len(objectives) > 0 && passed < quorum {
-		return runs, fail(SLAMissed, fmt.Errorf("SLA failed: %d of %d runs met every objective (%d needed)", passed, len(runs), quorum))
+		return runs, runFail(run.SLAMissed, fmt.Errorf("SLA failed: %d of %d runs met every objective (%d needed)", passed, len(runs), quorum))
 	}
 	return runs, nil
 }
