@@ -3,6 +3,8 @@ package capture
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mongoload/mongoload/internal/capture/source"
 )
 
 // Every source misses something, and a workload that looks complete
@@ -11,7 +13,7 @@ import (
 // source, what it could not see, for the header and the summary.
 
 // readKinds are what $queryStats records.
-var readKinds = map[string]bool{KindFind: true, KindAggregate: true, KindCount: true, KindDistinct: true}
+var readKinds = map[string]bool{source.KindFind: true, source.KindAggregate: true, source.KindCount: true, source.KindDistinct: true}
 
 // blindSpots lists what the sources could not see.
 func (r *Result) blindSpots() []string {
@@ -40,7 +42,7 @@ func (r *Result) blindSpots() []string {
 			}
 		case strings.HasPrefix(s.Name, "log"):
 			out = append(out, "log: only operations slower than slowms are logged (100 ms by default): the mix is that of the slow operations, the fast ones are missing unless the server ran with slowms 0")
-			if hasKind(KindInsert) {
+			if hasKind(source.KindInsert) {
 				out = append(out, "log: an insert's logged command holds no documents (MongoDB 6.0 and later omit them): inserted documents are made from the collection's template")
 			}
 		case s.Name == "$queryStats":

@@ -1,33 +1,23 @@
+// Package capture turns what a deployment recorded (its profiler, its
+// slow-query log, $queryStats, an export of profiler documents) and a
+// sample of its collections into a workload file in mongoload's own
+// language: one operation per query shape, weighted by its share, with
+// generators for the values each shape was seen with.
 package capture
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"os"
-	"slices"
 	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/mongoload/mongoload/internal/capture/source"
 	"github.com/mongoload/mongoload/internal/mongodb"
 )
-
-// Server is what capture reads from a live deployment (*mongodb.Client).
-type Server interface {
-	Profiler(ctx context.Context, db string) (mongodb.ProfilerState, error)
-	SetProfiler(ctx context.Context, db string, st mongodb.ProfilerState) error
-	TailEach(ctx context.Context, until time.Time, db, coll string, filter bson.D, after func(bson.Raw) bson.D, each func(bson.Raw), lost func(error)) error
-	AggregateEach(ctx context.Context, database, collection string, pipeline any, each func(bson.Raw) error) error
-	SampleEach(ctx context.Context, db, coll string, n int, each func(bson.Raw) error) error
-	Indexes(ctx context.Context, db, coll string) ([]bson.Raw, error)
-	Command(ctx context.Context, db string, cmd bson.D) (bson.Raw, error)
-	Sharded(ctx context.Context) (bool, error)
-	Collections(ctx context.Context, db string) ([]string, error)
-}
 
 // Options of one capture.
 type Options struct {
@@ -48,9 +38,12 @@ type Options struct {
 	Seed           uint64  // of the value reservoirs: the same capture gives the same file
 	Now            func() time.Time
 	Progress       func(string) // one-line notices while capturing
+	// TracePath: Capture writes every operation read, with its values, to
+	// a trace there (capture --trace, internal/trace).
+	TracePath string
 	// Trace, if set, receives every operation read (getMores included),
-	// with its Raw entry, as it is read (capture --trace, internal/trace).
-	Trace func(*Op)
+	// with its Raw entry, as it is read (the trace's writer).
+	Trace func(*source.Op)
 	// StateDir holds the markers of profilers this capture changed
 	// (marker.go), under Deployment's name; "" keeps none.
 	StateDir   string
@@ -61,28 +54,10 @@ type Options struct {
 	Urgent func(fn func()) (remove func())
 }
 
-// Source says what one source recorded and whether its counts are rates.
-type Source struct {
-	Name     string
-	Tally    Tally
-	From, To time.Time
-	Complete bool   // every operation of the window was recorded
-	Why      string // how Complete was decided
-	Sampling float64
-	// Executions is how many operations the source read; Ops holds them
-	// only when they were not handed on as read (tests, fixtures).
-	Executions float64
-	Ops        []Op
-	// Arrivals is the executions of each second (Unix time) the source
-	// recorded one by one: the rate curve (curve.go). Nil for a source
-	// that counts executions in aggregate ($queryStats).
-	Arrivals map[int64]float64
-}
-
 // Result is a capture: what the sources recorded, grouped by shape, and
 // the collections they touched.
 type Result struct {
-	Sources     []*Source
+	Sources     []*source.Source
 	Shapes      *Shapes
 	Collections []*Collection
 	Opts        Options
@@ -93,6 +68,11 @@ type Result struct {
 	// could not be restored): the collections are not sampled, so that
 	// capture ends now rather than wait for it.
 	Unresponsive bool
+	// CapturedFrom identifies the source deployment (mongodb.Deployment);
+	// nil when no server was read.
+	CapturedFrom []string
+	// TraceLine says where the trace went (Options.TracePath).
+	TraceLine string
 	// weighed: the sources' counts were put in one unit (weight.go).
 	weighed    bool
 	weightNote string
@@ -100,7 +80,7 @@ type Result struct {
 
 // Run captures from the sources the options name. srv may be nil (logs
 // and exports only; no collections are sampled then).
-func Run(ctx context.Context, srv Server, o Options) (*Result, error) {
+func Run(ctx context.Context, srv source.Server, o Options) (*Result, error) {
 	if o.Sample <= 0 {
 		o.Sample = 1000
 	}
@@ -113,31 +93,31 @@ func Run(ctx context.Context, srv Server, o Options) (*Result, error) {
 	res := &Result{Opts: o, Shapes: NewShapes(o.Seed + 1)}
 	emit := res.Shapes.Add
 	if o.Trace != nil {
-		emit = func(op Op) bool { o.Trace(&op); return res.Shapes.Add(op) }
+		emit = func(op source.Op) bool { o.Trace(&op); return res.Shapes.Add(op) }
 	}
 	for _, path := range o.Exports {
-		src, err := readExport(path, o.Databases, emit)
+		src, err := source.ReadExport(path, o.Databases, emit)
 		if err != nil {
 			return nil, err
 		}
 		res.Sources = append(res.Sources, src)
 	}
 	if len(o.Logs) > 0 {
-		src, err := ReadLogs(o.Logs, o.Databases, emit)
+		src, err := source.ReadLogs(o.Logs, o.Databases, emit)
 		if err != nil {
 			return nil, err
 		}
 		res.Sources = append(res.Sources, src)
 	}
 	if srv != nil && o.QueryStats {
-		src, err := queryStats(ctx, srv, o, emit)
+		src, err := source.QueryStats(ctx, srv, o.sources(), emit)
 		if err != nil {
 			return nil, err
 		}
 		res.Sources = append(res.Sources, src)
 	}
 	if srv != nil && (o.Profiler || len(res.Sources) == 0 && !o.QueryStats) {
-		src, lost, err := profile(ctx, srv, o, emit, &res.Unresponsive)
+		src, lost, err := source.Profile(ctx, srv, o.sources(), emit, &res.Unresponsive)
 		if err != nil {
 			return nil, err
 		}
@@ -165,7 +145,7 @@ func Run(ctx context.Context, srv Server, o Options) (*Result, error) {
 func (r *Result) emptyError() error {
 	var parts []string
 	for _, s := range r.Sources {
-		parts = append(parts, fmt.Sprintf("%s: %d entries read, %s", s.Name, s.Tally.Read, s.Tally.skipped()))
+		parts = append(parts, fmt.Sprintf("%s: %d entries read, %s", s.Name, s.Tally.Read, s.Tally.LeftOut()))
 		parts = append(parts, s.Tally.Lost...)
 	}
 	msg := "no operation to capture (" + strings.Join(parts, "; ") + ")"
@@ -177,81 +157,9 @@ func (r *Result) emptyError() error {
 	return errors.New(msg)
 }
 
-func (t Tally) skipped() string {
-	var parts []string
-	for _, k := range sortedKeys(t.Skipped) {
-		parts = append(parts, fmt.Sprintf("%d %s", t.Skipped[k], k))
-	}
-	for _, k := range sortedKeys(t.Unsupported) {
-		parts = append(parts, fmt.Sprintf("%d unsupported %s", t.Unsupported[k], k))
-	}
-	if t.Garbage > 0 {
-		parts = append(parts, fmt.Sprintf("%d unreadable lines", t.Garbage))
-	}
-	if t.Truncated > 0 {
-		parts = append(parts, fmt.Sprintf("%d truncated commands (the server logged only part of them: not replayed)", t.Truncated))
-	}
-	if t.Own > 0 {
-		parts = append(parts, fmt.Sprintf("%d entries of capture's own reads (appName %s)", t.Own, AppName))
-	}
-	if t.TooLong > 0 {
-		parts = append(parts, fmt.Sprintf("%d lines over %d MiB", t.TooLong, maxLine>>20))
-	}
-	for _, k := range sortedKeys(t.Odd) {
-		parts = append(parts, fmt.Sprintf("%d %s", t.Odd[k], k))
-	}
-	if len(parts) == 0 {
-		return "none skipped"
-	}
-	return "skipped: " + strings.Join(parts, ", ")
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-func readExport(path string, dbs []string, emit func(Op) bool) (*Source, error) {
-	open := func() (io.ReadCloser, io.Reader, error) {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, nil, fmt.Errorf("profiler export %s: %w", path, err)
-		}
-		return f, maybeGzip(f), nil
-	}
-	f, r, err := open()
-	if err != nil {
-		return nil, err
-	}
-	p := &Profiled{Databases: dbs, Emit: emit}
-	err = p.ReadExport(r, path)
-	f.Close()
-	if errors.Is(err, errNoLine) {
-		// Not one document a line: documents written over several lines
-		// (JSON.stringify(doc, null, 2), an array), as real exports are.
-		if f, r, err = open(); err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		p = &Profiled{Databases: dbs, Emit: emit}
-		if perr := p.ReadDocuments(r, path); perr != nil {
-			return nil, err
-		}
-		err = nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return p.source("profiler export "+path, "an export records no profiling level: the mix only, not the rate (give --rate)"), nil
-}
-
 // sampleCollections reads the count, size, a sample and the indexes of
 // every collection a shape touched.
-func (r *Result) sampleCollections(ctx context.Context, srv Server) {
+func (r *Result) sampleCollections(ctx context.Context, srv source.Server) {
 	seen := map[string]bool{}
 	rnd := rand.New(rand.NewPCG(r.Opts.Seed, 0xc011))
 	for _, sh := range r.Shapes.Order {
@@ -273,10 +181,10 @@ func (r *Result) sampleCollections(ctx context.Context, srv Server) {
 		if st, err := srv.Command(ctx, sh.DB, bson.D{{Key: "collStats", Value: sh.Coll}}); err == nil {
 			c.Count, c.Size = int64(mongodb.Number(st.Lookup("count"))), int64(mongodb.Number(st.Lookup("size")))
 		} else {
-			c.Notes = append(c.Notes, "collStats: "+firstLine(err))
+			c.Notes = append(c.Notes, "collStats: "+source.FirstLine(err))
 		}
 		if err := srv.SampleEach(ctx, sh.DB, sh.Coll, r.Opts.Sample, func(d bson.Raw) error { c.AddSample(d, rnd); return nil }); err != nil {
-			c.Notes = append(c.Notes, "$sample: "+firstLine(err))
+			c.Notes = append(c.Notes, "$sample: "+source.FirstLine(err))
 			if mongodb.IsConnectionLoss(err) || mongodb.IsUnavailable(err) {
 				r.ServerLost = true // no use waiting for it on every collection
 				continue
@@ -285,13 +193,14 @@ func (r *Result) sampleCollections(ctx context.Context, srv Server) {
 		c.readTimeseries(ctx, srv)
 		ix, err := srv.Indexes(ctx, sh.DB, sh.Coll)
 		if err != nil {
-			c.Notes = append(c.Notes, "listIndexes: "+firstLine(err))
+			c.Notes = append(c.Notes, "listIndexes: "+source.FirstLine(err))
 		}
 		c.Indexes = ix
 	}
 }
 
-func firstLine(err error) string {
-	s, _, _ := strings.Cut(err.Error(), "\n")
-	return s
+// sources are the options the sources read.
+func (o Options) sources() source.Options {
+	return source.Options{Databases: o.Databases, Duration: o.Duration, EnableProfiler: o.EnableProfiler, SlowMS: o.SlowMS,
+		Now: o.Now, Progress: o.Progress, StateDir: o.StateDir, Deployment: o.Deployment, Urgent: o.Urgent}
 }

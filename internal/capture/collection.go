@@ -8,6 +8,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/mongoload/mongoload/internal/capture/source"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/mongodb"
 )
@@ -79,7 +80,7 @@ func (c *Collection) IndexSpecs() (out []config.Index, notes []string) {
 			spec.TTL = config.Duration(time.Duration(math.Round(mongodb.Number(v))) * time.Second)
 		}
 		if p, ok := ix.Lookup("partialFilterExpression").DocumentOK(); ok {
-			spec.Partial = literal(docValue(p))
+			spec.Partial = literal(source.DocValue(p))
 		}
 		for _, k := range []string{"collation", "weights", "2dsphereIndexVersion", "wildcardProjection"} {
 			if ix.Lookup(k).Type != 0 {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/capture/source"
 	"github.com/mongoload/mongoload/internal/config"
 )
 
@@ -34,7 +35,7 @@ type Curve struct {
 // curve is the per-second rate of the sources that recorded every
 // operation one by one, over their window, scaled to mean rate; nil when
 // fewer than two seconds hold operations.
-func curve(sources []*Source, rate float64) *Curve {
+func curve(sources []*source.Source, rate float64) *Curve {
 	arr := map[int64]float64{}
 	var from, to time.Time
 	for _, s := range sources {

@@ -8,6 +8,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/mongoload/mongoload/internal/capture/source"
 	"github.com/mongoload/mongoload/internal/config"
 )
 
@@ -17,7 +18,7 @@ import (
 // and says so; a window's partial edge seconds are rates, not counts.
 func TestCurveKeepsBursts(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	var ops []Op
+	var ops []source.Op
 	for s := range 12 {
 		n := 100
 		if s%4 == 3 {
@@ -62,7 +63,7 @@ func TestCurveKeepsBursts(t *testing.T) {
 // or counts executions in aggregate, writes no curve.
 func TestCurveNeedsEveryOperation(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	var ops []Op
+	var ops []source.Op
 	for i := range 500 {
 		ops = append(ops, find(bson.D{{Key: "status", Value: "new"}}, t0.Add(time.Duration(i)*10*time.Millisecond)))
 	}

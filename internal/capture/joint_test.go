@@ -11,6 +11,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/mongoload/mongoload/internal/capture/source"
 	"github.com/mongoload/mongoload/internal/config"
 )
 
@@ -22,7 +23,7 @@ import (
 func TestRangesKeepTheirWidths(t *testing.T) {
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	r := rand.New(rand.NewPCG(5, 6))
-	var ops []Op
+	var ops []source.Op
 	for i := range 400 {
 		lo := t0.Add(time.Duration(r.IntN(365*24)) * time.Hour)
 		w := 24 * time.Hour
@@ -96,7 +97,7 @@ func TestEqualityValuesGoTogether(t *testing.T) {
 	for i := range 3000 {
 		rk := z.draw(r)
 		f, _ := bson.Marshal(bson.D{{Key: "tenant", Value: tenantName(rk)}, {Key: "status", Value: statuses[rk%4]}})
-		res.Shapes.Add(Op{DB: "shop", Coll: "accounts", Kind: KindFind, Filter: f, Count: 1, TS: t0.Add(time.Duration(i) * time.Millisecond)})
+		res.Shapes.Add(source.Op{DB: "shop", Coll: "accounts", Kind: source.KindFind, Filter: f, Count: 1, TS: t0.Add(time.Duration(i) * time.Millisecond)})
 	}
 	w := res.Workload("tuples")
 	text := write(t, w)

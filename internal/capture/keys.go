@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -53,7 +54,7 @@ func keyedFields(shapes []*Shape, cols []*Collection) map[string][]keyed {
 	out := map[string][]keyed{}
 	for _, c := range cols {
 		ns := c.DB + "." + c.Name
-		for _, field := range append(sortedKeys(score[ns]), c.uniqueFields()...) {
+		for _, field := range append(slices.Sorted(maps.Keys(score[ns])), c.uniqueFields()...) {
 			f := c.Root.Fields[field]
 			if f == nil || slices.ContainsFunc(out[ns], func(k keyed) bool { return k.field == field }) {
 				continue

@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mongoload/mongoload/internal/capture/source"
 )
 
 // shapeCounts is executions and documents returned by shape kind and
 // filter, for assertions that do not depend on the shape text's details.
-func shapeCounts(t *testing.T, ops []Op) map[string][2]float64 {
+func shapeCounts(t *testing.T, ops []source.Op) map[string][2]float64 {
 	t.Helper()
 	s := NewShapes(1)
 	for _, o := range ops {
@@ -51,7 +53,7 @@ func gzipCopy(t *testing.T, src, dir string) string {
 // $where, an admin command, a line that is not JSON and a cut last line.
 func TestReadLogs(t *testing.T) {
 	older := gzipCopy(t, "testdata/mongod.log.1", t.TempDir())
-	src, err := ReadLogs([]string{"testdata/mongod.log", older}, nil, nil)
+	src, err := source.ReadLogs([]string{"testdata/mongod.log", older}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +95,7 @@ func TestReadLogs(t *testing.T) {
 // TestReadLogsInsertBatch: an insert command of ten documents is one
 // execution of an insertMany of ten.
 func TestReadLogsInsertBatch(t *testing.T) {
-	src, err := ReadLogs([]string{"testdata/mongod.log"}, []string{"shop"}, nil)
+	src, err := source.ReadLogs([]string{"testdata/mongod.log"}, []string{"shop"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +104,7 @@ func TestReadLogsInsertBatch(t *testing.T) {
 		s.Add(o)
 	}
 	for _, sh := range s.Order {
-		if sh.Kind == KindInsert {
+		if sh.Kind == source.KindInsert {
 			op, _ := (&builder{sh: sh}).Operation("ins", 1)
 			if op.Type != "insertMany" || op.BatchSize != 10 {
 				t.Errorf("insert of 10 documents became %s of %d", op.Type, op.BatchSize)
@@ -119,10 +121,10 @@ func TestReadLogsNothingParses(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.log")
 	os.WriteFile(bad, []byte("2024-05-01 plain text log\nanother line\n"), 0o644)
-	if _, err := ReadLogs([]string{bad}, nil, nil); err == nil || !strings.Contains(err.Error(), "no line is a mongod JSON log entry (2 lines read)") {
+	if _, err := source.ReadLogs([]string{bad}, nil, nil); err == nil || !strings.Contains(err.Error(), "no line is a mongod JSON log entry (2 lines read)") {
 		t.Errorf("err = %v", err)
 	}
-	if _, err := ReadLogs([]string{filepath.Join(dir, "missing.log")}, nil, nil); err == nil || !strings.Contains(err.Error(), "missing.log") {
+	if _, err := source.ReadLogs([]string{filepath.Join(dir, "missing.log")}, nil, nil); err == nil || !strings.Contains(err.Error(), "missing.log") {
 		t.Errorf("a missing file: err = %v", err)
 	}
 }

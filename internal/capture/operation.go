@@ -3,11 +3,14 @@ package capture
 import (
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/mongoload/mongoload/internal/capture/source"
 	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/shape"
 )
 
 // builder writes one shape's workload operation.
@@ -31,18 +34,18 @@ type builder struct {
 func (b *builder) Operation(name string, weight float64) (op config.Operation, note string) {
 	sh, o := b.sh, &b.sh.First
 	op = config.Operation{Name: name, Weight: weight, Collection: sh.DB + "." + sh.Coll}
-	filter := b.tupled(b.value("filter", docValue(o.Filter)))
+	filter := b.tupled(b.value("filter", source.DocValue(o.Filter)))
 	switch sh.Kind {
-	case KindFind:
+	case source.KindFind:
 		op.Type, op.Filter = "find", filter
-		op.Sort, op.Projection = b.value("sort", docValue(o.Sort)), b.value("projection", docValue(o.Projection))
+		op.Sort, op.Projection = b.value("sort", source.DocValue(o.Sort)), b.value("projection", source.DocValue(o.Projection))
 		op.Limit = b.limit()
-	case KindInsert:
+	case source.KindInsert:
 		op.Type = "insertOne"
 		if per := sh.Inserted / math.Max(1, sh.Count); per >= 1.5 {
 			op.Type, op.BatchSize = "insertMany", int(math.Round(per))
 		}
-	case KindUpdate:
+	case source.KindUpdate:
 		op.Type, op.Filter, op.Upsert = "updateOne", filter, sh.Upsert
 		upd := b.value("update", o.Update)
 		if sh.Multi {
@@ -53,22 +56,22 @@ func (b *builder) Operation(name string, weight float64) (op config.Operation, n
 		} else {
 			op.Update = upd
 		}
-	case KindDelete:
+	case source.KindDelete:
 		op.Type, op.Filter = "deleteOne", filter
 		if sh.Multi {
 			op.Type = "deleteMany"
 		}
-	case KindFindAndModify:
+	case source.KindFindAndModify:
 		op.Type, op.Filter = "findOneAndUpdate", filter
-		op.Sort, op.Projection, op.Upsert = b.value("sort", docValue(o.Sort)), b.value("projection", docValue(o.Projection)), sh.Upsert
+		op.Sort, op.Projection, op.Upsert = b.value("sort", source.DocValue(o.Sort)), b.value("projection", source.DocValue(o.Projection)), sh.Upsert
 		op.Update = b.value("update", o.Update)
 		if sh.Remove {
 			op = config.Operation{Name: name, Weight: weight, Collection: op.Collection, Type: "deleteOne", Filter: filter}
 			note = "findAndModify with remove: replayed as deleteOne (the document is not returned)"
 		}
-	case KindCount:
+	case source.KindCount:
 		op.Type, op.Filter, op.Limit = "countDocuments", filter, b.limit()
-	case KindDistinct:
+	case source.KindDistinct:
 		op.Type = "aggregate"
 		match := filter
 		if match.Kind != config.KindDoc && match.Kind != config.KindGen {
@@ -79,7 +82,7 @@ func (b *builder) Operation(name string, weight float64) (op config.Operation, n
 			{Kind: config.KindDoc, Fields: []config.Field{{Key: "$group", Value: config.Value{Kind: config.KindDoc, Fields: []config.Field{{Key: "_id", Value: config.Value{Kind: config.KindScalar, Scalar: "$" + sh.Key1}}}}}}},
 		}}
 		note = "distinct " + sh.Key1 + ": replayed as the equivalent aggregation ($match, $group)"
-	case KindAggregate:
+	case source.KindAggregate:
 		op.Type = "aggregate"
 		op.Pipeline = b.value("pipeline", bson.RawValue{Type: bson.TypeArray, Value: o.Pipeline})
 	}
@@ -115,11 +118,11 @@ func (b *builder) value(path string, v bson.RawValue) config.Value {
 		a := config.Value{Kind: config.KindArray}
 		vals, _ := v.Array().Values()
 		for i, e := range vals {
-			if collapses(path) {
+			if shape.Collapses(path) {
 				a.Items = append(a.Items, b.hole(path+".[]", e))
 				continue
 			}
-			a.Items = append(a.Items, b.value(pathIndex(path, i), e))
+			a.Items = append(a.Items, b.value(path+"."+strconv.Itoa(i), e))
 		}
 		return a
 	}
@@ -184,18 +187,11 @@ func operators(d bson.Raw) bool {
 	return len(els) > 0 && strings.HasPrefix(els[0].Key(), "$")
 }
 
-func docValue(d bson.Raw) bson.RawValue {
-	if d == nil {
-		return bson.RawValue{}
-	}
-	return bson.RawValue{Type: bson.TypeEmbeddedDocument, Value: d}
-}
-
 func asLiteral(d bson.Raw) config.Value {
 	if len(d) == 0 {
 		return config.Value{}
 	}
-	return literal(docValue(d))
+	return literal(source.DocValue(d))
 }
 
 // onlyPlaceholders: every value seen is a $queryStats placeholder.
@@ -204,7 +200,7 @@ func (f *Field) onlyPlaceholders() bool {
 		return false
 	}
 	for _, v := range f.values {
-		if s, ok := v.StringValueOK(); !ok || !placeholder(s) {
+		if s, ok := v.StringValueOK(); !ok || !source.QueryStatsPlaceholder(s) {
 			return false
 		}
 	}

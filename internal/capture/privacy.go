@@ -6,8 +6,11 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/mongoload/mongoload/internal/mongodb"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/capture/source"
+	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/shape"
 )
 
 // Privacy: no value that identifies a person, an account or a secret
@@ -65,21 +68,13 @@ var stageNames = map[string]bool{
 	"granularity": true, "onError": true, "onNull": true, "order": true,
 }
 
-// inQuery: the path is inside a query (a filter, a $match, an
-// $elemMatch), where every literal is compared with the data, and a
-// string starting with $ is a value, not a path, unless under $expr.
-func inQuery(path string) bool {
-	return strings.HasPrefix(path, "filter") || strings.HasPrefix(path, "update") ||
-		strings.Contains(path, ".$match") || strings.Contains(path, "$elemMatch")
-}
-
 // shapeLiteral reports whether the literal v at path is part of the
 // shape, written as it is, rather than data (rule 1).
 func shapeLiteral(path string, v bson.RawValue) bool {
-	if s, ok := v.StringValueOK(); ok && isFieldPath(s) && (!inQuery(path) || strings.Contains(path, "$expr")) {
+	if s, ok := v.StringValueOK(); ok && isFieldPath(s) && (!shape.InQuery(path) || strings.Contains(path, "$expr")) {
 		return true
 	}
-	if inQuery(path) {
+	if shape.InQuery(path) {
 		return false
 	}
 	switch v.Type {
@@ -248,7 +243,7 @@ func (f *Field) privateDates(o genOptions) (float64, float64) {
 	to := time.UnixMilli(int64(hi)).UTC()
 	a := time.Date(from.Year(), 1, 1, 0, 0, 0, 0, time.UTC)
 	b := time.Date(to.Year()+1, 1, 1, 0, 0, 0, 0, time.UTC).Add(-time.Millisecond)
-	return float64(a.UnixMilli()), float64(min(b.UnixMilli(), maxDateMS))
+	return float64(a.UnixMilli()), float64(min(b.UnixMilli(), source.MaxDateMS))
 }
 
 // fieldOf is the field a placeholder's path stands for: its path without

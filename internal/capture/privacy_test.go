@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/capture/source"
 )
 
 // piiExport is a profiler export whose literals identify people, in every
@@ -55,7 +57,7 @@ var piiLiterals = []string{"secretcorp-example", "Przybylski", "Featherstonehaug
 // values are written.
 func TestNoPrivateLiteralLeaves(t *testing.T) {
 	run := func(o Options) string {
-		p := &Profiled{}
+		p := &source.Profiled{}
 		if err := p.ReadExport(strings.NewReader(piiExport()), "pii.json"); err != nil {
 			t.Fatal(err)
 		}
@@ -64,8 +66,8 @@ func TestNoPrivateLiteralLeaves(t *testing.T) {
 		for _, op := range p.Ops {
 			res.Shapes.Add(op)
 		}
-		src := p.source("pii.json", "test")
-		res.Sources = []*Source{src}
+		src := p.Source("pii.json", "test")
+		res.Sources = []*source.Source{src}
 		return write(t, res.Workload("shop"))
 	}
 	text := run(Options{})
@@ -108,7 +110,7 @@ func TestNoPrivateLiteralLeaves(t *testing.T) {
 // alone would make a category.
 func TestPrivateByTheCollectionsSample(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	var ops []Op
+	var ops []source.Op
 	for i := range 90 {
 		ops = append(ops, find(bson.D{{Key: "total", Value: []float64{1.5, 2.5, 3.5}[i%3]}}, t0.Add(time.Duration(i)*time.Second)))
 	}
@@ -164,7 +166,7 @@ func TestStringsThatIdentify(t *testing.T) {
 // its own argument names (from, as, pipeline, path, index, text, query)
 // and _id, which every collection has.
 func TestRedactNamesKeepsStagesRunning(t *testing.T) {
-	p := &Profiled{}
+	p := &source.Profiled{}
 	if err := p.ReadExport(strings.NewReader(piiExport()+
 		`{"op":"query","ns":"shop.people","command":{"find":"people","filter":{"_id":7},"sort":{"_id":1}},"ts":{"$date":"2026-11-26T10:00:00Z"}}`+"\n"), "pii.json"); err != nil {
 		t.Fatal(err)
@@ -173,7 +175,7 @@ func TestRedactNamesKeepsStagesRunning(t *testing.T) {
 	for _, op := range p.Ops {
 		res.Shapes.Add(op)
 	}
-	res.Sources = []*Source{p.source("pii.json", "test")}
+	res.Sources = []*source.Source{p.Source("pii.json", "test")}
 	text := write(t, res.Workload("capture-"+NameOf("shop", true)))
 	for _, want := range []string{
 		"{$lookup: {from: " + hashName("c", "orders") + ", pipeline: [{$match: {" + hashName("f", "customer") + ":",

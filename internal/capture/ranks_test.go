@@ -13,6 +13,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/mongoload/mongoload/internal/capture/source"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/generate"
 )
@@ -58,9 +59,9 @@ func hotCapture(t *testing.T) (*Result, zipf) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := range 3000 {
 		f, _ := bson.Marshal(bson.D{{Key: "tenant", Value: tenantName(z.draw(r))}})
-		res.Shapes.Add(Op{DB: "shop", Coll: "accounts", Kind: KindFind, Filter: f, Count: 1, TS: t0.Add(time.Duration(i) * time.Millisecond)})
+		res.Shapes.Add(source.Op{DB: "shop", Coll: "accounts", Kind: source.KindFind, Filter: f, Count: 1, TS: t0.Add(time.Duration(i) * time.Millisecond)})
 	}
-	res.Sources = []*Source{{Name: "test", Complete: true, From: t0, To: t0.Add(3 * time.Second), Executions: 3000}}
+	res.Sources = []*source.Source{{Name: "test", Complete: true, From: t0, To: t0.Add(3 * time.Second), Executions: 3000}}
 	return res, z
 }
 
@@ -185,9 +186,9 @@ func TestHotValueAmongTenThousand(t *testing.T) {
 			who = name(4242)
 		}
 		f, _ := bson.Marshal(bson.D{{Key: "customer", Value: who}})
-		res.Shapes.Add(Op{DB: "shop", Coll: "orders", Kind: KindFind, Filter: f, Count: 1, TS: t0.Add(time.Duration(i) * time.Millisecond)})
+		res.Shapes.Add(source.Op{DB: "shop", Coll: "orders", Kind: source.KindFind, Filter: f, Count: 1, TS: t0.Add(time.Duration(i) * time.Millisecond)})
 	}
-	res.Sources = []*Source{{Name: "test", Complete: true, From: t0, To: t0.Add(30 * time.Second), Executions: 30000}}
+	res.Sources = []*source.Source{{Name: "test", Complete: true, From: t0, To: t0.Add(30 * time.Second), Executions: 30000}}
 	w := res.Workload("customers")
 	if text := write(t, w); strings.Contains(text, "cust-0") || strings.Contains(text, "cust-1") {
 		t.Fatalf("a customer's name was written")
@@ -226,7 +227,7 @@ func TestHotValuesInAMatch(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := range 2000 {
 		p, _ := bson.Marshal(bson.D{{Key: "p", Value: bson.A{bson.D{{Key: "$match", Value: bson.D{{Key: "tenant", Value: tenantName(z.draw(r))}}}}, bson.D{{Key: "$count", Value: "n"}}}}})
-		res.Shapes.Add(Op{DB: "shop", Coll: "accounts", Kind: KindAggregate, Pipeline: bson.Raw(p).Lookup("p").Value, Count: 1, TS: t0.Add(time.Duration(i) * time.Millisecond)})
+		res.Shapes.Add(source.Op{DB: "shop", Coll: "accounts", Kind: source.KindAggregate, Pipeline: bson.Raw(p).Lookup("p").Value, Count: 1, TS: t0.Add(time.Duration(i) * time.Millisecond)})
 	}
 	w := res.Workload("match")
 	write(t, w)

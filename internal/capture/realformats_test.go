@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
+	"github.com/mongoload/mongoload/internal/capture/source"
 )
 
 // realFormats is the folder of real mongod logs and profiler documents
@@ -30,11 +30,11 @@ func TestRealLogs(t *testing.T) {
 	dir := realFormats(t, "logs")
 	// The operations each file holds, from the corpus's README.
 	want := map[string][]string{
-		"hatchet_replica_rs1_6.0.14.excerpt.log":            {KindInsert, KindUpdate, KindFind, KindCount},
-		"hatchet_replica_rs2_6.0.14.excerpt.log":            {KindInsert, KindFind, KindUpdate, KindCount},
-		"hatchet_sample-mongod_6.0.11.excerpt.log":          {KindInsert, KindFind, KindUpdate, KindDelete, KindAggregate, KindDistinct},
-		"pmm_mongolog_5.0.31_many_slow_queries.excerpt.log": {KindInsert, KindFind, KindAggregate, KindUpdate, KindDelete, KindFindAndModify},
-		"keyhole_logv2_parser_test.extracted.log":           {KindDelete, KindFindAndModify, KindUpdate},
+		"hatchet_replica_rs1_6.0.14.excerpt.log":            {source.KindInsert, source.KindUpdate, source.KindFind, source.KindCount},
+		"hatchet_replica_rs2_6.0.14.excerpt.log":            {source.KindInsert, source.KindFind, source.KindUpdate, source.KindCount},
+		"hatchet_sample-mongod_6.0.11.excerpt.log":          {source.KindInsert, source.KindFind, source.KindUpdate, source.KindDelete, source.KindAggregate, source.KindDistinct},
+		"pmm_mongolog_5.0.31_many_slow_queries.excerpt.log": {source.KindInsert, source.KindFind, source.KindAggregate, source.KindUpdate, source.KindDelete, source.KindFindAndModify},
+		"keyhole_logv2_parser_test.extracted.log":           {source.KindDelete, source.KindFindAndModify, source.KindUpdate},
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*"))
 	if len(files) == 0 {
@@ -43,7 +43,7 @@ func TestRealLogs(t *testing.T) {
 	for _, f := range files {
 		name := filepath.Base(f)
 		t.Run(name, func(t *testing.T) {
-			src, err := ReadLogs([]string{f}, nil, nil)
+			src, err := source.ReadLogs([]string{f}, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,7 +66,7 @@ func TestRealLogs(t *testing.T) {
 			}
 			for _, k := range want[name] {
 				if !kinds[k] {
-					t.Errorf("no %s read (read: %v; %s)", k, kinds, src.Tally.skipped())
+					t.Errorf("no %s read (read: %v; %s)", k, kinds, src.Tally.LeftOut())
 				}
 			}
 			if want[name] == nil {
@@ -83,81 +83,13 @@ func TestRealLogs(t *testing.T) {
 	}
 }
 
-// TestRealProfilerDocuments reads every real system.profile document of
-// the corpus (pretty-printed by the legacy shell, counters as $numberLong,
-// legacy $binary, ts a string) into the operation its file name says it
-// is; commands a workload cannot replay are counted with their reason.
-// Their namespace is admin.test_db.coll, which a capture leaves out (the
-// admin database), so the entry reader is called directly.
-func TestRealProfilerDocuments(t *testing.T) {
-	dir := realFormats(t, "profiler/percona-toolkit")
-	// The file's operation (its name up to "_mongo") -> what it is read as.
-	want := map[string]string{
-		"aggregate": KindAggregate, "count": KindCount, "count_with_query": KindCount, "distinct": KindDistinct,
-		"delete": KindDelete, "delete_all": KindDelete, "find": KindFind, "find_andrii": KindFind, "find_empty": KindFind,
-		"find_with_sort": KindFind, "findandmodify": KindFindAndModify, "getmore": KindFind, "insert": KindInsert, "update": KindUpdate,
-		"explain": "skipped", "geonear": "skipped", "group": "skipped", // geonear_* and group_* hold a createIndexes
-		"mapreduce": "unsupported",
-		// In 4.0 the files hold what the README does not say: an insert,
-		// and a real group command (removed in 4.2: unsupported).
-		"geonear_mongo_4.0.json": KindInsert, "group_mongo_4.0.json": "unsupported",
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	if len(files) == 0 {
-		t.Fatalf("no file in %s", dir)
-	}
-	for _, f := range files {
-		name := filepath.Base(f)
-		t.Run(name, func(t *testing.T) {
-			op, _, _ := strings.Cut(name, "_mongo")
-			fh, err := os.Open(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer fh.Close()
-			p := &Profiled{Emit: func(Op) bool { return true }}
-			if err := p.ReadDocuments(fh, name); err != nil {
-				t.Fatal(err)
-			}
-			if p.Tally.Read != 1 || p.Tally.Skipped["the admin database"] != 1 {
-				t.Fatalf("read %d documents (%s), want the one, left out as admin's", p.Tally.Read, p.Tally.skipped())
-			}
-			var tally Tally
-			raw, _ := os.ReadFile(f)
-			var d bson.Raw
-			if err := bson.UnmarshalExtJSON(raw, false, &d); err != nil {
-				t.Fatal(err)
-			}
-			e := profilerEntry(d)
-			o, ok := e.read(&tally)
-			got := o.Kind
-			switch {
-			case !ok && len(tally.Unsupported) > 0:
-				got = "unsupported"
-			case !ok:
-				got = "skipped"
-			}
-			w, named := want[name]
-			if !named {
-				w = want[op]
-			}
-			if got != w {
-				t.Errorf("read as %q (%s), want %q", got, tally.skipped(), w)
-			}
-			if ok && (o.DB != "admin" || o.Coll != "test_db.coll") {
-				t.Errorf("namespace %s.%s, want admin and test_db.coll (split on the first dot)", o.DB, o.Coll)
-			}
-		})
-	}
-}
-
 // TestReadLogsTruncatedBy80: MongoDB 8.0 cuts a long command silently
 // (a top-level "truncated" and "size" beside attr, and a partial
 // attr.command: here an aggregate whose $match lost its predicate). It is
 // counted as truncated and not read as the full scan it looks like; the
 // whole finds around it are read.
 func TestReadLogsTruncatedBy80(t *testing.T) {
-	src, err := ReadLogs([]string{"testdata/mongod-8.0-truncated.log"}, nil, nil)
+	src, err := source.ReadLogs([]string{"testdata/mongod-8.0-truncated.log"}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,11 +97,11 @@ func TestReadLogsTruncatedBy80(t *testing.T) {
 		t.Errorf("read %d, used %d, truncated %d; want 3, 2 and 1", src.Tally.Read, src.Tally.Used, src.Tally.Truncated)
 	}
 	for _, o := range src.Ops {
-		if o.Kind != KindFind {
+		if o.Kind != source.KindFind {
 			t.Errorf("a %s was read: the truncated aggregate must not be", o.Kind)
 		}
 	}
-	if s := src.Tally.skipped(); !strings.Contains(s, "1 truncated") {
+	if s := src.Tally.LeftOut(); !strings.Contains(s, "1 truncated") {
 		t.Errorf("the summary does not say it: %s", s)
 	}
 }

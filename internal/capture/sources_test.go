@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/capture/source"
 )
 
 // TestReadExport reads exported profiler documents in relaxed and
@@ -19,7 +21,7 @@ func TestReadExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	p := &Profiled{Databases: []string{"shop"}}
+	p := &source.Profiled{Databases: []string{"shop"}}
 	if err := p.ReadExport(f, "profile.jsonl"); err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +52,7 @@ func TestReadExport(t *testing.T) {
 // TestReadExportNothingParses: an export in which no line parses is an
 // error naming the file and the way to make one.
 func TestReadExportNothingParses(t *testing.T) {
-	p := &Profiled{}
+	p := &source.Profiled{}
 	err := p.ReadExport(strings.NewReader("one\ntwo\n"), "x.json")
 	if err == nil || !strings.Contains(err.Error(), "x.json: no line is a profiler document") || !strings.Contains(err.Error(), "mongoexport") {
 		t.Errorf("err = %v", err)
@@ -80,7 +82,7 @@ func readJSONLines(t *testing.T, path string) []bson.Raw {
 // second), other databases are left out, and the source is a rate.
 func TestQueryStatsSource(t *testing.T) {
 	first, second := readJSONLines(t, "testdata/querystats-1.jsonl"), readJSONLines(t, "testdata/querystats-2.jsonl")
-	src := QueryStatsSource(first, second, time.Minute, []string{"shop"}, nil)
+	src := source.QueryStatsSource(first, second, time.Minute, []string{"shop"}, nil)
 	got := shapeCounts(t, src.Ops)
 	want := map[string][2]float64{
 		"find filter.status.$eq": {300, 6000},
@@ -95,7 +97,7 @@ func TestQueryStatsSource(t *testing.T) {
 	if !src.Complete || src.To.Sub(src.From) != time.Minute {
 		t.Errorf("complete %v over %v: want a rate over the minute between the snapshots", src.Complete, src.To.Sub(src.From))
 	}
-	one := QueryStatsSource(first, nil, 0, nil, nil)
+	one := source.QueryStatsSource(first, nil, 0, nil, nil)
 	if one.Complete || len(one.Ops) != 3 {
 		t.Errorf("one snapshot: complete %v with %d shapes; want the mix of 3 shapes, no rate", one.Complete, len(one.Ops))
 	}

@@ -3,11 +3,11 @@ package capture
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mongoload/mongoload/internal/capture/source"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/mongodb"
 )
@@ -15,18 +15,14 @@ import (
 // A time-series collection keeps its measurements in buckets, a
 // collection of its own (system.buckets.NAME) that the server writes for
 // it: a write logged there is a write of the time-series collection.
-const bucketsPrefix = "system.buckets."
-
-// bucketsOwner names the collection whose buckets coll is, or coll.
-func bucketsOwner(coll string) string { return strings.TrimPrefix(coll, bucketsPrefix) }
 
 // readTimeseries reads, from listCollections, whether the collection is a
 // time-series one and its definition, so that the workload creates it as
 // one: its inserts and queries cost nothing like a plain collection's.
-func (c *Collection) readTimeseries(ctx context.Context, srv Server) {
+func (c *Collection) readTimeseries(ctx context.Context, srv source.Server) {
 	raw, err := srv.Command(ctx, c.DB, bson.D{{Key: "listCollections", Value: 1}, {Key: "filter", Value: bson.D{{Key: "name", Value: c.Name}}}})
 	if err != nil {
-		c.Notes = append(c.Notes, "listCollections: "+firstLine(err))
+		c.Notes = append(c.Notes, "listCollections: "+source.FirstLine(err))
 		return
 	}
 	spec, ok := raw.Lookup("cursor", "firstBatch", "0").DocumentOK()

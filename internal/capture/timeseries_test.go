@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mongoload/mongoload/internal/capture/source"
 )
 
 // A write the server logs on a time-series collection's buckets
@@ -17,7 +19,7 @@ func TestBucketsWritesAreTheCollections(t *testing.T) {
 	if err := os.WriteFile(p, []byte(log), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	src, err := ReadLogs([]string{p}, nil, nil)
+	src, err := source.ReadLogs([]string{p}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/mongoload/mongoload/internal/capture/source"
 )
 
 // A sampled profiler sees one operation in N, with its values; $queryStats
@@ -37,8 +39,8 @@ func (r *Result) weightByQueryStats() string {
 		return r.weightNote
 	}
 	r.weighed = true
-	var qs *Source
-	var others []*Source
+	var qs *source.Source
+	var others []*source.Source
 	for _, s := range r.Sources {
 		switch {
 		case s.Name == "$queryStats":
@@ -89,7 +91,7 @@ func (r *Result) weightByQueryStats() string {
 
 // otherScale turns the other sources' counts into $queryStats' window:
 // divided by their sample rate, times the ratio of the windows.
-func (r *Result) otherScale(qs *Source, others []*Source) (float64, string) {
+func (r *Result) otherScale(qs *source.Source, others []*source.Source) (float64, string) {
 	scale, parts := 1.0, []string{}
 	var span float64
 	for _, s := range others {
@@ -109,7 +111,7 @@ func (r *Result) otherScale(qs *Source, others []*Source) (float64, string) {
 	return scale, strings.Join(parts, ", ")
 }
 
-func names(ss []*Source) string {
+func names(ss []*source.Source) string {
 	var out []string
 	for _, s := range ss {
 		out = append(out, s.Name)

@@ -3,11 +3,13 @@ package capture
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/capture/source"
 	"github.com/mongoload/mongoload/internal/config"
 )
 
@@ -96,7 +98,7 @@ func (r *Result) Workload(name string) *Workload {
 func (w *Workload) addCollection(r *Result, c *Collection, opts genOptions, keys []keyed, laws map[string]*rankLaw) {
 	inserted := 0.0
 	for _, sh := range r.Shapes.Order {
-		if sh.DB == c.DB && sh.Coll == c.Name && sh.Kind == KindInsert {
+		if sh.DB == c.DB && sh.Coll == c.Name && sh.Kind == source.KindInsert {
 			inserted += sh.Inserted
 		}
 	}
@@ -121,7 +123,7 @@ func (w *Workload) addCollection(r *Result, c *Collection, opts genOptions, keys
 	for _, k := range keys {
 		notes = append(notes, r.field(k.field)+": unique (looked up by equality, or under a unique index): made from the collection's keys, so that a replayed lookup finds its document as the captured one did, and no two documents share a value")
 	}
-	for _, name := range sortedKeys(laws) {
+	for _, name := range slices.Sorted(maps.Keys(laws)) {
 		notes = append(notes, laws[name].note(r.field(name)))
 	}
 	notes = append(append(notes, c.Notes...), ixNotes...)
@@ -191,7 +193,7 @@ func (w *Workload) header(r *Result, total float64) {
 		if !s.From.IsZero() {
 			line += fmt.Sprintf(", %s to %s", s.From.Format(time.RFC3339), s.To.Format(time.RFC3339))
 		}
-		h = append(h, line, "  "+s.Why, "  "+s.Tally.skipped())
+		h = append(h, line, "  "+s.Why, "  "+s.Tally.LeftOut())
 		for _, l := range s.Tally.Lost {
 			h = append(h, "  lost: "+l)
 		}
@@ -287,7 +289,7 @@ func sourceSide(sh *Shape) string {
 	}
 	line := fmt.Sprintf("on the source: %.2f ms on average", sh.Millis/sh.Count)
 	best, n := "", 0.0
-	for _, p := range sortedKeys(sh.Plans) {
+	for _, p := range slices.Sorted(maps.Keys(sh.Plans)) {
 		if sh.Plans[p] > n {
 			best, n = p, sh.Plans[p]
 		}

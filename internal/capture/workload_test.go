@@ -10,6 +10,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/mongoload/mongoload/internal/capture/source"
 	"github.com/mongoload/mongoload/internal/config"
 )
 
@@ -30,22 +31,22 @@ func orders(n int) *Collection {
 }
 
 // captured builds a capture of ops on shop.orders with a sampled collection.
-func captured(ops []Op, o Options) *Result {
+func captured(ops []source.Op, o Options) *Result {
 	o.Now = func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
 	res := &Result{Opts: o, Shapes: NewShapes(1), Collections: []*Collection{orders(500)}}
-	p := &Profiled{Emit: res.Shapes.Add}
+	p := &source.Profiled{Emit: res.Shapes.Add}
 	for _, op := range ops {
-		p.keep(op)
+		p.Keep(op)
 	}
-	src := p.source("test", "test")
+	src := p.Source("test", "test")
 	src.Complete = true
-	res.Sources = []*Source{src}
+	res.Sources = []*source.Source{src}
 	return res
 }
 
-func find(filter bson.D, ts time.Time) Op {
+func find(filter bson.D, ts time.Time) source.Op {
 	f, _ := bson.Marshal(filter)
-	return Op{DB: "shop", Coll: "orders", Kind: KindFind, Filter: f, Count: 1, Returned: 1, TS: ts}
+	return source.Op{DB: "shop", Coll: "orders", Kind: source.KindFind, Filter: f, Count: 1, Returned: 1, TS: ts}
 }
 
 func write(t *testing.T, w *Workload) string {
@@ -62,7 +63,7 @@ func write(t *testing.T, w *Workload) string {
 // source; the file compiles; the rate is the operations over the window.
 func TestWorkloadPrivacyAndKeys(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	var ops []Op
+	var ops []source.Op
 	for i := range 300 {
 		ts := t0.Add(time.Duration(i) * 10 * time.Millisecond)
 		if i%3 == 0 {
@@ -99,7 +100,7 @@ func TestWorkloadPrivacyAndKeys(t *testing.T) {
 // said so; --redact-names leaves no name and hashes stably.
 func TestWorkloadMinShareAndRedact(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	var ops []Op
+	var ops []source.Op
 	for i := range 99 {
 		ops = append(ops, find(bson.D{{Key: "customer_id", Value: int32(i)}}, t0.Add(time.Duration(i)*time.Second)))
 	}
@@ -185,7 +186,7 @@ func TestGeneratorsFromValues(t *testing.T) {
 // lookups, the replayed lookups follow a hotspot law of that share.
 func TestWorkloadHotLookups(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	var ops []Op
+	var ops []source.Op
 	for i := range 1000 {
 		n := 10 + (i/5)%90 // 90 values taking a fifth of the lookups...
 		if i%5 != 0 {

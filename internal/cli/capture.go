@@ -8,14 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/mongoload/mongoload/internal/capture"
 	"github.com/mongoload/mongoload/internal/config"
-	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/run"
 )
 
 const captureArgs = "--uri URI --database DB [--duration 10m] --out FILE | --log FILE... | --export FILE | --query-stats | --compare SOURCE.yaml REPLAY.yaml"
@@ -72,36 +71,27 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 			return withCode(ExitOutput, err)
 		}
 	}
-	tr, err := startTrace(*traceFile, *keep, *dbs)
-	if err != nil {
+	if err := checkTracePath(*traceFile, *keep); err != nil {
 		return err
 	}
-	if tr != nil {
-		opts.Trace = tr.add
-	}
-	var srv capture.Server
-	var source mongodb.Deployment
+	opts.TracePath = *traceFile
+	var conn *config.Config
 	if uriGiven(fs, o) || len(*logs)+len(*exports) == 0 {
-		cl, err := captureClient(ctx, fs, o)
-		if err != nil {
-			tr.finish(nil, nil, nil) // removes the file it opened
+		var err error
+		if conn, err = captureConfig(fs, o); err != nil {
 			return err
 		}
-		defer cl.Close()
-		srv = cl
-		// Who the source is, recorded in the file, so that a run of it
-		// against this deployment is refused (run.GuardSource).
-		if source, err = cl.Deployment(ctx); err != nil {
-			fmt.Fprintf(o.Stderr, "capture: %v: the file cannot record its source, so nothing will refuse to run it against this deployment\n", err)
-		}
 	}
-	opts.StateDir, opts.Deployment, opts.Urgent = stateDir(o), strings.Join(source, ","), addUrgent
-	res, err := capture.Run(ctx, srv, opts)
-	if err != nil {
-		res = nil
+	opts.StateDir, opts.Urgent = stateDir(o), addUrgent
+	res, err := capture.Capture(ctx, conn, o.Stderr, opts)
+	if _, kinded := run.KindOf(err); kinded {
+		return err // connecting, or writing the trace
 	}
-	if terr := tr.finish(res, source, func(s string) { fmt.Fprintln(o.Stderr, s) }); terr != nil {
-		return terr
+	if _, bad := config.KindOf(err); bad {
+		return err // the connection's settings
+	}
+	if res != nil && res.TraceLine != "" {
+		fmt.Fprintln(o.Stderr, res.TraceLine)
 	}
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -117,7 +107,7 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 		}
 	}
 	w := res.Workload(wname)
-	w.Config.CapturedFrom = source
+	w.Config.CapturedFrom = res.CapturedFrom
 	var buf bytes.Buffer
 	if err := w.WriteYAML(&buf); err != nil {
 		return err
@@ -147,10 +137,9 @@ func uriGiven(fs *pflag.FlagSet, o IO) bool {
 	return fs.Changed("uri") || env
 }
 
-// captureClient connects with the connection settings layered as run's
-// are (defaults < environment < flags), under capture's appName, so its
-// own commands can be told from the application's in the profiler.
-func captureClient(ctx context.Context, fs *pflag.FlagSet, o IO) (*mongodb.Client, error) {
+// captureConfig is the connection's settings, layered as run's are
+// (defaults < environment < flags).
+func captureConfig(fs *pflag.FlagSet, o IO) (*config.Config, error) {
 	cfg := config.Default()
 	if err := config.ApplyEnv(cfg, o.Getenv); err != nil {
 		return nil, err
@@ -158,9 +147,19 @@ func captureClient(ctx context.Context, fs *pflag.FlagSet, o IO) (*mongodb.Clien
 	if err := applyFlags(cfg, fs); err != nil {
 		return nil, err
 	}
-	if err := mongodb.CheckURI(cfg.Connection.URI); err != nil {
-		return nil, err
+	return cfg, nil
+}
+
+// checkTracePath refuses a --trace the capture may not write: one without
+// --keep-values (a trace holds the application's data), or the console.
+func checkTracePath(path string, keep bool) error {
+	switch {
+	case path == "":
+		return nil
+	case !keep:
+		return withCode(ExitUsage, errors.New("--trace writes every operation with its literal values (the application's data): add --keep-values to say that this data may leave the deployment"))
+	case path == "-" || path == os.Stdout.Name():
+		return withCode(ExitUsage, errors.New("--trace needs a file: a trace holds the application's data and is never printed"))
 	}
-	cfg.Connection.AppName = capture.AppName
-	return connect(ctx, o, cfg)
+	return nil
 }

@@ -1,3 +1,12 @@
+// Package insights finds what made operations slow: it groups the
+// operations that reached a latency threshold by shape (the collection, the
+// operation type and the filter with its values replaced by their types,
+// internal/shape), keeps a small latency histogram per shape, and asks the
+// server to explain the slowest shapes after the run.
+//
+// Only operations over the threshold pay for any of it: the engine hands
+// them to a Recorder, which copies the filter and queues it for a goroutine
+// of its own, never making a worker wait.
 package insights
 
 import (
@@ -12,6 +21,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/metrics"
 	"github.com/mongoload/mongoload/internal/results"
+	shapes "github.com/mongoload/mongoload/internal/shape"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -137,11 +147,11 @@ func (r *Recorder) add(s slowOp) {
 	}
 	switch s.op.Kind {
 	case workload.Aggregate:
-		k.shape = PipelineShape(s.filter)
+		k.shape = shapes.PipelineShape(s.filter)
 	case workload.Transaction:
 		k.typ, k.shape = "transaction", "("+s.op.Name+": its steps together)"
 	default:
-		k.shape = FilterShape(s.filter)
+		k.shape = shapes.FilterShape(s.filter)
 	}
 	sh := r.shapes[k]
 	if sh == nil {

@@ -38,6 +38,7 @@ const (
 type Writer struct {
 	w       *bufio.Writer
 	c       io.Closer
+	path    string // Create's file
 	pending entryHeap
 	newest  time.Time     // the latest end seen
 	longest time.Duration // the longest duration seen

@@ -3,11 +3,12 @@ package capture
 import (
 	"encoding/binary"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 
-	"github.com/mongoload/mongoload/internal/mongodb"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/capture/source"
+	"github.com/mongoload/mongoload/internal/shape"
 )
 
 // Shape is a group of operations that differ only in their literals:
@@ -24,9 +25,9 @@ type Shape struct {
 	Multi     bool
 	Upsert    bool
 	Remove    bool
-	Key1      string // distinct's field
-	First     Op     // the first operation seen: the structure to write
-	Limits    *Field // the limits seen (find, count)
+	Key1      string    // distinct's field
+	First     source.Op // the first operation seen: the structure to write
+	Limits    *Field    // the limits seen (find, count)
 	Millis    float64
 	Plans     map[string]float64 // planSummary -> executions, the first few plans
 	Holes     map[string]*Field
@@ -42,43 +43,36 @@ type Shape struct {
 	Tuples *tuples
 }
 
-// ShapeOf is the shape key of o; every literal it holds is passed to leaf
-// with its placeholder's path.
-func ShapeOf(o *Op, leaf func(path string, v bson.RawValue)) string {
+// ShapeOf is the shape key of o (internal/shape's Placeholders); every
+// literal it holds is passed to leaf with its placeholder's path.
+func ShapeOf(o *source.Op, leaf func(path string, v bson.RawValue)) string {
+	w := shape.Writer{Style: shape.Placeholders, Keep: shapeLiteral, Leaf: leaf}
 	var sb strings.Builder
 	sb.WriteString(o.Kind + " " + o.NS())
-	part := func(name string, d bson.Raw, values bool) {
-		if len(d) == 0 {
-			return
-		}
-		sb.WriteString(" " + name + ":")
-		if values {
-			walk(&sb, name, bson.RawValue{Type: bson.TypeEmbeddedDocument, Value: d}, leaf)
-		} else {
-			sb.WriteString(d.String())
+	part := func(name string, d bson.Raw) {
+		if len(d) > 0 {
+			sb.WriteString(" " + name + ":" + w.Value(name, bson.RawValue{Type: bson.TypeEmbeddedDocument, Value: d}))
 		}
 	}
-	part("filter", o.Filter, true)
-	part("sort", o.Sort, true)
-	part("projection", o.Projection, true)
+	part("filter", o.Filter)
+	part("sort", o.Sort)
+	part("projection", o.Projection)
 	if o.Limit > 0 {
 		sb.WriteString(" limit:?")
 		leaf("limit", bson.RawValue{Type: bson.TypeInt64, Value: binary.LittleEndian.AppendUint64(nil, uint64(o.Limit))})
 	}
 	if o.Update.Type != 0 {
-		sb.WriteString(" update:")
-		walk(&sb, "update", o.Update, leaf)
+		sb.WriteString(" update:" + w.Value("update", o.Update))
 	}
 	if len(o.Pipeline) > 0 {
 		// Every stage is walked, not only $match: $addFields, $lookup's
 		// pipeline, $facet and $search hold data too (privacy.go).
-		sb.WriteString(" pipeline:")
-		walk(&sb, "pipeline", bson.RawValue{Type: bson.TypeArray, Value: o.Pipeline}, leaf)
+		sb.WriteString(" pipeline:" + w.Value("pipeline", bson.RawValue{Type: bson.TypeArray, Value: o.Pipeline}))
 	}
 	if o.Key != "" {
 		sb.WriteString(" key:" + o.Key)
 	}
-	if o.Kind == KindInsert && o.Inserted > 1 {
+	if o.Kind == source.KindInsert && o.Inserted > 1 {
 		sb.WriteString(" batch") // insertMany: one shape whatever the batch size
 	}
 	switch {
@@ -91,71 +85,6 @@ func ShapeOf(o *Op, leaf func(path string, v bson.RawValue)) string {
 	}
 	return sb.String()
 }
-
-// walk writes the shape of v: documents keep their keys, literals become
-// ?type, and the elements of $in, $nin and $all collapse into one
-// placeholder ([] in the path), as their number is data, not shape.
-func walk(sb *strings.Builder, path string, v bson.RawValue, leaf func(string, bson.RawValue)) {
-	switch v.Type {
-	case bson.TypeEmbeddedDocument:
-		sb.WriteString("{")
-		els, _ := v.Document().Elements()
-		for i, e := range els {
-			if i > 0 {
-				sb.WriteString(",")
-			}
-			sb.WriteString(e.Key() + ":")
-			walk(sb, path+"."+e.Key(), e.Value(), leaf)
-		}
-		sb.WriteString("}")
-	case bson.TypeArray:
-		vals, _ := v.Array().Values()
-		if collapses(path) {
-			sb.WriteString("[")
-			types := map[string]bool{}
-			for _, e := range vals {
-				if ph := placeholderOf(e.Type); !types[ph] {
-					types[ph] = true
-					sb.WriteString(ph)
-				}
-				leaf(path+".[]", e)
-			}
-			sb.WriteString("]")
-			return
-		}
-		sb.WriteString("[")
-		for i, e := range vals {
-			if i > 0 {
-				sb.WriteString(",")
-			}
-			walk(sb, pathIndex(path, i), e, leaf)
-		}
-		sb.WriteString("]")
-	default:
-		if shapeLiteral(path, v) {
-			sb.WriteString(shapeText(v)) // a field path, a stage's option: shape
-			return
-		}
-		sb.WriteString(placeholderOf(v.Type))
-		leaf(path, v)
-	}
-}
-
-// collapses: the array at path is a list of values ($in's), in a query;
-// in an aggregation expression $in is [expression, array].
-func collapses(path string) bool {
-	if !inQuery(path) || strings.Contains(path, "$expr") {
-		return false
-	}
-	i := strings.LastIndexByte(path, '.')
-	switch path[i+1:] {
-	case "$in", "$nin", "$all":
-		return true
-	}
-	return false
-}
-
-func pathIndex(path string, i int) string { return path + "." + strconv.Itoa(i) }
 
 // Shapes groups operations by shape.
 type Shapes struct {
@@ -173,7 +102,7 @@ func NewShapes(seed uint64) *Shapes {
 // Add groups one operation. A getMore (Count 0) only adds the documents
 // it returned to its shape; it reports false when that shape was never
 // seen (its cursor's command was not recorded).
-func (s *Shapes) Add(o Op) bool {
+func (s *Shapes) Add(o source.Op) bool {
 	var leaves []leaf
 	key := ShapeOf(&o, func(path string, v bson.RawValue) { leaves = append(leaves, leaf{path, v}) })
 	sh, ok := s.byKey[key]
@@ -237,27 +166,9 @@ func (s *Shapes) Total() float64 {
 	return t
 }
 
-// placeholderOf names a literal's type as $queryStats does: every number
-// is ?number, so 5 and 5.0 and NumberLong(5) are one shape.
-func placeholderOf(t bson.Type) string {
-	switch t {
-	case bson.TypeInt32, bson.TypeInt64, bson.TypeDouble, bson.TypeDecimal128:
-		return "?number"
-	case bson.TypeString:
-		return "?string"
-	case bson.TypeDateTime:
-		return "?date"
-	case bson.TypeObjectID:
-		return "?objectId"
-	case bson.TypeBoolean:
-		return "?bool"
-	}
-	return "?" + t.String()
-}
-
 // observes says whether o's literals are to be observed: $queryStats'
 // placeholders only where no source gave real values, which replace them.
-func (sh *Shape) observes(o Op) bool {
+func (sh *Shape) observes(o source.Op) bool {
 	own := sh.Count - sh.AggCount // executions seen one by one, with their values
 	switch {
 	case o.Aggregate:
@@ -266,21 +177,4 @@ func (sh *Shape) observes(o Op) bool {
 		sh.Holes, sh.HoleOrder, sh.Limits = map[string]*Field{}, nil, nil
 	}
 	return true
-}
-
-// shapeText writes a literal that is part of a shape as the shape line
-// shows it: -1, true, null, "$email" (every number alike, as placeholders
-// are: 1 and 1.0 are one shape).
-func shapeText(v bson.RawValue) string {
-	switch v.Type {
-	case bson.TypeInt32, bson.TypeInt64, bson.TypeDouble:
-		return strconv.FormatFloat(mongodb.Number(v), 'g', -1, 64)
-	case bson.TypeString:
-		return strconv.Quote(v.StringValue())
-	case bson.TypeBoolean:
-		return strconv.FormatBool(v.Boolean())
-	case bson.TypeNull, bson.TypeUndefined:
-		return "null"
-	}
-	return v.String()
 }

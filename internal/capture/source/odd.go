@@ -1,4 +1,4 @@
-package capture
+package source
 
 import (
 	"math"
@@ -15,7 +15,7 @@ const maxLiteral = 1 << 20
 // Dates a workload file can write: years 0001 to 9999 (RFC 3339).
 var (
 	minDateMS = int64(-62135596800000) // 0001-01-01T00:00:00Z
-	maxDateMS = int64(253402300799999) // 9999-12-31T23:59:59.999Z
+	MaxDateMS = int64(253402300799999) // 9999-12-31T23:59:59.999Z
 )
 
 // odd says why an operation cannot be written to a workload ("" when it
@@ -30,7 +30,7 @@ func odd(o *Op) string {
 	if o.Update.Type == 0 && (o.Kind == KindUpdate || o.Kind == KindFindAndModify && !o.Remove) {
 		return "updates logged without their update (no u: a time-series bucket's, or one cut by the server)"
 	}
-	for _, v := range []bson.RawValue{docValue(o.Filter), docValue(o.Sort), docValue(o.Projection), o.Update, {Type: bson.TypeArray, Value: o.Pipeline}} {
+	for _, v := range []bson.RawValue{DocValue(o.Filter), DocValue(o.Sort), DocValue(o.Projection), o.Update, {Type: bson.TypeArray, Value: o.Pipeline}} {
 		if len(v.Value) == 0 {
 			continue
 		}
@@ -64,7 +64,7 @@ func oddValue(v bson.RawValue) string {
 			}
 		}
 	case bson.TypeDateTime:
-		if ms := v.DateTime(); ms < minDateMS || ms > maxDateMS {
+		if ms := v.DateTime(); ms < minDateMS || ms > MaxDateMS {
 			return "operations with a date before year 1 or after 9999"
 		}
 	case bson.TypeString, bson.TypeBinary, bson.TypeJavaScript, bson.TypeSymbol:

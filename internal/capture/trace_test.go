@@ -1,4 +1,4 @@
-package trace
+package capture
 
 import (
 	"bufio"
@@ -7,14 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mongoload/mongoload/internal/capture"
+	"github.com/mongoload/mongoload/internal/capture/source"
+	"github.com/mongoload/mongoload/internal/trace"
 )
 
 // TestFromALog: each Slow query line of a mongod log becomes an entry that
 // started at its t less its durationMillis, on its connection (ctx), with
 // its appName and its command; the oracle is the log read as plain JSON.
 func TestFromALog(t *testing.T) {
-	const path = "../capture/testdata/mongod.log"
+	const path = "testdata/mongod.log"
 	type line struct {
 		T struct {
 			Date time.Time `json:"$date"`
@@ -40,9 +41,9 @@ func TestFromALog(t *testing.T) {
 			want[start.Format(time.RFC3339Nano)+"|"+l.Ctx] = l
 		}
 	}
-	var got []Entry
-	if _, err := capture.ReadLogs([]string{path}, nil, func(o capture.Op) bool {
-		if e, ok := FromCapture(&o); ok {
+	var got []trace.Entry
+	if _, err := source.ReadLogs([]string{path}, nil, func(o source.Op) bool {
+		if e, ok := traceEntry(&o); ok {
 			got = append(got, e)
 		}
 		return true

@@ -1,4 +1,4 @@
-package capture
+package source
 
 import (
 	"context"
@@ -18,7 +18,7 @@ var queryStatsPipeline = bson.A{bson.D{{Key: "$queryStats", Value: bson.D{}}}}
 // queryStats takes two snapshots of $queryStats, --duration apart (one
 // without a duration), and makes each shape an operation executed as
 // often as its execCount grew between them.
-func queryStats(ctx context.Context, srv Server, o Options, emit func(Op) bool) (*Source, error) {
+func QueryStats(ctx context.Context, srv Server, o Options, emit func(Op) bool) (*Source, error) {
 	admin, ok := srv.(interface {
 		AdminAggregateEach(ctx context.Context, pipeline any, each func(bson.Raw) error) error
 	})
@@ -32,7 +32,7 @@ func queryStats(ctx context.Context, srv Server, o Options, emit func(Op) bool) 
 	}
 	first, err := snap()
 	if err != nil {
-		return nil, fmt.Errorf("this server has no $queryStats (MongoDB 8.0 and later, and Atlas, have it): capture from the profiler (--database without --query-stats) or from the log (--log); the server said: %s", firstLine(err))
+		return nil, fmt.Errorf("this server has no $queryStats (MongoDB 8.0 and later, and Atlas, have it): capture from the profiler (--database without --query-stats) or from the log (--log); the server said: %s", FirstLine(err))
 	}
 	start := o.Now()
 	var second []bson.Raw
@@ -120,9 +120,9 @@ func QueryStatsSource(first, second []bson.Raw, window time.Duration, dbs []stri
 			o.TS = bson.DateTime(t).Time().UTC()
 		}
 		p.Tally.Used++
-		p.keep(o)
+		p.Keep(o)
 	}
-	src := p.source("$queryStats", "")
+	src := p.Source("$queryStats", "")
 	src.Arrivals = nil // a shape's executions come at once, at its last time seen: no curve
 	if second != nil {
 		src.From, src.Complete = src.To.Add(-window), true
@@ -133,8 +133,8 @@ func QueryStatsSource(first, second []bson.Raw, window time.Duration, dbs []stri
 	return src
 }
 
-// placeholder reports whether s is one of $queryStats' literal
+// QueryStatsPlaceholder reports whether s is one of $queryStats' literal
 // placeholders, such as "?number" or "?array<?string>".
-func placeholder(s string) bool {
+func QueryStatsPlaceholder(s string) bool {
 	return strings.HasPrefix(s, "?") && len(s) > 1 && s[1] >= 'a' && s[1] <= 'z'
 }

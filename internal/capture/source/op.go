@@ -1,11 +1,15 @@
-// Package capture turns what a deployment recorded (its profiler, its
-// slow-query log, $queryStats, an export of profiler documents) and a
-// sample of its collections into a workload file in mongoload's own
-// language: one operation per query shape, weighted by its share, with
-// generators for the values each shape was seen with.
-package capture
+// Package source reads what a deployment recorded, for capture: its
+// profiler (read, or tailed over a window, turned on and restored with a
+// marker left behind in case capture dies), its slow-query logs, exports
+// of profiler documents and $queryStats, each reduced to Ops and a
+// Source that says what it recorded.
+package source
 
 import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -115,4 +119,53 @@ func (t *Tally) add(u Tally) {
 		}
 	}
 	t.Lost = append(t.Lost, u.Lost...)
+}
+
+func FirstLine(err error) string {
+	s, _, _ := strings.Cut(err.Error(), "\n")
+	return s
+}
+
+// BucketsPrefix starts the name of a time-series collection's buckets.
+const BucketsPrefix = "system.buckets."
+
+// BucketsOwner names the collection whose buckets coll is, or coll.
+func BucketsOwner(coll string) string { return strings.TrimPrefix(coll, BucketsPrefix) }
+
+// DocValue is d as a value (none when d is nil).
+func DocValue(d bson.Raw) bson.RawValue {
+	if d == nil {
+		return bson.RawValue{}
+	}
+	return bson.RawValue{Type: bson.TypeEmbeddedDocument, Value: d}
+}
+
+// LeftOut says what the source left out, and why, in one line.
+func (t Tally) LeftOut() string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(t.Skipped)) {
+		parts = append(parts, fmt.Sprintf("%d %s", t.Skipped[k], k))
+	}
+	for _, k := range slices.Sorted(maps.Keys(t.Unsupported)) {
+		parts = append(parts, fmt.Sprintf("%d unsupported %s", t.Unsupported[k], k))
+	}
+	if t.Garbage > 0 {
+		parts = append(parts, fmt.Sprintf("%d unreadable lines", t.Garbage))
+	}
+	if t.Truncated > 0 {
+		parts = append(parts, fmt.Sprintf("%d truncated commands (the server logged only part of them: not replayed)", t.Truncated))
+	}
+	if t.Own > 0 {
+		parts = append(parts, fmt.Sprintf("%d entries of capture's own reads (appName %s)", t.Own, AppName))
+	}
+	if t.TooLong > 0 {
+		parts = append(parts, fmt.Sprintf("%d lines over %d MiB", t.TooLong, maxLine>>20))
+	}
+	for _, k := range slices.Sorted(maps.Keys(t.Odd)) {
+		parts = append(parts, fmt.Sprintf("%d %s", t.Odd[k], k))
+	}
+	if len(parts) == 0 {
+		return "none skipped"
+	}
+	return "skipped: " + strings.Join(parts, ", ")
 }

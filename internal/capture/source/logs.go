@@ -1,4 +1,4 @@
-package capture
+package source
 
 import (
 	"bytes"
@@ -45,7 +45,7 @@ func ReadLogs(paths []string, dbs []string, emit func(Op) bool) (*Source, error)
 		return nil, fmt.Errorf("%s: no line is a mongod JSON log entry (%d lines read): capture needs MongoDB 4.4 or later's structured log", strings.Join(paths, ", "), lr.lines)
 	}
 	lr.finish()
-	return lr.p.source("log "+strings.Join(paths, ", "), "a log holds the operations slower than slowms (100 ms by default): the mix of slow operations, not the rate, unless the server ran with slowms 0 (then give the rate with --rate, or read the profiler)"), nil
+	return lr.p.Source("log "+strings.Join(paths, ", "), "a log holds the operations slower than slowms (100 ms by default): the mix of slow operations, not the rate, unless the server ran with slowms 0 (then give the rate with --rate, or read the profiler)"), nil
 }
 
 type logReader struct {

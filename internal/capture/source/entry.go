@@ -1,4 +1,4 @@
-package capture
+package source
 
 import (
 	"strings"
@@ -59,7 +59,7 @@ func (e *entry) readOp(t *Tally) (Op, bool) {
 		return Op{}, false
 	}
 	db, coll, _ := strings.Cut(e.ns, ".")
-	o := Op{DB: db, Coll: bucketsOwner(coll), Returned: e.returned, Inserted: e.inserted, Millis: e.millis, Plan: e.plan, TS: e.ts, Count: 1}
+	o := Op{DB: db, Coll: BucketsOwner(coll), Returned: e.returned, Inserted: e.inserted, Millis: e.millis, Plan: e.plan, TS: e.ts, Count: 1}
 	if hasWhere(e.cmd) {
 		t.unsupported("$where")
 		return Op{}, false
@@ -111,7 +111,7 @@ func (o *Op) command(cmd bson.Raw, t *Tally) bool {
 		return false
 	}
 	if c, ok := els[0].Value().StringValueOK(); ok {
-		o.Coll = bucketsOwner(c)
+		o.Coll = BucketsOwner(c)
 	}
 	switch name {
 	case "find":

@@ -1,4 +1,4 @@
-package capture
+package source
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // from after the last entry it held), so that the window, and the rate,
 // are exactly those of the capture. With EnableProfiler the level is set
 // for the window and restored on every way out.
-func profile(ctx context.Context, srv Server, o Options, emit func(Op) bool, unresponsive *bool) (src *Source, serverLost bool, err error) {
+func Profile(ctx context.Context, srv Server, o Options, emit func(Op) bool, unresponsive *bool) (src *Source, serverLost bool, err error) {
 	if len(o.Databases) == 0 {
 		return nil, false, errors.New("the profiler is per database: name the databases to capture with --database")
 	}
@@ -163,7 +163,7 @@ func tailWindow(ctx context.Context, srv Server, o Options, p *Profiled, src *So
 	mu.Unlock()
 	for i, err := range errs {
 		if err != nil {
-			src.Tally.Lost = append(src.Tally.Lost, "the profiler of "+o.Databases[i]+" stopped answering: "+firstLine(err)+"; the window ends there, what was read before is kept")
+			src.Tally.Lost = append(src.Tally.Lost, "the profiler of "+o.Databases[i]+" stopped answering: "+FirstLine(err)+"; the window ends there, what was read before is kept")
 			serverLost = true
 		}
 	}
@@ -180,7 +180,7 @@ func readProfile(ctx context.Context, until time.Time, srv Server, db string, fi
 	return srv.TailEach(ctx, until, db, "system.profile", filter, after, add, func(err error) {
 		mu.Lock()
 		defer mu.Unlock()
-		src.Tally.Lost = append(src.Tally.Lost, fmt.Sprintf("%s, %s: the profiler's cap overwrote entries before they were read (%s); the gap is lost, raise system.profile's size to keep up", time.Now().UTC().Format(time.TimeOnly), db, firstLine(err)))
+		src.Tally.Lost = append(src.Tally.Lost, fmt.Sprintf("%s, %s: the profiler's cap overwrote entries before they were read (%s); the gap is lost, raise system.profile's size to keep up", time.Now().UTC().Format(time.TimeOnly), db, FirstLine(err)))
 	})
 }
 
@@ -193,7 +193,7 @@ func restoreProfiler(srv Server, db string, st mongodb.ProfilerState, progress f
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	if err := srv.SetProfiler(ctx, db, st); err != nil {
-		progress(fmt.Sprintf("warning: could not restore the profiler of %s to level %d (slowms %d): %v; the next capture --enable-profiler of %s restores it, or in mongosh: %s", db, st.Level, st.SlowMS, firstLine(err), db, restoreLine(db, st)))
+		progress(fmt.Sprintf("warning: could not restore the profiler of %s to level %d (slowms %d): %v; the next capture --enable-profiler of %s restores it, or in mongosh: %s", db, st.Level, st.SlowMS, FirstLine(err), db, restoreLine(db, st)))
 		return false
 	}
 	progress(fmt.Sprintf("profiler of %s restored to level %d (slowms %d)", db, st.Level, st.SlowMS))

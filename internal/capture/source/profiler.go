@@ -1,4 +1,4 @@
-package capture
+package source
 
 import (
 	"bytes"
@@ -84,12 +84,12 @@ func (p *Profiled) Add(d bson.Raw) {
 		if o.Count > 0 {
 			p.Tally.Used++
 		}
-		p.keep(o)
+		p.Keep(o)
 	}
 }
 
-// keep hands o on (Emit) or keeps it (Ops), and widens the window.
-func (p *Profiled) keep(o Op) {
+// Keep hands o on (Emit) or keeps it (Ops), and widens the window.
+func (p *Profiled) Keep(o Op) {
 	p.Executions += o.Count
 	if !o.TS.IsZero() && o.Count > 0 {
 		if p.Arrivals == nil {
@@ -114,8 +114,8 @@ func (p *Profiled) keep(o Op) {
 	}
 }
 
-// source makes the Source of what p read.
-func (p *Profiled) source(name, why string) *Source {
+// Source makes the Source of what p read.
+func (p *Profiled) Source(name, why string) *Source {
 	return &Source{Name: name, Why: why, Tally: p.Tally, Ops: p.Ops, From: p.From, To: p.To, Executions: p.Executions, Sampling: 1, Arrivals: p.Arrivals}
 }
 
@@ -125,7 +125,7 @@ func (p *Profiled) outside(ns string) string {
 	switch {
 	case db == "admin" || db == "local" || db == "config":
 		return "the " + db + " database"
-	case strings.HasPrefix(coll, "system.") && !strings.HasPrefix(coll, bucketsPrefix): // buckets: their time-series collection's (timeseries.go)
+	case strings.HasPrefix(coll, "system.") && !strings.HasPrefix(coll, BucketsPrefix): // buckets: their time-series collection's (timeseries.go)
 		return "system collections"
 	case coll == "mongoload_meta":
 		return "mongoload's own bookkeeping (mongoload_meta)"

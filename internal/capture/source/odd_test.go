@@ -1,4 +1,4 @@
-package capture
+package source
 
 import (
 	"bytes"
@@ -40,7 +40,7 @@ func TestOddShapesAreSkippedAndCounted(t *testing.T) {
 			if len(p.Ops) != 2 || p.Tally.Read != 3 {
 				t.Errorf("%d operations of %d entries, want the 2 good ones of 3", len(p.Ops), p.Tally.Read)
 			}
-			if s := p.Tally.skipped(); !strings.Contains(s, "1 ") || !strings.Contains(s, c.why) {
+			if s := p.Tally.LeftOut(); !strings.Contains(s, "1 ") || !strings.Contains(s, c.why) {
 				t.Errorf("the odd one is not counted with its reason %q: %s", c.why, s)
 			}
 		})
@@ -82,7 +82,7 @@ func TestBadPartsOfALog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if src.Tally.Used != 2 || src.Tally.TooLong != 1 || !strings.Contains(src.Tally.skipped(), "1 lines over") {
-		t.Errorf("long line: %d used, %d too long (%s); want 2 and 1", src.Tally.Used, src.Tally.TooLong, src.Tally.skipped())
+	if src.Tally.Used != 2 || src.Tally.TooLong != 1 || !strings.Contains(src.Tally.LeftOut(), "1 lines over") {
+		t.Errorf("long line: %d used, %d too long (%s); want 2 and 1", src.Tally.Used, src.Tally.TooLong, src.Tally.LeftOut())
 	}
 }

@@ -1,0 +1,79 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mongoload/mongoload/internal/capture/source"
+	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/run"
+)
+
+// AppName is the appName capture connects under, so that its own
+// commands can be told from the application's.
+const AppName = source.AppName
+
+// Capture is the capture command's one call: it starts the trace (when
+// o.TracePath is set), connects to the deployment conn names (nil: files
+// only), captures, and finishes the trace, removing it when the capture
+// failed. Connection and output failures carry run's kinds; a failure to
+// read the sources is a plain error.
+func Capture(ctx context.Context, conn *config.Config, log io.Writer, o Options) (*Result, error) {
+	var tf *traceFile
+	if o.TracePath != "" {
+		var err error
+		if tf, err = createTrace(o.TracePath, o.Databases); err != nil {
+			return nil, err
+		}
+		o.Trace = tf.add
+	}
+	var srv source.Server
+	var source mongodb.Deployment
+	if conn != nil {
+		cl, err := connect(ctx, conn, log)
+		if err != nil {
+			if tf != nil {
+				tf.w.Abort()
+			}
+			return nil, err
+		}
+		defer cl.Close()
+		srv = cl
+		// Who the source is, recorded in the file, so that a run of it
+		// against this deployment is refused (run.GuardSource).
+		if source, err = cl.Deployment(ctx); err != nil {
+			fmt.Fprintf(log, "capture: %v: the file cannot record its source, so nothing will refuse to run it against this deployment\n", err)
+		}
+	}
+	o.Deployment = strings.Join(source, ",")
+	res, err := Run(ctx, srv, o)
+	if err != nil {
+		res = nil
+	} else {
+		res.CapturedFrom = source
+	}
+	if tf != nil {
+		line, terr := tf.finish(res)
+		if terr != nil {
+			return nil, terr
+		}
+		if res != nil {
+			res.TraceLine = line
+		}
+	}
+	return res, err
+}
+
+// connect connects with conn under capture's appName, so that its own
+// commands can be told from the application's in the profiler.
+func connect(ctx context.Context, conn *config.Config, log io.Writer) (*mongodb.Client, error) {
+	if err := mongodb.CheckURI(conn.Connection.URI); err != nil {
+		return nil, err
+	}
+	c := *conn
+	c.Connection.AppName = AppName
+	return run.Connect(ctx, log, &c, mongodb.ConnectOptions{})
+}
