@@ -137,17 +137,12 @@ func uriGiven(fs *pflag.FlagSet, o IO) bool {
 	return fs.Changed("uri") || env
 }
 
-// captureConfig is the connection's settings, layered as run's are
-// (defaults < environment < flags).
+// captureConfig is the connection's settings, resolved as every
+// command's are (config.Resolve).
 func captureConfig(fs *pflag.FlagSet, o IO) (*config.Config, error) {
-	cfg := config.Default()
-	if err := config.ApplyEnv(cfg, o.Getenv); err != nil {
-		return nil, err
-	}
-	if err := applyFlags(cfg, fs); err != nil {
-		return nil, err
-	}
-	return cfg, nil
+	src := sources(fs, o)
+	src.Check = run.CheckConnection
+	return config.Resolve(src)
 }
 
 // checkTracePath refuses a --trace the capture may not write: one without
