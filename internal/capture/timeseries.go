@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/mongoload/mongoload/internal/capture/source"
 	"github.com/mongoload/mongoload/internal/config"
@@ -62,26 +61,4 @@ func (c *Collection) timeseriesOf(template config.Value) *config.Timeseries {
 	}
 	c.Notes = append(c.Notes, fmt.Sprintf("written as a plain collection: the sample shows no time field %s (a time-series collection needs it in every document)", ts.TimeField))
 	return nil
-}
-
-// yamlTimeseries is a time-series definition as the workload file writes it.
-func yamlTimeseries(ts *config.Timeseries) *yaml.Node {
-	m := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
-	for _, f := range []struct {
-		k string
-		v string
-	}{{"timeField", ts.TimeField}, {"metaField", ts.MetaField}, {"granularity", ts.Granularity}} {
-		if f.v != "" {
-			config.YAMLPair(m, f.k, config.YAMLString(f.v))
-		}
-	}
-	for _, f := range []struct {
-		k string
-		v int64
-	}{{"bucketMaxSpanSeconds", ts.BucketMaxSpanSeconds}, {"bucketRoundingSeconds", ts.BucketRoundingSeconds}, {"expireAfterSeconds", ts.ExpireAfterSeconds}} {
-		if f.v > 0 {
-			config.YAMLPair(m, f.k, config.YAMLNumber(f.v))
-		}
-	}
-	return m
 }

@@ -115,3 +115,13 @@ func YAMLValue(v Value, block bool) *yaml.Node {
 	}
 	return n
 }
+
+// ParseValue reads a template value written in YAML ("{$gen: int, min:
+// 1, max: 9}"), for a writer that builds a configuration from parts.
+func ParseValue(text string) (Value, error) {
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &n); err != nil {
+		return Value{}, err
+	}
+	return valueFromNode(&n)
+}

@@ -45,6 +45,9 @@ func Load(files, args []string) (*config.Config, *Workload, []string, error) {
 	if err != nil {
 		return nil, nil, warnings, fmt.Errorf("translating the YCSB properties (a mongoload bug; please report it): %w", err)
 	}
+	if w.URL != "" {
+		cfg.Connection.URI = w.URL // the file writes it redacted; the run connects with the password
+	}
 	return cfg, w, warnings, nil
 }
 

@@ -1,10 +1,14 @@
 package ycsb
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/mongoload/mongoload/internal/config"
 )
 
 // The operation names, which are YCSB's measurement names: the YCSB
@@ -29,60 +33,76 @@ type RenderOptions struct {
 	Builtin bool
 }
 
-// YAML renders w as a mongoload workload: collection ycsb.usertable (or
-// as configured) with YCSB's records, and one operation per YCSB operation
-// with a positive proportion, named as YCSB names its measurements.
+// YAML renders w as a mongoload workload (Config), written by config's
+// one writer.
 func (w *Workload) YAML(o RenderOptions) []byte {
-	var b strings.Builder
-	for _, line := range strings.Split(strings.TrimSpace(o.Comment), "\n") {
-		if line != "" {
-			b.WriteString(strings.TrimRight("# "+line, " ") + "\n")
+	cfg, err := w.Config(o)
+	var b bytes.Buffer
+	if err == nil {
+		var always []string
+		if !o.Builtin {
+			always = []string{"concurrency"} // YCSB's threadcount, default 1, not mongoload's
 		}
+		err = config.Encode(&b, cfg, config.Encoding{Header: strings.TrimSpace(o.Comment), Always: always, Wrap: 100})
 	}
-	fmt.Fprintf(&b, "name: %s\n", quote(o.Name))
-	fmt.Fprintf(&b, "description: %s\n", quote(o.Description))
-	if w.URL != "" && !o.Builtin {
-		fmt.Fprintf(&b, "\nconnection:\n  uri: %s\n", strconv.Quote(w.URL))
+	if err != nil {
+		return []byte(fmt.Sprintf("# the YCSB workload could not be written (a mongoload bug): %v\n", err)) // refused by the reader
 	}
-	fmt.Fprintf(&b, "\ncollections:\n  - database: %s\n    name: %s\n    template:\n", quote(w.Database), quote(w.Table))
-	fmt.Fprintf(&b, "      _id: %s\n", w.key(""))
-	for i := range w.FieldCount {
-		fmt.Fprintf(&b, "      %s: %s\n", w.field(i), w.value())
-	}
-	b.WriteString("\noperations:\n")
-	query := w.key(w.distribution(o.Builtin))
-	if w.Read > 0 {
-		w.op(&b, OpRead, "findOne", w.Read)
-		fmt.Fprintf(&b, "    filter: {_id: %s}\n", query)
-		w.readProjection(&b, true)
-	}
-	if w.Update > 0 {
-		w.op(&b, OpUpdate, "updateOne", w.Update)
-		fmt.Fprintf(&b, "    filter: {_id: %s}\n", query)
-		w.update(&b)
-	}
-	if w.Insert > 0 {
-		w.op(&b, OpInsert, "insertOne", w.Insert)
-	}
-	if w.Scan > 0 {
-		w.op(&b, OpScan, "find", w.Scan)
-		fmt.Fprintf(&b, "    filter: {_id: {$gte: %s}}\n", query)
-		b.WriteString("    sort: {_id: 1}\n")
-		fmt.Fprintf(&b, "    limit: %s\n", intGen(w.MinScanLength, w.MaxScanLength, w.ScanLengthDistribution == "zipfian"))
-		w.readProjection(&b, false)
-	}
-	if w.ReadModifyWrite > 0 {
-		w.op(&b, OpReadModifyWrite, "readModifyWrite", w.ReadModifyWrite)
-		fmt.Fprintf(&b, "    filter: {_id: %s}\n", query)
-		w.readProjection(&b, false)
-		w.update(&b)
-	}
-	w.run(&b, o.Builtin)
-	return []byte(b.String())
+	return b.Bytes()
 }
 
-func (w *Workload) op(b *strings.Builder, name, typ string, weight float64) {
-	fmt.Fprintf(b, "  - name: %s\n    type: %s\n    weight: %s\n", name, typ, strconv.FormatFloat(weight, 'g', -1, 64))
+// Config is w as a mongoload configuration: collection ycsb.usertable (or
+// as configured) with YCSB's records, and one operation per YCSB
+// operation with a positive proportion, named as YCSB names its
+// measurements.
+func (w *Workload) Config(o RenderOptions) (*config.Config, error) {
+	var es []error
+	val := func(text string) config.Value {
+		if text == "" {
+			return config.Value{} // left out
+		}
+		v, err := config.ParseValue(text)
+		es = append(es, err)
+		return v
+	}
+	cfg := config.Default()
+	cfg.Name, cfg.Description = o.Name, o.Description
+	if w.URL != "" && !o.Builtin {
+		cfg.Connection.URI = w.URL
+	}
+	template := config.Value{Kind: config.KindDoc, Fields: []config.Field{{Key: "_id", Value: val(w.key(""))}}}
+	for i := range w.FieldCount {
+		template.Fields = append(template.Fields, config.Field{Key: w.field(i), Value: val(w.value())})
+	}
+	cfg.Collections = []config.Collection{{Database: w.Database, Name: w.Table, Template: template}}
+	query := w.key(w.distribution(o.Builtin))
+	op := func(name, typ string, weight float64) *config.Operation {
+		cfg.Operations = append(cfg.Operations, config.Operation{Name: name, Type: typ, Weight: weight})
+		return &cfg.Operations[len(cfg.Operations)-1]
+	}
+	if w.Read > 0 {
+		r := op(OpRead, "findOne", w.Read)
+		r.Filter, r.Projection = val("{_id: "+query+"}"), val(w.readProjection(true))
+	}
+	if w.Update > 0 {
+		u := op(OpUpdate, "updateOne", w.Update)
+		u.Filter, u.Update = val("{_id: "+query+"}"), val(w.update())
+	}
+	if w.Insert > 0 {
+		op(OpInsert, "insertOne", w.Insert)
+	}
+	if w.Scan > 0 {
+		sc := op(OpScan, "find", w.Scan)
+		sc.Filter, sc.Sort = val("{_id: {$gte: "+query+"}}"), val("{_id: 1}")
+		sc.Limit.Gen = val(intGen(w.MinScanLength, w.MaxScanLength, w.ScanLengthDistribution == "zipfian"))
+		sc.Projection = val(w.readProjection(false))
+	}
+	if w.ReadModifyWrite > 0 {
+		rmw := op(OpReadModifyWrite, "readModifyWrite", w.ReadModifyWrite)
+		rmw.Filter, rmw.Projection, rmw.Update = val("{_id: "+query+"}"), val(w.readProjection(false)), val(w.update())
+	}
+	w.run(&cfg.Run, o.Builtin)
+	return cfg, errors.Join(es...)
 }
 
 // key is the key generator of YCSB's record keys (buildKeyName), with the
@@ -137,63 +157,62 @@ func (w *Workload) value() string {
 	return fmt.Sprintf("{$gen: binary, length: %d, bytes: ycsb}", w.FieldLength)
 }
 
-// readProjection writes the fields a read returns: all (readallfields),
-// named one by one (readallfieldsbyname, reads only), or one at random.
-func (w *Workload) readProjection(b *strings.Builder, read bool) {
+// readProjection is the fields a read returns: all (readallfields; ""
+// leaves the projection out), named one by one (readallfieldsbyname,
+// reads only), or one at random.
+func (w *Workload) readProjection(read bool) string {
+	fields := make([]string, w.FieldCount)
+	for i := range fields {
+		fields[i] = "{" + w.field(i) + ": 1}"
+	}
 	switch {
 	case !w.ReadAllFields:
-		b.WriteString("    projection:\n      $gen: enum\n      values:\n")
-		for i := range w.FieldCount {
-			fmt.Fprintf(b, "        - {%s: 1}\n", w.field(i))
-		}
+		return "{$gen: enum, values: [" + strings.Join(fields, ", ") + "]}"
 	case read && w.ReadAllFieldsByName:
-		fields := make([]string, w.FieldCount)
 		for i := range fields {
-			fields[i] = w.field(i) + ": 1"
+			fields[i] = strings.Trim(fields[i], "{}")
 		}
-		fmt.Fprintf(b, "    projection: {%s}\n", strings.Join(fields, ", "))
+		return "{" + strings.Join(fields, ", ") + "}"
 	}
+	return ""
 }
 
-// update writes the $set of an update: every field (writeallfields) or
-// one at random.
-func (w *Workload) update(b *strings.Builder) {
-	b.WriteString("    update:\n      $set:\n")
+// update is the $set of an update: every field (writeallfields) or one
+// at random.
+func (w *Workload) update() string {
+	fields := make([]string, w.FieldCount)
+	for i := range fields {
+		fields[i] = w.field(i) + ": " + w.value()
+	}
 	if w.WriteAllFields {
-		for i := range w.FieldCount {
-			fmt.Fprintf(b, "        %s: %s\n", w.field(i), w.value())
-		}
-		return
+		return "{$set: {" + strings.Join(fields, ", ") + "}}"
 	}
-	b.WriteString("        $gen: enum\n        values:\n")
-	for i := range w.FieldCount {
-		fmt.Fprintf(b, "          - {%s: %s}\n", w.field(i), w.value())
+	for i := range fields {
+		fields[i] = "{" + fields[i] + "}"
 	}
+	return "{$set: {$gen: enum, values: [" + strings.Join(fields, ", ") + "]}}"
 }
 
-// run writes the run section: the records to load, and for a property
-// file the client settings.
-func (w *Workload) run(b *strings.Builder, builtin bool) {
-	b.WriteString("\nrun:\n")
-	fmt.Fprintf(b, "  seed: %d\n", w.insertCount())
+// run sets the run: the records to load, and for a property file the
+// client settings.
+func (w *Workload) run(r *config.Run, builtin bool) {
+	r.Seed = w.insertCount()
 	if w.BatchSize > 0 {
-		fmt.Fprintf(b, "  seedBatchSize: %d\n", w.BatchSize)
+		r.SeedBatchSize = int(w.BatchSize)
 	}
 	if builtin {
 		return
 	}
-	fmt.Fprintf(b, "  concurrency: %d\n", w.ThreadCount)
-	if w.OperationCount > 0 {
-		fmt.Fprintf(b, "  operations: %d\n", w.OperationCount)
-	}
+	r.Concurrency = int(w.ThreadCount)
+	r.Operations = w.OperationCount
 	switch {
 	case w.MaxExecutionTime > 0:
-		fmt.Fprintf(b, "  duration: %s\n", w.MaxExecutionTime)
+		r.Duration = config.Duration(w.MaxExecutionTime)
 	case w.OperationCount > 0:
-		b.WriteString("  duration: 0s\n") // until the operation count
+		r.Duration = 0 // until the operation count
 	}
 	if w.Target > 0 {
-		fmt.Fprintf(b, "  rate: %s\n", num(w.Target))
+		r.Rate = w.Target
 	}
 }
 
