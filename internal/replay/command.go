@@ -24,6 +24,15 @@ var sessionFields = map[string]bool{
 	"databaseVersion": true, "clientOperationKey": true,
 }
 
+// notTheApplications are commands a driver sends for itself (cursors,
+// sessions, handshakes, authentication, monitoring) or a recording's own
+// (MongoDB's traffic recording holds every message, these included).
+var notTheApplications = map[string]bool{
+	"getMore": true, "killCursors": true, "endSessions": true, "hello": true, "isMaster": true, "ismaster": true, "ping": true,
+	"saslStart": true, "saslContinue": true, "authenticate": true, "logout": true, "buildInfo": true, "buildinfo": true,
+	"startTrafficRecording": true, "stopTrafficRecording": true,
+}
+
 // Why an entry is not sent.
 const (
 	WhyGetMore   = "getMores (each replayed find or aggregate reads its own cursor to its end)"
@@ -54,7 +63,7 @@ func command(op, ns string, cmd bson.Raw) ([]byte, string) {
 		return wrap("delete", coll, "deletes", cmd), ""
 	case first == "insert" && cmd.Lookup("documents").Type == 0:
 		return nil, WhyNoDocs
-	case first == "getMore" || first == "killCursors" || first == "endSessions" || first == "hello" || first == "isMaster" || first == "ping":
+	case notTheApplications[first]:
 		return nil, WhyOther
 	}
 	idx, out := bsoncore.AppendDocumentStart(nil)

@@ -2,16 +2,13 @@ package replay
 
 import (
 	"errors"
-	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/generate"
 	"github.com/mongoload/mongoload/internal/results"
-	"github.com/mongoload/mongoload/internal/trace"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -46,8 +43,7 @@ type Feed struct {
 	loops  int
 	loop   int
 	period time.Duration // one pass, with one mean gap before the next
-	f      *os.File
-	r      *trace.Reader
+	r      *entries
 	lanes  map[string]chan struct{} // each connection's last operation's Done
 	err    error
 	// lag has its clock started by the first Next: the engine asks for
@@ -67,19 +63,14 @@ func (t *Trace) Feed(p Pace, lag *Lag) (*Feed, error) {
 }
 
 func (fd *Feed) open() error {
-	if fd.f != nil {
-		fd.f.Close()
+	if fd.r != nil {
+		fd.r.Close()
 	}
-	f, err := os.Open(fd.t.Path)
+	r, err := openEntries(fd.t.Path)
 	if err != nil {
 		return err
 	}
-	r, err := trace.NewReader(f)
-	if err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", fd.t.Path, err)
-	}
-	fd.f, fd.r = f, r
+	fd.r = r
 	return nil
 }
 
@@ -135,7 +126,7 @@ func (fd *Feed) Err() error { return fd.err }
 
 // Close closes the file.
 func (fd *Feed) Close() {
-	if fd.f != nil {
-		fd.f.Close()
+	if fd.r != nil {
+		fd.r.Close()
 	}
 }

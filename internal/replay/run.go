@@ -11,6 +11,7 @@ import (
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/mongodb"
+	"github.com/mongoload/mongoload/internal/recording"
 	"github.com/mongoload/mongoload/internal/run"
 	"github.com/mongoload/mongoload/internal/sink"
 )
@@ -142,6 +143,9 @@ func (t *Trace) line(p Pace) string {
 	}
 	if d := t.Damage.String(); d != "" {
 		s += "\nreplay: the trace did not read whole: " + d + "; what read is replayed"
+	}
+	if t.Header.Tool == recording.Tool {
+		s += "\nreplay: a MongoDB traffic recording names no deployment: nothing can refuse to replay its writes into the one it was recorded on (replay it into a copy)"
 	}
 	if t.Trailer == nil && len(t.Header.CapturedFrom) == 0 {
 		s += "\nreplay: the trace was cut short before its trailer, and its header names no source deployment (captured from files, or written by an earlier mongoload): nothing can refuse to replay it into the deployment it was captured from"

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -56,15 +55,11 @@ func (t *Trace) Span() time.Duration { return t.Last.Sub(t.First) }
 
 // Scan reads the whole trace once.
 func Scan(path string) (*Trace, error) {
-	f, err := os.Open(path)
+	r, err := openEntries(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	r, err := trace.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
+	defer r.Close()
 	t := &Trace{Path: path, Header: r.Header, Skipped: map[string]int64{}, byShape: map[string]*Shape{}}
 	nss := map[string]*Namespace{}
 	for {
@@ -107,7 +102,12 @@ func Scan(path string) (*Trace, error) {
 			ns.Reads++
 		}
 	}
-	t.Trailer, t.Damage = r.Trailer, r.Damage
+	var skipped map[string]int64
+	t.Trailer, t.Damage, skipped = r.End()
+	for why, n := range skipped {
+		t.Skipped[why] += n
+		t.Entries += n
+	}
 	if t.Sent == 0 {
 		return nil, fmt.Errorf("%s: no operation to replay (%d entries read%s)", path, t.Entries, t.skippedText())
 	}

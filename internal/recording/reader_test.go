@@ -1,0 +1,133 @@
+package recording
+
+import (
+	"errors"
+	"io"
+	"os"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/trace"
+)
+
+func readAll(t *testing.T, path string) (*Reader, []trace.Entry) {
+	t.Helper()
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var out []trace.Entry
+	for {
+		e, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return r, out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, e)
+	}
+}
+
+// TestReadsRequestsInOrderWithTheirDurations: a recording of two
+// connections, built from the layout: every request an entry in the order
+// received, each timed to its connection's next response; sessions'
+// events, responses and a compressed message are no entries; document
+// sequences are put back in the command; a checksum is left out.
+func TestReadsRequestsInOrderWithTheirDurations(t *testing.T) {
+	var r rec
+	find := bson.D{{Key: "find", Value: "people"}, {Key: "filter", Value: bson.D{{Key: "_id", Value: 5}}}, {Key: "$db", Value: "crm"}}
+	ok := bson.D{{Key: "ok", Value: 1.0}}
+	r.packet(eventSessionStart, 7, 0, nil)
+	r.packet(eventRequest, 7, 1000, buildMsg(t, 1, 0, 0, find))
+	r.packet(eventRequest, 8, 2000, buildMsg(t, 1, 0, 0, find))
+	r.packet(eventResponse, 7, 3500, buildMsg(t, 2, 1, 0, ok))
+	r.packet(eventRequest, 7, 5000, buildMsg(t, 3, 0, 0, bson.D{{Key: "insert", Value: "people"}, {Key: "$db", Value: "crm"}},
+		Seq{"documents", []bson.D{{{Key: "_id", Value: 1}}, {{Key: "_id", Value: 2}}}}))
+	r.packet(eventResponse, 7, 5600, buildMsg(t, 4, 3, 0, ok))
+	r.packet(eventRequest, 7, 6000, buildMsg(t, 5, 0, flagChecksum, bson.D{{Key: "update", Value: "people"},
+		{Key: "updates", Value: bson.A{bson.D{{Key: "q", Value: bson.D{{Key: "org", Value: "a"}}}, {Key: "u", Value: bson.D{{Key: "$set", Value: bson.D{{Key: "x", Value: 1}}}}}, {Key: "multi", Value: true}}}},
+		{Key: "$db", Value: "crm"}}))
+	r.packet(eventResponse, 7, 6100, buildMsg(t, 6, 5, 0, ok))
+	r.packet(eventRequest, 7, 7000, buildMsg(t, 7, 0, flagMoreToCome, bson.D{{Key: "delete", Value: "people"},
+		{Key: "deletes", Value: bson.A{bson.D{{Key: "q", Value: bson.D{}}, {Key: "limit", Value: 0}}}}, {Key: "$db", Value: "crm"}}))
+	compressed := buildMsg(t, 8, 0, 0, find)
+	compressed[12] = byte(opCompressed & 0xff)
+	compressed[13] = byte(opCompressed >> 8)
+	r.packet(eventRequest, 7, 7100, compressed)
+	r.packet(eventResponse, 9, 7200, buildMsg(t, 9, 99, 0, ok)) // its request predates the recording
+	r.packet(eventSessionEnd, 7, 8000, nil)
+	r.packet(eventResponse, 8, 9000, buildMsg(t, 2, 1, 0, ok))
+	path := r.write(t, t.TempDir(), "1700000000000.bin")
+
+	rd, got := readAll(t, path)
+	base := time.UnixMilli(1700000000000).UTC()
+	want := []struct {
+		at, dur time.Duration
+		conn    string
+		op      string
+		shape   string
+	}{
+		{1000 * time.Microsecond, 2500 * time.Microsecond, "conn7", "query", "find people {_id}"},
+		{2000 * time.Microsecond, 7000 * time.Microsecond, "conn8", "query", "find people {_id}"},
+		{5000 * time.Microsecond, 600 * time.Microsecond, "conn7", "insert", "insert people batch"},
+		{6000 * time.Microsecond, 100 * time.Microsecond, "conn7", "update", "update people multi {org}"},
+		{7000 * time.Microsecond, 0, "conn7", "remove", "delete people multi {}"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d entries, want %d: %+v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		e := got[i]
+		if !e.Start.Equal(base.Add(w.at)) || e.Dur != w.dur || e.Conn != w.conn || e.Op != w.op || e.Shape != w.shape || e.NS != "crm.people" {
+			t.Errorf("entry %d: start +%v dur %v %s %s %q %s, want +%v %v %s %s %q crm.people", i, e.Start.Sub(base), e.Dur, e.Conn, e.Op, e.Shape, e.NS,
+				w.at, w.dur, w.conn, w.op, w.shape)
+		}
+	}
+	docs, _ := got[2].Cmd.Lookup("documents").Array().Values()
+	if len(docs) != 2 || docs[1].Document().Lookup("_id").AsInt64() != 2 {
+		t.Errorf("the insert's documents: %v", got[2].Cmd)
+	}
+	if rd.Skipped[WhyCompressed] != 1 || len(rd.Skipped) != 1 {
+		t.Errorf("skipped %v, want the compressed message", rd.Skipped)
+	}
+	if rd.Trailer == nil || rd.Damage.Any() {
+		t.Errorf("trailer %v, damage %+v: want a trailer and no damage", rd.Trailer, rd.Damage)
+	}
+}
+
+// TestCutAndForeignFiles: a file cut inside its last packet keeps every
+// whole packet before the cut and says it was cut; a file in another
+// layout (an earlier server's, with no event byte) is refused by name.
+func TestCutAndForeignFiles(t *testing.T) {
+	var r rec
+	find := bson.D{{Key: "find", Value: "c"}, {Key: "$db", Value: "d"}}
+	r.packet(eventRequest, 1, 10, buildMsg(t, 1, 0, 0, find))
+	r.packet(eventResponse, 1, 20, buildMsg(t, 2, 1, 0, bson.D{{Key: "ok", Value: 1.0}}))
+	r.packet(eventRequest, 1, 30, buildMsg(t, 3, 0, 0, find))
+	r.b = r.b[:len(r.b)-5]
+	dir := t.TempDir()
+	rd, got := readAll(t, r.write(t, dir, "1.bin"))
+	if len(got) != 1 || got[0].Dur != 10*time.Microsecond || !rd.Damage.Truncated {
+		t.Errorf("cut file: %d entries (%+v), damage %+v: want the first, and the cut said", len(got), got, rd.Damage)
+	}
+
+	// An earlier layout: size, connection, session, date (ms), order, message.
+	var old rec
+	old.packet(eventRequest, 1, uint64(time.Now().UnixMilli()), buildMsg(t, 1, 0, 0, find))
+	b := append(old.b[:4:4], old.b[5:]...) // no event byte
+	b[0]--
+	foreign := dir + "/old.bin"
+	if err := os.WriteFile(foreign, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if IsRecording(foreign) {
+		t.Error("an earlier layout's file passes for a recording")
+	}
+	if _, err := Open(foreign); !errors.Is(err, ErrLayout) {
+		t.Errorf("Open of an earlier layout: %v, want ErrLayout", err)
+	}
+}
