@@ -90,22 +90,22 @@ type colState struct {
 // it counts as mongoload's.
 func (cl *Client) inspect(ctx context.Context, col *workload.Collection, o SetupOptions) (*colState, error) {
 	st := &colState{col: col}
-	if !o.Drop {
-		var err error
-		if st.exists, err = cl.collectionExists(ctx, col); err != nil {
-			return nil, err
-		}
+	var err error
+	if o.Drop {
+		st.notice, err = cl.checkDropKind(ctx, col)
+	} else {
+		st.exists, err = cl.collectionExists(ctx, col)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if !st.exists && !o.Create {
 		return nil, fmt.Errorf("collection %s does not exist: run with setup enabled (the default) or --seed", col.Namespace())
 	}
 	ours := !st.exists
 	if st.exists {
-		meta := cl.c.Database(col.Database).Collection(MetaCollection)
-		err := meta.FindOne(ctx, bson.D{{Key: "_id", Value: col.Name}}).Decode(&st.meta)
-		ours = err == nil
-		if err != nil && !errors.Is(err, mongo.ErrNoDocuments) {
-			return nil, fmt.Errorf("read %s.%s: %w", col.Database, MetaCollection, err)
+		if ours, err = cl.readMeta(ctx, col, &st.meta); err != nil {
+			return nil, err
 		}
 	}
 	if st.exists && !ours {
@@ -133,9 +133,19 @@ func (cl *Client) inspect(ctx context.Context, col *workload.Collection, o Setup
 	if o.Fill != nil && !col.OutputOnly {
 		fill = o.Fill(col, st.meta.Keys)
 	}
-	var err error
 	st.own, err = decideOwnership(col, ours, o, fill)
 	return st, err
+}
+
+// readMeta reads col's record in its database's mongoload_meta into m,
+// and says whether there is one: whether mongoload created col.
+func (cl *Client) readMeta(ctx context.Context, col *workload.Collection, m *metaDoc) (bool, error) {
+	meta := cl.c.Database(col.Database).Collection(MetaCollection)
+	err := meta.FindOne(ctx, bson.D{{Key: "_id", Value: col.Name}}).Decode(m)
+	if err != nil && !errors.Is(err, mongo.ErrNoDocuments) {
+		return false, fmt.Errorf("read %s.%s: %w", col.Database, MetaCollection, err)
+	}
+	return err == nil, nil
 }
 
 // apply makes one inspected collection ready: drops it when asked,

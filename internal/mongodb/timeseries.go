@@ -70,6 +70,31 @@ func (cl *Client) checkKind(ctx context.Context, col *workload.Collection) error
 	return nil
 }
 
+// checkDropKind applies the kind rule to a collection --drop will drop
+// and recreate: one of the other kind is dropped only if mongoload
+// created it (a workload that changed its kind), and then said; someone
+// else's is refused, as without --drop: a plain collection of the
+// workload's name where it declares a time-series one is not the
+// workload's, and nothing is dropped (docs/timeseries.md).
+func (cl *Client) checkDropKind(ctx context.Context, col *workload.Collection) (notice string, err error) {
+	kind, err := cl.collectionType(ctx, col.Database, col.Name)
+	if err != nil || kind == "" || col.OutputOnly || (kind == "timeseries") == (col.Timeseries != nil) {
+		return "", err
+	}
+	ours, err := cl.readMeta(ctx, col, &metaDoc{})
+	if err != nil {
+		return "", err
+	}
+	was, now := "a plain collection", "a time-series one"
+	if col.Timeseries == nil {
+		was, now = "a time-series collection", "a plain one"
+	}
+	if !ours {
+		return "", fmt.Errorf("%s exists as %s mongoload did not create, and the workload declares it %s: --drop drops the workload's collections, not another kind of collection of the same name; name another collection (or drop this one yourself if it is yours)", col.Namespace(), was, now)
+	}
+	return fmt.Sprintf("--drop: %s was %s (created by mongoload); it is dropped and created again as %s, as the workload declares", col.Namespace(), was, now), nil
+}
+
 // collectionType is listCollections' type of db.name: "collection",
 // "timeseries", "view", or "" when it does not exist or the server does
 // not say.

@@ -28,6 +28,8 @@ type Stream struct {
 	cs      *mongo.ChangeStream
 	token   bson.Raw
 	resumes int64
+	// failures counts the errors since the last event or empty wait.
+	failures int
 }
 
 // ErrUnsupported means the server lacks what the workload declares: a
@@ -43,8 +45,11 @@ func (e *lacksError) Is(target error) bool { return target == ErrUnsupported }
 
 // CheckChangeStreams refuses, before a run, a server that cannot serve the
 // workload's watchers: change streams need a replica set or a sharded
-// cluster's mongos; a standalone server refuses them.
-func (cl *Client) CheckChangeStreams(ctx context.Context) error {
+// cluster's mongos; a standalone server refuses them. A watcher that
+// requires post-images the run's collections will not have is refused
+// too (postimages.go). drop: setup will drop and recreate the workload's
+// collections.
+func (cl *Client) CheckChangeStreams(ctx context.Context, plan *workload.Plan, drop bool) error {
 	h, err := cl.Hello(ctx)
 	if err != nil {
 		return fmt.Errorf("ask the server for its topology: %w", err)
@@ -52,7 +57,7 @@ func (cl *Client) CheckChangeStreams(ctx context.Context) error {
 	if h["setName"] == nil && h["msg"] != "isdbgrid" {
 		return &lacksError{fmt.Sprintf("watchers: %s is a standalone server, and change streams need a replica set (a one-member replica set will do) or a sharded cluster; remove watchers: from the workload to run it here", cl.Hosts)}
 	}
-	return nil
+	return cl.checkPostImages(ctx, plan, drop)
 }
 
 // OpenStream opens one change stream of w, starting now.
@@ -96,7 +101,9 @@ func (s *Stream) open(ctx context.Context) error {
 // (streamAwait) ended without any: the stream has delivered everything
 // the server had for it. After an error it reopens the stream from the
 // last resume token, counting the resume, until it opens or ctx ends
-// (then it returns ctx's error).
+// (then it returns ctx's error). An error no resume can get past (the
+// server refuses the event itself, or the history it would resume from
+// is gone: cannotResume) is returned, in one line naming the watcher.
 func (s *Stream) Next(ctx context.Context) (ev workload.ChangeEvent, ok bool, err error) {
 	for {
 		if s.cs == nil {
@@ -104,27 +111,57 @@ func (s *Stream) Next(ctx context.Context) (ev workload.ChangeEvent, ok bool, er
 				return ev, false, ctx.Err()
 			}
 			if err := s.open(ctx); err != nil {
-				select { // the server is away: try again shortly, not in a hot loop
-				case <-time.After(50 * time.Millisecond):
-				case <-ctx.Done():
+				if cannotResume(err) {
+					return ev, false, s.failed(err)
 				}
+				s.pause(ctx) // the server is away: try again shortly, not in a hot loop
 				continue
 			}
 		}
 		if s.cs.TryNext(ctx) {
 			s.token = s.cs.ResumeToken()
+			s.failures = 0
 			return s.event(s.cs.Current), true, nil
 		}
 		if s.cs.Err() == nil {
 			s.token = s.cs.ResumeToken() // the post-batch token: resume past what the server has scanned
+			s.failures = 0
 			return ev, false, nil
 		}
+		failure := s.cs.Err()
 		_ = s.cs.Close(context.WithoutCancel(ctx))
 		s.cs = nil
-		if ctx.Err() == nil {
-			s.resumes++
+		if ctx.Err() != nil {
+			continue
+		}
+		if cannotResume(failure) {
+			return ev, false, s.failed(failure)
+		}
+		s.resumes++
+		if s.failures++; s.failures > 1 {
+			s.pause(ctx) // failing again before any event: not in a hot loop either
 		}
 	}
+}
+
+// pause waits before the next reopen: 50 ms, longer (to 400 ms) while
+// the failures go on without an event between them.
+func (s *Stream) pause(ctx context.Context) {
+	select {
+	case <-time.After(min(50*time.Millisecond<<min(s.failures, 3), 400*time.Millisecond)):
+	case <-ctx.Done():
+	}
+}
+
+// failed is the error that ended the stream, in one line; a
+// fullDocument: required stream whose event has no post-image says how
+// to fix it.
+func (s *Stream) failed(err error) error {
+	hint := ""
+	if s.w.FullDocument == "required" && hasCode(err, codeNoMatchingDocument) {
+		hint = "; fullDocument: required needs the collection's post-images (changeStreamPreAndPostImages), which mongoload never turns on: use fullDocument: updateLookup or whenAvailable"
+	}
+	return fmt.Errorf("watcher %s: its change stream on %s failed with an error no resume can get past: %s%s", s.w.Name, s.w.Target(), oneLine(err), hint)
 }
 
 // event reads the commit time and the lag field of a change event.

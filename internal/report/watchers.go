@@ -17,6 +17,8 @@ func WatcherRows(res *results.Result) [][]string {
 	for _, w := range res.Watchers {
 		flag := "kept up"
 		switch {
+		case w.Failed != "":
+			flag = "FAILED"
 		case w.FallingBehind:
 			flag = "FALLING BEHIND"
 		case w.Undrained:

@@ -30,6 +30,9 @@ type Watcher struct {
 	// keep up); Verdict says it in words.
 	FallingBehind bool   `json:"fallingBehind,omitempty"`
 	Verdict       string `json:"verdict,omitempty"`
+	// Failed is the error that ended one of its streams for good (one no
+	// resume gets past): its figures stop there.
+	Failed string `json:"failed,omitempty"`
 }
 
 // WatchLag is a watcher's delivery lag in milliseconds, from an HDR

@@ -82,7 +82,9 @@ func (s *Session) Run(ctx context.Context, cfg *config.Config, sinks ...sink.Sin
 	defer endPost()
 	m.sayFinishing()
 	result := m.collect(ran, m.faults.end()) // from what the engine, the client's usage and the faults measured
-	m.stopWatchers(post, result)             // drained: the events of the run's last writes
+	if m.stopWatchers(post, result) && ctx.Err() != nil && ran.Outcome != engine.ServerLost {
+		interruptedDraining(ran, result) // Ctrl-C while the watchers drained
+	}
 	if s.opts.Arrivals != nil {
 		s.opts.Arrivals.Complete(result)
 	}
@@ -122,6 +124,7 @@ type measurement struct {
 	host      hostClock // the interference: other work on the host
 	faults    *faultSchedule
 	watch     *watch.Set // the change-stream consumers, nil for none
+	watchErr  error      // the watchers' streams that failed for good
 
 	// Written on the engine's collecting goroutine, read once it returned.
 	series []results.IntervalSummary
@@ -191,7 +194,7 @@ func (m *measurement) sayFinishing() {
 // from the run's one series) and saves the keys for the next run.
 func (m *measurement) write(post context.Context, ran *engine.Result, result *results.Result) *Result {
 	m.sayFinishing()
-	r := &Result{Result: result, Outcome: ran.Outcome, Reason: ran.Reason}
+	r := &Result{Result: result, Outcome: ran.Outcome, Reason: ran.Reason, WatchErr: m.watchErr}
 	if c := m.s.client; c != nil && result.Client != nil {
 		result.Client.Telemetry = clientTelemetry(c.Commands(), result.DurationSeconds)
 		if w := result.Client.Telemetry.Warning; w != "" {

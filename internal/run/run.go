@@ -72,16 +72,23 @@ type Result struct {
 	// WriteErr is the results file's failure (cfg.Run.Out), SinkErr the
 	// sinks' (each named): either is an output failure (Err).
 	WriteErr, SinkErr error
+	// WatchErr: a watcher's stream failed for good during the run (said
+	// when it did, and in the notes).
+	WatchErr error
 }
 
 // Err is how the run ended, as an error of its Kind: interrupted, the
-// server lost, an output not written; nil when it completed.
+// server lost, a watcher failed, an output not written; nil when it
+// completed.
 func (r *Result) Err() error {
 	switch r.Outcome {
 	case engine.Interrupted:
 		return fail(Interrupted, errors.New("the run was interrupted: the results above cover what was measured until then"))
 	case engine.ServerLost:
 		return fail(ServerLost, fmt.Errorf("the run was cut short: %s; the results above cover what was measured until then", r.Reason))
+	}
+	if r.WatchErr != nil {
+		return fail(ServerFailure, errors.Join(r.WatchErr, r.WriteErr, r.SinkErr))
 	}
 	return fail(Output, errors.Join(r.WriteErr, r.SinkErr))
 }

@@ -20,7 +20,8 @@ import (
 
 // Stream is one open change stream. Next returns the next event, or ok
 // false when one wait for events ended without any (the stream is caught
-// up); it resumes after errors itself and fails only when ctx ends.
+// up); it resumes after errors itself and fails only when ctx ends or on
+// an error no resume can get past (the stream is then done).
 type Stream interface {
 	Next(ctx context.Context) (ev workload.ChangeEvent, ok bool, err error)
 	Resumes() int64
@@ -42,14 +43,16 @@ type Set struct {
 	wg      sync.WaitGroup
 	drainAt atomic.Int64 // UnixNano when the measured phase ended; 0 before
 	now     func() time.Time
+	onFail  func(error)
 }
 
 // Open opens every stream of every watcher and starts reading them; the
 // events before Measure are not counted. A stream that cannot open fails
-// the whole set (closed again), before the run.
-func Open(ctx context.Context, specs []*workload.Watcher, open Opener) (*Set, error) {
+// the whole set (closed again), before the run. onFail hears, once per
+// watcher, the error that ended one of its streams while they were read.
+func Open(ctx context.Context, specs []*workload.Watcher, open Opener, onFail func(error)) (*Set, error) {
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	s := &Set{cancel: cancel, now: time.Now}
+	s := &Set{cancel: cancel, now: time.Now, onFail: onFail}
 	for _, spec := range specs {
 		w := newWatcher(spec)
 		s.ws = append(s.ws, w)
@@ -79,6 +82,9 @@ func (s *Set) read(ctx context.Context, w *watcher, st Stream) {
 		began := s.now().UnixNano()
 		ev, ok, err := st.Next(ctx)
 		if err != nil {
+			if ctx.Err() == nil && w.fail(err) && s.onFail != nil {
+				s.onFail(err)
+			}
 			return
 		}
 		if ok {
@@ -119,9 +125,12 @@ func (s *Set) Streams() int {
 
 // Stop ends the watchers after the measured phase: each stream reads on
 // until it has delivered what the server had when the phase ended (an
-// empty wait begun after that), within DrainLimit and ctx; then every
-// stream is closed. seconds is the measured phase's length.
-func (s *Set) Stop(ctx context.Context, seconds float64) []results.Watcher {
+// empty wait begun after that), within DrainLimit; then every stream is
+// closed. seconds is the measured phase's length. A ctx that ends first
+// (an interrupt) cuts the drain short: the watchers are undrained, with
+// no verdict on their pace (they were not given the time to catch up),
+// and cut says so.
+func (s *Set) Stop(ctx context.Context, seconds float64) (ws []results.Watcher, cut bool) {
 	s.drainAt.Store(s.now().UnixNano())
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()
@@ -133,14 +142,14 @@ func (s *Set) Stop(ctx context.Context, seconds float64) []results.Watcher {
 	case <-timer.C:
 		undrained = true
 	case <-ctx.Done():
-		undrained = true
+		cut = true
 	}
 	s.close()
 	out := make([]results.Watcher, 0, len(s.ws))
 	for _, w := range s.ws {
-		out = append(out, w.result(seconds, undrained))
+		out = append(out, w.result(seconds, undrained, cut))
 	}
-	return out
+	return out, cut
 }
 
 // Close closes every stream at once, without the drain (a run that

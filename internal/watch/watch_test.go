@@ -2,6 +2,7 @@ package watch
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -43,7 +44,7 @@ func TestSetCountsDrainsAndCloses(t *testing.T) {
 		return f, nil
 	}
 	spec := &workload.Watcher{Name: "w", Database: "d", Collection: "c", Streams: 2}
-	s, err := Open(context.Background(), []*workload.Watcher{spec}, open)
+	s, err := Open(context.Background(), []*workload.Watcher{spec}, open, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,11 @@ func TestSetCountsDrainsAndCloses(t *testing.T) {
 	for _, f := range streams {
 		f.ch <- 30 * time.Millisecond // written during the run, still undelivered at its end
 	}
-	res := s.Stop(context.Background(), 2)[0]
+	ws, cut := s.Stop(context.Background(), 2)
+	res := ws[0]
+	if cut {
+		t.Error("a drain that was not interrupted says it was cut short")
+	}
 	if res.Events != 12 || res.Lag.Count != 12 || res.AfterEnd > 2 || res.Resumes != 2 || res.EventsPerSecond != 6 {
 		t.Errorf("result %+v: want 12 events (2 after the end at most), 2 resumes, 6/s", res)
 	}
@@ -78,6 +83,73 @@ func TestSetCountsDrainsAndCloses(t *testing.T) {
 		if !f.closed.Load() {
 			t.Errorf("stream %d not closed", i)
 		}
+	}
+}
+
+// failingStream delivers one event, then fails for good (no resume).
+type failingStream struct{ sent atomic.Bool }
+
+func (f *failingStream) Next(ctx context.Context) (workload.ChangeEvent, bool, error) {
+	if !f.sent.Swap(true) {
+		return workload.ChangeEvent{Commit: time.Now()}, true, nil
+	}
+	return workload.ChangeEvent{}, false, errors.New("no resume gets past this")
+}
+func (f *failingStream) Resumes() int64            { return 0 }
+func (f *failingStream) Close(ctx context.Context) {}
+
+// A stream that fails for good is said once per watcher (however many of
+// its streams fail), its result carries the error, and no verdict on its
+// pace is drawn from what it received before.
+func TestSetSaysAFailureOnce(t *testing.T) {
+	spec := &workload.Watcher{Name: "w", Database: "d", Collection: "c", Streams: 3}
+	var said atomic.Int32
+	s, err := Open(context.Background(), []*workload.Watcher{spec}, func(context.Context, *workload.Watcher) (Stream, error) {
+		return &failingStream{}, nil
+	}, func(error) { said.Add(1) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, _ := s.Stop(context.Background(), 1)
+	if n := said.Load(); n != 1 {
+		t.Errorf("the failure was said %d times, want once", n)
+	}
+	if ws[0].Failed != "no resume gets past this" || ws[0].FallingBehind || ws[0].Verdict != "" {
+		t.Errorf("result %+v: want the failure and no verdict", ws[0])
+	}
+}
+
+// busyStream never catches up: its one wait lasts until the set closes.
+type busyStream struct{}
+
+func (busyStream) Next(ctx context.Context) (workload.ChangeEvent, bool, error) {
+	<-ctx.Done()
+	return workload.ChangeEvent{}, false, ctx.Err()
+}
+func (busyStream) Resumes() int64            { return 0 }
+func (busyStream) Close(ctx context.Context) {}
+
+// A drain cut short by ctx (an interrupt) returns at once, says so, and
+// leaves the watchers undrained without a verdict on their pace: they
+// were not given the time to catch up.
+func TestStopCutShort(t *testing.T) {
+	spec := &workload.Watcher{Name: "w", Database: "d", Collection: "c", Streams: 1}
+	s, err := Open(context.Background(), []*workload.Watcher{spec}, func(context.Context, *workload.Watcher) (Stream, error) {
+		return busyStream{}, nil
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Measure()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	began := time.Now()
+	ws, cut := s.Stop(ctx, 1)
+	if !cut || !ws[0].Undrained || ws[0].FallingBehind || ws[0].Verdict != "" {
+		t.Errorf("cut %v, result %+v: want cut, undrained, no verdict", cut, ws[0])
+	}
+	if d := time.Since(began); d > DrainLimit/2 {
+		t.Errorf("the interrupted drain took %s", d)
 	}
 }
 

@@ -26,6 +26,7 @@ type watcher struct {
 	negative int64
 	trend    []float64 // each interval's median lag (ms), intervals with events only
 	endMax   float64   // the largest lag (ms) among the events received after the end
+	failed   error     // the first error that ended one of its streams
 }
 
 func newWatcher(spec *workload.Watcher) *watcher {
@@ -57,6 +58,18 @@ func (w *watcher) record(ev workload.ChangeEvent, now time.Time, afterEnd bool) 
 	}
 }
 
+// fail keeps the first error that ended one of the watcher's streams,
+// and says whether it was the first.
+func (w *watcher) fail(err error) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.failed != nil {
+		return false
+	}
+	w.failed = err
+	return true
+}
+
 func (w *watcher) reset() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -81,12 +94,15 @@ func (w *watcher) interval() results.WatcherInterval {
 	return out
 }
 
-func (w *watcher) result(seconds float64, undrained bool) results.Watcher {
+// result is the watcher's figures. undrained: its streams had not caught
+// up within DrainLimit; cut: the drain was cut short (an interrupt), so
+// they had not caught up either, and their pace cannot be judged.
+func (w *watcher) result(seconds float64, undrained, cut bool) results.Watcher {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	r := results.Watcher{
 		Name: w.spec.Name, Target: w.spec.Target(), Streams: len(w.streams), Events: w.events,
-		LagFrom: lagFrom(w.spec), AfterEnd: w.afterEnd, Undrained: undrained,
+		LagFrom: lagFrom(w.spec), AfterEnd: w.afterEnd, Undrained: undrained || cut,
 		Lag: results.WatchLag{Count: w.all.TotalCount(), Negative: w.negative},
 	}
 	for _, st := range w.streams {
@@ -99,6 +115,12 @@ func (w *watcher) result(seconds float64, undrained bool) results.Watcher {
 		h := w.all
 		r.Lag.P50, r.Lag.P95, r.Lag.P99, r.Lag.P999 = ms(h.ValueAtQuantile(50)), ms(h.ValueAtQuantile(95)), ms(h.ValueAtQuantile(99)), ms(h.ValueAtQuantile(99.9))
 		r.Lag.Max, r.Lag.Mean = ms(metrics.ReportedMax(h)), h.Mean()/1000
+	}
+	if w.failed != nil {
+		r.Failed = w.failed.Error()
+	}
+	if w.failed != nil || cut {
+		return r // stopped before the end: no verdict on its pace
 	}
 	r.FallingBehind, r.Verdict = judge(w.trend, undrained, w.endMax)
 	return r
