@@ -15,6 +15,11 @@ require (
 )
 
 require (
+	golang.org/x/tools v0.48.0 // indirect
+	gonum.org/v1/gonum v0.17.0
+)
+
+require (
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/chromedp/cdproto v0.159.0 // indirect

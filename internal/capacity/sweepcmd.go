@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/analysis"
+	"github.com/mongoload/mongoload/internal/capacity/usl"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
@@ -87,6 +88,7 @@ func (r SweepRequest) Run(ctx context.Context, cfg *config.Config, st *Stepper) 
 		return sw, errors.Join(err, &AnalysisError{What: "sweep", Err: aerr})
 	}
 	sw.Analysis = a
+	sw.USL = usl.FitSweep(sw)
 	AssessSweep(sw)
 	return sw, err
 }

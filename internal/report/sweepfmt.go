@@ -170,6 +170,9 @@ func sweepTables(sw *results.Sweep) []titledTable {
 	if haveServer {
 		out = append(out, titledTable{"server (worst sample of each step; CPU in cores busy; - where the server does not report it):", server})
 	}
+	if sw.USL != nil {
+		out = append(out, uslTable(sw.USL))
+	}
 	return out
 }
 

@@ -24,6 +24,9 @@ type Sweep struct {
 	// Calibration is set by --target-server-cpu: the level at which the
 	// server's CPU sat at the target.
 	Calibration *Calibration `json:"calibration,omitempty"`
+	// USL is the Universal Scalability Law fitted to a concurrency sweep's
+	// complete steps; nil for other sweeps and too few levels.
+	USL *USL `json:"usl,omitempty"`
 	// FindMax is the rate search this sweep shows (FindMax.Sweep), nil for
 	// a sweep; never written.
 	FindMax *FindMax `json:"-"`

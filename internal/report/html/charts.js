@@ -107,6 +107,10 @@
     c.series.forEach(function (s) {
       var o = { label: s.label, stroke: s.color, width: 2, scale: s.axis ? "y2" : "y", value: function (u, v) { return fmt(v); } };
       if (s.dash) o.dash = [6, 4];
+      if (s.points) {
+        o.points = { show: true, size: 9, fill: s.color };
+        o.paths = function () { return null; };
+      }
       if (c.kind === "steps") {
         o.points = { show: true, size: 8, fill: s.color };
         o.spanGaps = true;

@@ -62,6 +62,7 @@ type series struct {
 	Axis   int        `json:"axis"` // 0 left, 1 right
 	Color  string     `json:"color"`
 	Dash   bool       `json:"dash,omitempty"`
+	Points bool       `json:"points,omitempty"` // points only, no line (measured levels under a fitted curve)
 }
 
 // band colours the x range [From, To] behind the plot, labelled.

@@ -83,6 +83,9 @@ func sweepView(sw *results.Sweep) *view {
 		Intro: "Throughput (left axis) and latency (right axis) at each step; the background colour is the step's verdict.", Table: sweepTable(sw)})
 	v.Sections = append(v.Sections, section{Title: "By class and by CPU", Charts: []string{"classes", "cpu"},
 		Intro: "Reads are find, findOne, aggregate and countDocuments; writes are the rest. A client near its CPU limit is itself the bottleneck."})
+	if sw.USL != nil {
+		uslSection(v, sw.USL)
+	}
 	timeline(v, sw)
 	return v
 }
