@@ -16,28 +16,17 @@ import (
 // commands can be told from the application's.
 const AppName = source.AppName
 
-// Capture is the capture command's one call: it starts the trace (when
-// o.TracePath is set), connects to the deployment conn names (nil: files
-// only), captures, and finishes the trace, removing it when the capture
+// Capture is the capture command's one call: it connects to the
+// deployment conn names (nil: files only), starts the trace (when
+// o.TracePath is set), captures, and finishes the trace, removing it when the capture
 // failed. Connection and output failures carry run's kinds; a failure to
 // read the sources is a plain error.
 func Capture(ctx context.Context, conn *config.Config, log io.Writer, o Options) (*Result, error) {
-	var tf *traceFile
-	if o.TracePath != "" {
-		var err error
-		if tf, err = createTrace(o.TracePath, o.Databases); err != nil {
-			return nil, err
-		}
-		o.Trace = tf.add
-	}
 	var srv source.Server
 	var source mongodb.Deployment
 	if conn != nil {
 		cl, err := connect(ctx, conn, log)
 		if err != nil {
-			if tf != nil {
-				tf.w.Abort()
-			}
 			return nil, err
 		}
 		defer cl.Close()
@@ -47,6 +36,16 @@ func Capture(ctx context.Context, conn *config.Config, log io.Writer, o Options)
 		if source, err = cl.Deployment(ctx); err != nil {
 			fmt.Fprintf(log, "capture: %v: the file cannot record its source, so nothing will refuse to run it against this deployment\n", err)
 		}
+	}
+	// The trace starts once the source is known: its header names it, so
+	// that a trace cut short (no trailer) is still refused against it.
+	var tf *traceFile
+	if o.TracePath != "" {
+		var err error
+		if tf, err = createTrace(o.TracePath, o.Databases, source); err != nil {
+			return nil, err
+		}
+		o.Trace = tf.add
 	}
 	o.Deployment = strings.Join(source, ",")
 	res, err := Run(ctx, srv, o)

@@ -22,10 +22,11 @@ type traceFile struct {
 	skipped int // operations with no entry of their own ($queryStats)
 }
 
-// createTrace starts the trace at path; a failure is an output's
-// (run.Output), found before anything is read.
-func createTrace(path string, dbs []string) (*traceFile, error) {
-	w, err := trace.Create(path, trace.Header{Created: time.Now().UTC(), Tool: "mongoload capture", Databases: dbs})
+// createTrace starts the trace at path, its header naming the source
+// deployment; a failure is an output's (run.Output), found before
+// anything is read.
+func createTrace(path string, dbs []string, source []string) (*traceFile, error) {
+	w, err := trace.Create(path, trace.Header{Created: time.Now().UTC(), Tool: "mongoload capture", Databases: dbs, CapturedFrom: source})
 	if err != nil {
 		return nil, &run.Error{Kind: run.Output, Err: fmt.Errorf("--trace: %w", err)}
 	}

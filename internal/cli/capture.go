@@ -58,6 +58,12 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 	if *scale <= 0 || *sample <= 0 || *minShare < 0 || *minShare >= 1 || *rate < 0 {
 		return withCode(ExitUsage, errors.New("--scale and --sample must be positive, --min-share in [0, 1), --rate 0 or more"))
 	}
+	if err := checkTracePath(*traceFile, *keep); err != nil {
+		return err
+	}
+	if err := results.CheckDistinct(results.Output{What: "workload file (--out)", Path: *out}, results.Output{What: "trace (--trace)", Path: *traceFile}); err != nil {
+		return withCode(ExitOutput, err)
+	}
 	// --out is tried before the window opens, not after it: an unwritable
 	// path, or one of the files read, would lose the whole window.
 	inputs := append(slices.Clone(*logs), *exports...)
@@ -70,9 +76,6 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 		if err := results.CheckWritableAs("trace (--trace)", *traceFile, inputs...); err != nil {
 			return withCode(ExitOutput, err)
 		}
-	}
-	if err := checkTracePath(*traceFile, *keep); err != nil {
-		return err
 	}
 	opts.TracePath = *traceFile
 	var conn *config.Config
@@ -153,8 +156,27 @@ func checkTracePath(path string, keep bool) error {
 		return nil
 	case !keep:
 		return withCode(ExitUsage, errors.New("--trace writes every operation with its literal values (the application's data): add --keep-values to say that this data may leave the deployment"))
-	case path == "-" || path == os.Stdout.Name():
-		return withCode(ExitUsage, errors.New("--trace needs a file: a trace holds the application's data and is never printed"))
+	case path == "-" || isConsole(path):
+		return withCode(ExitUsage, fmt.Errorf("--trace %s: a trace needs a file: it holds the application's data and is never printed (a terminal, a device or a standard stream is refused)", path))
 	}
 	return nil
+}
+
+// isConsole says whether path is a terminal or other device, or one of
+// this process's standard streams under any name (/dev/stderr,
+// /proc/self/fd/1, or the file a stream is redirected to).
+func isConsole(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return false // a new file
+	}
+	if fi.Mode()&os.ModeDevice != 0 {
+		return true
+	}
+	for _, std := range []*os.File{os.Stdin, os.Stdout, os.Stderr} {
+		if si, err := std.Stat(); err == nil && os.SameFile(fi, si) {
+			return true
+		}
+	}
+	return false
 }

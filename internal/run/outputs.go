@@ -27,6 +27,10 @@ func checkOutputs(cfg *config.Config, inputs []string) (prom *promsink.Held, err
 			return nil, fail(Output, err)
 		}
 	}
+	if err := results.CheckDistinct(results.Output{What: "results file (--out)", Path: cfg.Run.Out},
+		results.Output{What: "interval log (--hdr-log)", Path: cfg.Run.HdrLog}); err != nil {
+		return nil, fail(Output, err)
+	}
 	if cfg.Run.Prometheus != "" {
 		if prom, err = promsink.Hold(cfg.Run.Prometheus); err != nil {
 			return nil, fail(Output, fmt.Errorf("--prometheus %s: %w: choose another port, or stop what listens there", cfg.Run.Prometheus, err))

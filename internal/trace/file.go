@@ -13,6 +13,12 @@ func Create(path string, h Header) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
+	// An existing file keeps its mode through O_TRUNC: made private
+	// before the first byte is written, or refused.
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s cannot be made readable by its owner only (mode 0600), as a trace must be: %w", path, err)
+	}
 	w, err := NewWriter(f, h)
 	if err != nil {
 		f.Close()
