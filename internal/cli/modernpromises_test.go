@@ -134,3 +134,40 @@ func collectionKind(d db, database, coll string) string {
 	kind, _ := raw.Lookup("cursor", "firstBatch", "0", "type").StringValueOK()
 	return kind
 }
+
+// TestObjectiveWithNothingToMeasureRefused: an objective the run has
+// nothing to measure for is one line before the server is touched (exit
+// 12, nothing created): a watchers' lag objective on a workload without
+// watchers (it ran the whole workload, then failed), one naming a
+// watcher or an operation the workload lacks (the closest name offered),
+// a lag objective under --target noop, which opens no watcher.
+func TestObjectiveWithNothingToMeasureRefused(t *testing.T) {
+	uri := testserver.URI(t)
+	name := uniqueName(t)
+	plain := writeFile(t, "plain.yaml", fmt.Sprintf(updateWorkload[:strings.Index(updateWorkload, "watchers:")], name))
+	watched := writeFile(t, "watched.yaml", fmt.Sprintf(updateWorkload, name, ""))
+	tests := []struct {
+		workload, slo, says string
+		extra               []string
+	}{
+		{plain, "watch.lag.p99<=500ms", "the workload has no watchers", nil},
+		{watched, "feeed:watch.lag.max<2s", `no watcher "feeed" (did you mean "feed"?)`, nil},
+		{watched, "upd:p99<=20ms,ipd:p99<=20ms", `no operation named "ipd" (did you mean "upd"?)`, nil},
+		{watched, "watch.lag.p99<=500ms", "--target noop opens no watcher", []string{"--target", "noop"}},
+	}
+	for _, tt := range tests {
+		code, _, stderr := runCLI(t, context.Background(), nil, append([]string{"run", tt.workload, "--uri", uri, "--operations", "50", "--slo", tt.slo}, tt.extra...)...)
+		if code != ExitInvalid || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, tt.says) {
+			t.Errorf("--slo %s: exit %d (want %d, one line saying %q): %q", tt.slo, code, ExitInvalid, tt.says, stderr)
+		}
+	}
+	if names := openDB(t, uri).collections(name); len(names) != 0 {
+		t.Errorf("the refused runs created %v", names)
+	}
+	// Objectives that name what the workload has still run: a type of its mix, an operation, its watcher.
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "run", watched, "--uri", uri, "--operations", "100", "--seed", "10",
+		"--slo", "updateOne:p99<=1h,ins:p99<=1h,feed:watch.lag.max<=1h")
+	if code != 0 || !strings.Contains(stdout, "PASS  feed:watch.lag.max<=1h") {
+		t.Errorf("objectives on what the workload has: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}

@@ -127,6 +127,9 @@ func Run(ctx context.Context, cfg *config.Config, plan *workload.Plan, opts Opti
 // (the phases Connect, Setup and Seed), and takes this process's share of
 // the keys. cfg is validated.
 func Open(ctx context.Context, cfg *config.Config, plan *workload.Plan, opts Options) (*Session, error) {
+	if err := checkObjectives(cfg, plan); err != nil {
+		return nil, err
+	}
 	prom, err := checkOutputs(cfg, opts.Inputs)
 	if err != nil {
 		return nil, err
