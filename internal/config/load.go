@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"reflect"
 	"regexp"
@@ -158,6 +159,10 @@ func checkKeys(n *yaml.Node, t reflect.Type, path string, out *Errors) {
 		*out = append(*out, err)
 		return
 	}
+	if err := fractionError(n, t, path); err != nil {
+		*out = append(*out, err)
+		return
+	}
 	switch t.Kind() {
 	case reflect.Struct:
 		if n.Kind != yaml.MappingNode {
@@ -216,6 +221,28 @@ func shapeError(n *yaml.Node, t reflect.Type, path string) *Error {
 		got = fmt.Sprintf("the value %q", n.Value)
 	}
 	return &Error{Kind: Invalid, Line: n.Line, Field: path, Msg: fmt.Sprintf("wrong type: %s, where %s is expected: %s", got, want, fix)}
+}
+
+// fractionError refuses a fraction where a whole number belongs
+// (concurrency: 2.7), by the rule a flag and a variable follow: the
+// decoder would cut it to 2 without a word. A whole number written as one
+// (2.0, 1e3) is that number.
+func fractionError(n *yaml.Node, t reflect.Type, path string) *Error {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!float" || t.Kind() < reflect.Int || t.Kind() > reflect.Uint64 {
+		return nil
+	}
+	v, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
+	if err == nil && v == math.Trunc(v) && !math.IsInf(v, 0) {
+		return nil // whole: in range or not, the checks after decoding say
+	}
+	give := "a whole number"
+	for _, s := range Settings {
+		top, key, _ := strings.Cut(path, ".")
+		if s.Range != nil && (top == "run" || top == "connection") && fieldKey(s.Flag) == key {
+			give = s.Range.String() // a run or connection key: its flag's own range
+		}
+	}
+	return &Error{Kind: Invalid, Line: n.Line, Field: path, Msg: fmt.Sprintf("%s is not a whole number: give %s", n.Value, give)}
 }
 
 func lastKey(path string) string {
