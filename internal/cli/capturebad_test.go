@@ -102,6 +102,8 @@ func TestCaptureBadInput(t *testing.T) {
 	dir := t.TempDir()
 	garbage := filepath.Join(dir, "garbage.log")
 	os.WriteFile(garbage, []byte("not json\nnor this\n"), 0o644)
+	emptyFile := filepath.Join(dir, "empty.json")
+	os.WriteFile(emptyFile, nil, 0o644)
 	empty := fmt.Sprintf("capempty_%d", os.Getpid())
 	tests := []struct {
 		name string
@@ -113,6 +115,9 @@ func TestCaptureBadInput(t *testing.T) {
 		{"no $queryStats on this server", []string{"--uri", uri, "--query-stats", "--database", empty}, ExitUnreadable, "this server has no $queryStats (MongoDB 8.0 and later, and Atlas, have it)"},
 		{"a log of garbage", []string{"--log", garbage}, ExitUnreadable, "no line is a mongod JSON log entry (2 lines read)"},
 		{"a missing export", []string{"--export", filepath.Join(dir, "none.json")}, ExitUnreadable, "none.json"},
+		// It panicked (a nil source): an empty source is nothing to capture.
+		{"an empty export", []string{"--export", emptyFile}, ExitUnreadable, "empty.json: no line is a profiler document in extended JSON: the file is empty"},
+		{"an empty log", []string{"--log", emptyFile}, ExitUnreadable, "empty.json: no line is a mongod JSON log entry (0 lines read)"},
 		{"the profiler needs a database", []string{"--uri", uri}, ExitUnreadable, "name the databases to capture with --database"},
 		{"--enable-profiler needs a window", []string{"--uri", uri, "--database", empty, "--enable-profiler"}, ExitUnreadable, "give its length with --duration"},
 		{"compare needs two files", []string{"--compare", garbage}, ExitUsage, "--compare takes two captures"},

@@ -169,6 +169,9 @@ func (p *Profiled) ReadExport(r io.Reader, name string) error {
 	if err != nil {
 		return fmt.Errorf("%s: line %d: %w", name, line+1, err)
 	}
+	if parsed == 0 && line == 0 {
+		return fmt.Errorf("%s: %w: the file is empty; export system.profile with mongoexport --collection system.profile", name, errNoLine)
+	}
 	if parsed == 0 {
 		return fmt.Errorf("%s: %w (%d lines read): export system.profile with mongoexport --collection system.profile", name, errNoLine, line)
 	}

@@ -80,13 +80,16 @@ func ReadExport(path string, dbs []string, emit func(Op) bool) (*Source, error) 
 	if errors.Is(err, errNoLine) {
 		// Not one document a line: documents written over several lines
 		// (JSON.stringify(doc, null, 2), an array), as real exports are.
+		// If that finds none either, the line reader's error says what
+		// was read (it was lost here, and a nil source panicked).
+		first := err
 		if f, r, err = open(); err != nil {
 			return nil, err
 		}
 		defer f.Close()
 		p = &Profiled{Databases: dbs, Emit: emit}
 		if perr := p.ReadDocuments(r, path); perr != nil {
-			return nil, err
+			return nil, first
 		}
 		err = nil
 	}
