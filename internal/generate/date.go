@@ -34,12 +34,13 @@ func buildDate(p *params) (Generator, error) {
 	return p.done(&dateGen{from: from, span: spanOf(from, to)})
 }
 
-// nowGen is the current time.
+// nowGen is the current time; in a loaded document, the time the load's
+// seed fixes (State.nowMillis).
 type nowGen struct{}
 
 // Append implements Generator.
-func (nowGen) Append(dst []byte, _ *State) (bson.Type, []byte) {
-	return bson.TypeDateTime, appendInt64(dst, time.Now().UnixMilli())
+func (nowGen) Append(dst []byte, st *State) (bson.Type, []byte) {
+	return bson.TypeDateTime, appendInt64(dst, st.nowMillis())
 }
 
 // buildNow: now, the current time as a datetime.

@@ -14,6 +14,7 @@ type loadDoc struct {
 	key   int64
 	epoch uint32 // seconds: the timestamp of the derived ObjectIds
 	oids  uint32 // ObjectIds made so far in this document
+	ts    uint32 // timestamps made so far in this document
 	on    bool
 }
 
@@ -25,8 +26,9 @@ type loadDoc struct {
 // ObjectIds derive from (epoch, key) instead of the clock. The first
 // ObjectId of the document is epoch followed by the key, big-endian, so
 // loaded _id values are unique and ascend with the key; later ones take
-// their last eight bytes from the reseeded random source. Only values that
-// follow the clock (now, timestamp) still differ between two makings.
+// their last eight bytes from the reseeded random source. now stands for
+// epoch plus key milliseconds, and timestamp for its second. epoch is
+// LoadEpoch of the load's seed, so two makings are the same byte for byte.
 //
 // Call it before each document; EndDocuments ends it.
 func (st *State) BeginDocument(ks *KeySpace, key int64, seed uint64, epoch uint32) {

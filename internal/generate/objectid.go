@@ -2,20 +2,17 @@ package generate
 
 import "go.mongodb.org/mongo-driver/v2/bson"
 
-// objectIDGen makes fresh ObjectIds. They come from the driver's
-// process-wide counter rather than the worker's random source: _id values
-// must be unique across workers and processes, which a seeded source would
-// not give. Like now and timestamp, they follow the clock, not the seed.
+// objectIDGen makes ObjectIds from the worker's seeded state, not the
+// clock (clock.go): derived from the key in a load, from the run's
+// operation seed, the worker and a count elsewhere. Unique across the
+// workers of a run, and the same for two runs of one seed.
 type objectIDGen struct{}
 
 // Append implements Generator.
 func (objectIDGen) Append(dst []byte, st *State) (bson.Type, []byte) {
-	if oid, ok := st.loadObjectID(); ok {
-		return bson.TypeObjectID, append(dst, oid[:]...)
-	}
-	oid := bson.NewObjectID()
+	oid := st.objectID()
 	return bson.TypeObjectID, append(dst, oid[:]...)
 }
 
-// buildObjectID: objectId, a new ObjectId.
+// buildObjectID: objectId, an ObjectId of the worker's (see objectIDGen).
 func buildObjectID(p *params) (Generator, error) { return p.done(objectIDGen{}) }

@@ -188,7 +188,7 @@ func buildWalk(p *params) (Generator, error) {
 
 // cycleGen follows a cycle over the reading's time (a day by default):
 // mean + amplitude*sin(2π t/period), plus normal noise of sd noise. The
-// time is seriesTime's when the document has one, else now.
+// time is seriesTime's when the document has one, else now's.
 type cycleGen struct {
 	mean, amplitude, noise float64
 	period                 float64 // ms
@@ -198,7 +198,7 @@ type cycleGen struct {
 func (g *cycleGen) Append(dst []byte, st *State) (bson.Type, []byte) {
 	at := st.series.at
 	if !st.series.timed {
-		at = time.Now().UnixMilli()
+		at = st.nowMillis()
 	}
 	phase := math.Mod(float64(at), g.period) / g.period
 	v := g.mean + g.amplitude*math.Sin(2*math.Pi*phase)

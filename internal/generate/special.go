@@ -3,7 +3,6 @@ package generate
 import (
 	"slices"
 	"strings"
-	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -15,14 +14,13 @@ import (
 // drivers do not create them, and $where no longer accepts code with scope
 // (MongoDB 4.4), so a load test has no use for them.
 
-// timestampGen makes BSON timestamps: the current second, and an increment
-// that counts up per worker.
+// timestampGen makes BSON timestamps: the second now stands for, and an
+// increment that counts up (State.appendTimestamp).
 type timestampGen struct{}
 
 // Append implements Generator.
 func (timestampGen) Append(dst []byte, st *State) (bson.Type, []byte) {
-	st.tsInc++
-	return bson.TypeTimestamp, bsoncore.AppendTimestamp(dst, uint32(time.Now().Unix()), st.tsInc)
+	return bson.TypeTimestamp, st.appendTimestamp(dst)
 }
 
 // buildTimestamp: timestamp, a BSON timestamp (the replication clock type;

@@ -15,6 +15,8 @@ type State struct {
 	// tsInc is the increment of the next BSON timestamp this worker makes,
 	// so timestamps drawn in the same second stay distinct per worker.
 	tsInc uint32
+	// ids makes the worker's ObjectIds outside a load (clock.go).
+	ids objectIDs
 	// holding makes inserts hold the keys they take until SettleKeys;
 	// held are those keys.
 	holding bool
@@ -41,6 +43,7 @@ func NewState(seed, stream uint64) *State {
 	st := &State{}
 	st.pcg.Seed(seed, stream)
 	st.Rand = rand.New(&st.pcg)
+	st.ids = newObjectIDs(seed, stream)
 	return st
 }
 

@@ -29,22 +29,6 @@ func (p *partRun) checkID() {
 	}
 }
 
-// prependID inserts an _id ObjectId element at the front of the document
-// that starts at buf[at:].
-func prependID(buf []byte, at int, oid bson.ObjectID) []byte {
-	const elem = 1 + 4 + 12 // type, "_id\x00", ObjectId
-	n := len(buf) - at
-	buf = append(buf, make([]byte, elem)...)
-	copy(buf[at+4+elem:], buf[at+4:at+n])
-	e := buf[at+4 : at+4+elem]
-	e[0] = byte(bson.TypeObjectID)
-	copy(e[1:5], "_id\x00")
-	copy(e[5:], oid[:])
-	size := uint32(n + elem)
-	buf[at], buf[at+1], buf[at+2], buf[at+3] = byte(size), byte(size>>8), byte(size>>16), byte(size>>24)
-	return buf
-}
-
 func firstLine(err error) string {
 	s := err.Error()
 	if i := bytes.IndexByte([]byte(s), '\n'); i >= 0 {

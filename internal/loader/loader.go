@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/generate"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -130,7 +131,7 @@ func begin(ctx context.Context, store Store, col *workload.Collection, o Options
 		}
 		now := o.Now()
 		fresh := &Record{Generation: now.UnixNano(), Base: base, Target: o.Target, Partitions: o.Parts,
-			Seed: o.RandomSeed, Epoch: uint32(now.Unix()), Created: now.UTC(), Parts: map[int]PartState{}}
+			Seed: o.RandomSeed, Epoch: generate.LoadEpoch(o.RandomSeed), Created: now.UTC(), Parts: map[int]PartState{}}
 		var replacing int64
 		if rec != nil {
 			replacing = rec.Generation

@@ -10,6 +10,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/mongoload/mongoload/internal/generate"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -213,7 +214,7 @@ func TestPrependID(t *testing.T) {
 	doc := bson.D{{Key: "a", Value: int32(1)}, {Key: "b", Value: "x"}}
 	raw, _ := bson.Marshal(doc)
 	buf := append([]byte("prefix"), raw...)
-	buf = prependID(buf, len("prefix"), [12]byte{1, 2, 3})
+	buf = generate.PrependID(buf, len("prefix"), [12]byte{1, 2, 3})
 	got := bson.Raw(buf[len("prefix"):])
 	if err := got.Validate(); err != nil {
 		t.Fatal(err)

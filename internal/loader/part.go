@@ -156,7 +156,7 @@ func (p *partRun) work(runCtx, insCtx context.Context, ins Inserter, id int) err
 			at := len(buf)
 			buf = p.col.Doc.Append(buf, st)
 			if p.addID {
-				buf = prependID(buf, at, generate.LoadObjectID(p.rec.Epoch, k))
+				buf = generate.PrependID(buf, at, generate.LoadObjectID(p.rec.Epoch, k))
 			}
 			ends = append(ends, len(buf))
 		}

@@ -52,7 +52,7 @@ func AverageSize(col *workload.Collection, seed uint64, n int) float64 {
 		buf = col.Doc.Append(buf[:0], st)
 		total += len(buf)
 		if _, err := bson.Raw(buf).LookupErr("_id"); err != nil {
-			total += 17 // the load derives one (see prependID)
+			total += 17 // the load derives one (see generate.PrependID)
 		}
 	}
 	return float64(total) / float64(n)

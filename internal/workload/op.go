@@ -182,6 +182,10 @@ func compileOpIn(cfg *config.Config, oc *config.Operation, field string, p *Plan
 	if op.Document == nil && (kind == InsertOne || kind == InsertMany || kind == ReplaceOne) {
 		op.Document = col.Doc
 	}
+	if op.Document != nil && (kind == InsertOne || kind == InsertMany) {
+		// an insert's _id is mongoload's, from the worker's seeded state
+		op.Document = op.Document.WithID()
+	}
 	if op.Filter == nil {
 		op.Filter = emptyDocument
 	}
