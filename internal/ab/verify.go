@@ -120,20 +120,14 @@ func samples(plan *workload.Plan, seed uint64) []*insights.Sample {
 	return out
 }
 
-// sampleOf copies the request's filter (or pipeline), sort and limit, to
-// explain the shape on both sides; nil for what explain cannot show.
+// sampleOf copies the request (insights.SampleOf), to explain the shape on
+// both sides; nil for what explain cannot show.
 func sampleOf(op *workload.Op, r *workload.Request) *insights.Sample {
 	if op.Collection == nil || op.Kind == workload.Transaction || op.Kind == workload.InsertOne || op.Kind == workload.InsertMany {
 		return nil
 	}
-	s := &insights.Sample{Namespace: op.Collection.Namespace(), Type: op.Type, Kind: op.Kind,
-		Filter: bytes.Clone(r.Filter), Sort: bytes.Clone(r.Sort), Limit: op.Limit}
-	if op.Kind == workload.Aggregate {
-		s.Filter = bytes.Clone(r.Pipeline)
-	}
-	if op.LimitGen != nil {
-		s.Limit = r.Limit
-	}
+	smp := insights.SampleOf(op, r)
+	s := &smp
 	if s.Filter == nil {
 		s.Filter = bson.Raw{5, 0, 0, 0, 0}
 	}

@@ -40,6 +40,9 @@ func Explain(ctx context.Context, c Commander, samples []Sample) []results.Expla
 }
 
 func explainOne(ctx context.Context, c Commander, s Sample) results.Explain {
+	if why := notExplained(s.Kind); why != "" {
+		return results.Explain{Error: "not explained: " + why}
+	}
 	db, coll, _ := strings.Cut(s.Namespace, ".")
 	inner, as := ExplainCommand(s, coll)
 	ctx, cancel := context.WithTimeout(ctx, ExplainTimeout)
@@ -56,26 +59,88 @@ func explainOne(ctx context.Context, c Commander, s Sample) results.Explain {
 	return e
 }
 
-// ExplainCommand is the command whose plan stands for the sample's: an
-// aggregate for a pipeline, else a find with the sample's filter, sort and
-// limit (an update or delete picks its plan from the same filter, and
-// explaining a find changes nothing).
+// notExplained says why a kind has no plan to show; "" when it has one.
+func notExplained(k workload.Kind) string {
+	switch k {
+	case workload.InsertOne, workload.InsertMany:
+		return "an insert reads nothing, so it has no query plan"
+	case workload.Transaction:
+		return "a transaction is several commands; its steps' shapes are explained one by one"
+	case workload.Replay:
+		return "a replayed command is sent as captured, and explained only as a shape of a workload"
+	}
+	return ""
+}
+
+// ExplainCommand is the command whose plan stands for the sample's: the
+// command mongoload sends for it, in the form explain takes, which plans
+// it without writing anything. A find (findOne: limit 1) with the
+// sample's filter, sort and limit; an aggregate with its pipeline (an
+// array of stages); countDocuments as the aggregate the driver sends
+// ($match, $limit, $group); an update (updateOne, updateMany,
+// replaceOne), a delete, a findAndModify with their statement; a
+// read-modify-write as its read.
 func ExplainCommand(s Sample, coll string) (bson.D, string) {
-	if s.Kind == workload.Aggregate {
-		return bson.D{{Key: "aggregate", Value: coll}, {Key: "pipeline", Value: bson.RawArray(s.Filter)}, {Key: "cursor", Value: bson.D{}}}, "aggregate"
+	switch s.Kind {
+	case workload.Aggregate:
+		return bson.D{{Key: "aggregate", Value: coll}, {Key: "pipeline", Value: stages(s.Filter)}, {Key: "cursor", Value: bson.D{}}}, "aggregate"
+	case workload.CountDocuments:
+		pipeline := bson.A{bson.D{{Key: "$match", Value: s.Filter}}}
+		if s.Limit > 0 {
+			pipeline = append(pipeline, bson.D{{Key: "$limit", Value: s.Limit}})
+		}
+		pipeline = append(pipeline, bson.D{{Key: "$group", Value: bson.D{{Key: "_id", Value: 1}, {Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}}}}})
+		return bson.D{{Key: "aggregate", Value: coll}, {Key: "pipeline", Value: pipeline}, {Key: "cursor", Value: bson.D{}}}, "aggregate"
+	case workload.UpdateOne, workload.UpdateMany, workload.ReplaceOne:
+		st := bson.D{{Key: "q", Value: s.Filter}, {Key: "u", Value: orEmpty(s.Update)}, {Key: "multi", Value: s.Kind == workload.UpdateMany}, {Key: "upsert", Value: s.Upsert}}
+		return bson.D{{Key: "update", Value: coll}, {Key: "updates", Value: bson.A{st}}}, "update"
+	case workload.DeleteOne, workload.DeleteMany:
+		limit := int32(1)
+		if s.Kind == workload.DeleteMany {
+			limit = 0
+		}
+		return bson.D{{Key: "delete", Value: coll}, {Key: "deletes", Value: bson.A{bson.D{{Key: "q", Value: s.Filter}, {Key: "limit", Value: limit}}}}}, "delete"
+	case workload.FindOneAndUpdate:
+		cmd := bson.D{{Key: "findAndModify", Value: coll}, {Key: "query", Value: s.Filter}}
+		if len(s.Sort) > 0 {
+			cmd = append(cmd, bson.E{Key: "sort", Value: s.Sort})
+		}
+		cmd = append(cmd, bson.E{Key: "update", Value: orEmpty(s.Update)}, bson.E{Key: "new", Value: true}, bson.E{Key: "upsert", Value: s.Upsert})
+		return cmd, "findAndModify"
 	}
 	cmd := bson.D{{Key: "find", Value: coll}, {Key: "filter", Value: s.Filter}}
 	if len(s.Sort) > 0 {
 		cmd = append(cmd, bson.E{Key: "sort", Value: s.Sort})
 	}
 	switch {
-	case s.Kind == workload.FindOne || s.Kind == workload.UpdateOne || s.Kind == workload.DeleteOne ||
-		s.Kind == workload.ReplaceOne || s.Kind == workload.FindOneAndUpdate || s.Kind == workload.ReadModifyWrite:
+	case s.Kind == workload.FindOne || s.Kind == workload.ReadModifyWrite:
 		cmd = append(cmd, bson.E{Key: "limit", Value: int64(1)})
 	case s.Limit > 0 && s.Kind == workload.Find:
 		cmd = append(cmd, bson.E{Key: "limit", Value: s.Limit})
 	}
 	return cmd, "find"
+}
+
+// stages is a pipeline's stages, each its own document: the server takes
+// "an array of objects", which a bson.RawArray in a bson.D is not sent as.
+func stages(pipeline bson.Raw) bson.A {
+	vals, _ := bson.RawArray(pipeline).Values()
+	out := make(bson.A, 0, len(vals))
+	for _, v := range vals {
+		if d, ok := v.DocumentOK(); ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// orEmpty is an update's document, {} for none (a sample without one
+// still gets a plan: the filter picks it, not the update).
+func orEmpty(d bson.Raw) bson.Raw {
+	if len(d) == 0 {
+		return bson.Raw{5, 0, 0, 0, 0}
+	}
+	return d
 }
 
 // ParseExplain reads an explain reply of executionStats verbosity, from a

@@ -212,11 +212,11 @@ func TestExplain(t *testing.T) {
 	}
 	c := &commander{reply: fixture(t, "secantus-explain-collscan.json")}
 	out := Explain(context.Background(), c, samples)
-	if len(out) != 2 || !out[0].CollScan || out[0].As != "find" {
+	if len(out) != 2 || !out[0].CollScan || out[0].As != "update" {
 		t.Fatalf("explains: %+v", out)
 	}
 	want := []string{
-		`{"explain": {"find": "flights","filter": {"k": {"$numberInt":"1"}},"limit": {"$numberLong":"1"}},"verbosity": "executionStats"}`,
+		`{"explain": {"update": "flights","updates": [{"q": {"k": {"$numberInt":"1"}},"u": {},"multi": false,"upsert": false}]},"verbosity": "executionStats"}`,
 		`{"explain": {"find": "flights","filter": {"g": "x"},"sort": {"k": {"$numberInt":"1"}},"limit": {"$numberLong":"10"}},"verbosity": "executionStats"}`,
 	}
 	for i, cmd := range c.got {

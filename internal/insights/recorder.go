@@ -62,9 +62,7 @@ type slowOp struct {
 	op      *workload.Op
 	latency time.Duration
 	failed  bool
-	filter  []byte // the filter, or the pipeline of an aggregate
-	sort    []byte
-	limit   int64
+	sample  Sample // the request, copied
 }
 
 type shapeKey struct {
@@ -90,6 +88,35 @@ type Sample struct {
 	Filter    bson.Raw // a filter, or an aggregate's pipeline (an array)
 	Sort      bson.Raw
 	Limit     int64
+	// Update is an update's document, or a replaceOne's replacement;
+	// Upsert its upsert flag.
+	Update bson.Raw
+	Upsert bool
+}
+
+// SampleOf copies what explain needs of one built request of op (which
+// the caller may reuse as soon as it returns).
+func SampleOf(op *workload.Op, r *workload.Request) Sample {
+	s := Sample{Type: op.Type, Kind: op.Kind, Limit: op.Limit, Upsert: op.Upsert}
+	if op.Collection != nil {
+		s.Namespace = op.Collection.Namespace()
+	}
+	if op.LimitGen != nil {
+		s.Limit = r.Limit
+	}
+	switch op.Kind {
+	case workload.Aggregate:
+		s.Filter = slices.Clone(r.Pipeline)
+	case workload.Transaction:
+	case workload.ReplaceOne:
+		s.Filter, s.Sort = slices.Clone(r.Filter), slices.Clone(r.Sort)
+		if len(r.Docs) > 0 {
+			s.Update = slices.Clone(r.Docs[0])
+		}
+	default:
+		s.Filter, s.Sort, s.Update = slices.Clone(r.Filter), slices.Clone(r.Sort), slices.Clone(r.Update)
+	}
+	return s
 }
 
 // NewRecorder starts a recorder's shaping goroutine; Close ends it.
@@ -110,16 +137,7 @@ func (r *Recorder) Threshold() time.Duration { return r.o.Threshold }
 // never waits: with the queue full, the operation is counted as dropped.
 func (r *Recorder) Observe(op *workload.Op, latency time.Duration, req *workload.Request, err error) {
 	r.total.Add(1)
-	s := slowOp{op: op, latency: latency, failed: err != nil, limit: req.Limit}
-	if op.Kind == workload.Aggregate {
-		s.filter = slices.Clone(req.Pipeline)
-	} else if op.Kind != workload.Transaction {
-		s.filter = slices.Clone(req.Filter)
-		s.sort = slices.Clone(req.Sort)
-	}
-	if s.limit == 0 {
-		s.limit = op.Limit
-	}
+	s := slowOp{op: op, latency: latency, failed: err != nil, sample: SampleOf(op, req)}
 	select {
 	case r.ch <- s:
 	default:
@@ -147,11 +165,11 @@ func (r *Recorder) add(s slowOp) {
 	}
 	switch s.op.Kind {
 	case workload.Aggregate:
-		k.shape = shapes.PipelineShape(s.filter)
+		k.shape = shapes.PipelineShape(s.sample.Filter)
 	case workload.Transaction:
 		k.typ, k.shape = "transaction", "("+s.op.Name+": its steps together)"
 	default:
-		k.shape = shapes.FilterShape(s.filter)
+		k.shape = shapes.FilterShape(s.sample.Filter)
 	}
 	sh := r.shapes[k]
 	if sh == nil {
@@ -162,7 +180,8 @@ func (r *Recorder) add(s slowOp) {
 			sh = r.other
 		} else {
 			sh = newShape(k)
-			sh.sample = Sample{Namespace: k.ns, Type: s.op.Type, Kind: s.op.Kind, Shape: k.shape, Filter: s.filter, Sort: s.sort, Limit: s.limit}
+			sh.sample = s.sample
+			sh.sample.Namespace, sh.sample.Shape = k.ns, k.shape
 			r.shapes[k] = sh
 		}
 	}
@@ -248,14 +267,18 @@ func sampleText(s Sample) string {
 // it after Close.
 func (r *Recorder) Samples(n int) []Sample {
 	var out []Sample
+	planned := 0 // an insert says why it has no plan, and leaves its place to a shape with one
 	for _, sh := range r.ordered() {
-		if len(out) == n {
+		if planned == n {
 			break
 		}
 		if sh.sample.Kind == workload.Transaction || sh.sample.Filter == nil || sh.count == 0 {
 			continue
 		}
 		out = append(out, sh.sample)
+		if notExplained(sh.sample.Kind) == "" {
+			planned++
+		}
 	}
 	return out
 }
