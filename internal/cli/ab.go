@@ -84,6 +84,9 @@ func abCommand(ctx context.Context, args []string, o IO) error {
 	if runErr != nil {
 		return runErr
 	}
+	if err := keepHistory(o, cfg.Run.History, file); err != nil {
+		return err
+	}
 	return abExit(file)
 }
 

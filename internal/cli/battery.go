@@ -19,7 +19,11 @@ import (
 func battery(ctx context.Context, o IO, cfg *config.Config, sess *run.Session, out output) error {
 	objectives, _ := analysis.ParseObjectives(cfg.Run.SLO) // validated already
 	measure := func(ctx context.Context, c *config.Config) (*run.Result, error) {
-		return out.measure(ctx, o, sess, c, o.Stdout)
+		r, err := out.measure(ctx, o, sess, c, o.Stdout)
+		if err == nil {
+			err = keepHistory(o, c.Run.History, r.Result)
+		}
+		return r, err
 	}
 	runs, err := capacity.Battery(ctx, cfg, measure, o.Stderr, func(r capacity.BatteryRun) {
 		if len(objectives) > 0 {

@@ -45,6 +45,7 @@ func init() {
 		"ab":        {"run one workload on a baseline (--uri) and a candidate (--candidate-uri) in alternating rounds and name every difference: latency per shape, plans, results (docs/ab.md)", abCommand},
 		"compare":   {"set results or sweep files side by side against a baseline, with objectives and throughput per cost", compareCommand},
 		"report":    {"render a results, sweep or comparison as HTML (--html), CSV (--csv) or Markdown (--markdown)", reportCommand},
+		"history":   {"a store's results over time (run --history STORE) and their change points; --fail-on-regression gates CI (docs/history.md)", historyCommand},
 		"verify":    {"check a workload's invariants after a run (verify payments: balances, ledger and counters agree)", verifyCommand},
 		"version":   {"print the version", versionCommand},
 	}

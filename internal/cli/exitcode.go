@@ -36,7 +36,7 @@ const (
 	ExitNoRate        = 31 // findmax: no rate probed met the SLO, not even the lowest
 	ExitNoServerCPU   = 32 // --target-server-cpu: the server's CPU cannot be measured
 	ExitUnsupported   = 29 // the server lacks what the workload declares: time-series collections, change streams
-	ExitRegression    = 26 // ab: an operation regressed beyond the threshold on the candidate
+	ExitRegression    = 26 // ab: an operation regressed beyond the threshold on the candidate; history --fail-on-regression
 	ExitResultsDiffer = 27 // ab: verified operations returned different results (or the sides' data differ)
 	// ExitAbandoned: a second Ctrl-C while the results were being
 	// written; they may be missing (128 + SIGINT, as a shell reports it).

@@ -121,6 +121,9 @@ func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err := finish(o, doc, cfg.Run.Out, "findmax", write, *ff.html, *ff.csv, *ff.markdown, runErr); err != nil {
 		return err
 	}
+	if err := keepHistory(o, cfg.Run.History, f); err != nil {
+		return err
+	}
 	if err := noiseExit(f.Reliable, f.ReliableWhy, *ff.acceptNoise); err != nil {
 		return err
 	}

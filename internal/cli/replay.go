@@ -17,7 +17,7 @@ const replayArgs = "TRACE --uri URI [--speed 2 | --speed max] [--loop N] [--allo
 // ownership rule, the open loop's cap and the run's outputs.
 var replaySettings = []string{"uri", "username", "auth-source", "app-name", "max-pool-size", "compressors", "connect-timeout",
 	"server-selection-timeout", "op-timeout", "write-concern", "allow-existing", "write-to-source", "max-in-flight", "interval",
-	"grace", "out", "label", "quiet", "hdr-log", "server-telemetry", "server-stats"}
+	"grace", "out", "label", "history", "quiet", "hdr-log", "server-telemetry", "server-stats"}
 
 // speedRange is --speed's: a factor of the captured pace.
 var speedRange = config.Range{Min: 0, AboveMin: true, Max: config.MaxFactor, What: "a factor of the captured pace (2: twice as fast), or max"}
@@ -63,7 +63,7 @@ func replayCommand(ctx context.Context, args []string, o IO) error {
 		return err
 	}
 	printReplay(o, r.Result.Result.Replay)
-	return r.Err()
+	return errors.Join(r.Err(), keepHistory(o, cfg.Run.History, r.Result.Result))
 }
 
 // printReplay prints the replay's own lines after run's report.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -46,7 +47,7 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err != nil {
 		return err
 	}
-	return r.Err()
+	return errors.Join(r.Err(), keepHistory(o, cfg.Run.History, r.Result))
 }
 
 // openSession tries the outputs, connects, sets up and seeds the workload

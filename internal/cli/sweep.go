@@ -167,6 +167,9 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err := finish(o, &document{Sweep: sw}, cfg.Run.Out, "sweep", write, *sf.html, *sf.csv, *sf.markdown, runErr); err != nil {
 		return err
 	}
+	if err := keepHistory(o, cfg.Run.History, sw); err != nil {
+		return err
+	}
 	return noiseExit(sw.Reliable, sw.ReliableWhy, *sf.acceptNoise)
 }
 

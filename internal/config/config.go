@@ -231,6 +231,9 @@ type Run struct {
 	OperationSeed uint64 `yaml:"operationSeed,omitempty" json:"operationSeed,omitempty"`
 	Out           string `yaml:"out,omitempty" json:"out,omitempty"`
 	Label         string `yaml:"label,omitempty" json:"label,omitempty"`
+	// History is the store the result is appended to after the run: a
+	// directory or a mongodb:// URI (internal/history, docs/history.md).
+	History string `yaml:"history,omitempty" json:"history,omitempty"`
 	// MonthlyCost and Currency: what the system under test costs per
 	// month, for throughput per cost in comparisons (docs/sweep.md).
 	MonthlyCost float64 `yaml:"monthlyCost,omitempty" json:"monthlyCost,omitempty"`

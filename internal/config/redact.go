@@ -30,6 +30,7 @@ func RedactURI(uri string) string {
 func (c *Config) Redact() *Config {
 	out := *c
 	out.Connection.URI = RedactURI(c.Connection.URI)
+	out.Run.History = RedactURI(c.Run.History)
 	if out.Connection.Password != "" {
 		out.Connection.Password = Redacted
 	}

@@ -124,6 +124,7 @@ var Settings = []Setting{
 	{Flag: "pass-quorum", Range: &RunsRange, Usage: "runs of a battery that must meet the SLO (default: all)", Set: intSetter(RunsRange, func(c *Config) *int { return &c.Run.PassQuorum })},
 	{Flag: "out", Usage: "write the results as JSON to this file", Set: func(c *Config, v string) error { c.Run.Out = v; return nil }},
 	{Flag: "label", Usage: "a name for this run in reports and comparisons", Set: func(c *Config, v string) error { c.Run.Label = v; return nil }},
+	{Flag: "history", Usage: "after the run, append its result to this history store: a directory or a mongodb:// URI (mongoload history reads it; docs/history.md)", Set: func(c *Config, v string) error { c.Run.History = v; return nil }},
 	{Flag: "monthly-cost", Range: &MoneyRange, Usage: "what the system under test costs per month, for throughput per cost in comparisons", Set: floatSetter(MoneyRange, func(c *Config) *float64 { return &c.Run.MonthlyCost })},
 	{Flag: "currency", Usage: "the currency of --monthly-cost, such as EUR", Set: func(c *Config, v string) error { c.Run.Currency = v; return nil }},
 	{Flag: "target", Usage: "where the operations go: mongodb (the server at --uri) or noop (no server: the engine, generators, recorder and sinks alone, to see mongoload's own ceiling for this workload)", Set: func(c *Config, v string) error { c.Run.Target = v; return nil }},

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -222,7 +221,7 @@ func isFindMax(schema string) bool { return strings.HasPrefix(schema, "mongoload
 
 // ReadFindMax reads a findmax file.
 func ReadFindMax(path string) (*FindMax, error) {
-	b, err := os.ReadFile(path)
+	b, err := ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read findmax: %w", err)
 	}

@@ -80,7 +80,7 @@ func syncDir(dir string) {
 // with a message saying which versions are involved; fields it does not
 // know are ignored, as the schema allows additions within a version.
 func ReadJSON(path string) (*Result, error) {
-	b, err := os.ReadFile(path)
+	b, err := ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read results: %w", err)
 	}

@@ -3,7 +3,6 @@ package results
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 )
 
@@ -19,7 +18,7 @@ type File struct {
 // with the reader its schema names; a version this mongoload does not
 // read is refused with a message that names it.
 func Read(path string) (*File, error) {
-	b, err := os.ReadFile(path)
+	b, err := ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read %q: %w", path, err)
 	}

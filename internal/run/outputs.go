@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/history"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/sink/promsink"
 )
@@ -25,6 +26,11 @@ func checkOutputs(cfg *config.Config, inputs []string) (prom *promsink.Held, err
 	if cfg.Run.HdrLog != "" {
 		if err := results.CheckWritableAs("interval log (--hdr-log)", cfg.Run.HdrLog, inputs...); err != nil {
 			return nil, fail(Output, err)
+		}
+	}
+	if cfg.Run.History != "" {
+		if err := history.Check(cfg.Run.History); err != nil {
+			return nil, fail(Output, fmt.Errorf("--history %s: %w", history.Redact(cfg.Run.History), err))
 		}
 	}
 	if err := results.CheckDistinct(results.Output{What: "results file (--out)", Path: cfg.Run.Out},
