@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/mongoload/mongoload/internal/config"
 )
 
 // Version is set at build time (-ldflags "-X .../cli.Version=...").
@@ -20,6 +22,9 @@ type IO struct {
 	Stdout, Stderr io.Writer
 	// Getenv looks up an environment variable; nil means the process environment.
 	Getenv func(string) (string, bool)
+	// Environ lists the environment ("NAME=value"), for the variables
+	// mongoload names as misspelt; nil (with Getenv given) checks none.
+	Environ func() []string
 }
 
 type command struct {
@@ -55,7 +60,7 @@ func init() {
 // the process exit code.
 func Run(ctx context.Context, args []string, o IO) int {
 	if o.Getenv == nil {
-		o.Getenv = os.LookupEnv
+		o.Getenv, o.Environ = os.LookupEnv, os.Environ
 	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(o.Stdout)
@@ -65,6 +70,11 @@ func Run(ctx context.Context, args []string, o IO) int {
 	if !ok {
 		fmt.Fprintf(o.Stderr, "mongoload: unknown command %q; run 'mongoload help'\n", args[0])
 		return ExitUsage
+	}
+	if o.Environ != nil {
+		for _, w := range config.MisspeltVariables(o.Environ()) {
+			fmt.Fprintln(o.Stderr, "warning: "+w)
+		}
 	}
 	err := cmd.run(ctx, args[1:], o)
 	if errors.Is(err, errHelp) {

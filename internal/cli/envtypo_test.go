@@ -1,0 +1,31 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestMisspeltVariableNamed: a MONGOLOAD_ variable one letter off is
+// named with the one meant (promises5: it was ignored in silence), once,
+// on stderr, and the command still runs on what it was given.
+func TestMisspeltVariableNamed(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "w.yaml")
+	if err := os.WriteFile(file, []byte("name: w\ncollections: [{database: d, name: c, template: {_id: {$gen: key}}}]\noperations: [{name: a, type: find, weight: 1, filter: {_id: 1}}]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"MONGOLOAD_CONCURENCY": "64", "MONGOLOAD_TEST_URI": "mongodb://x"}
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), []string{"validate", file}, IO{Stdout: &out, Stderr: &errb,
+		Getenv:  func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+		Environ: func() []string { return []string{"MONGOLOAD_CONCURENCY=64", "MONGOLOAD_TEST_URI=mongodb://x"} }})
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	want := "warning: MONGOLOAD_CONCURENCY is not a mongoload variable and is ignored (did you mean MONGOLOAD_CONCURRENCY?)\n"
+	if errb.String() != want {
+		t.Errorf("stderr %q, want %q", errb.String(), want)
+	}
+}

@@ -1,0 +1,56 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// commandVariables are the commands' own options that a variable sets
+// besides the Settings (Sources.Value): load's, verify's --database, and
+// MONGOLOAD_PPROF.
+var commandVariables = []string{"documents", "size", "batch-size", "workers", "indexes", "load-write-concern", "resume", "collection", "database", "pprof"}
+
+// Variables are the names of every variable mongoload reads.
+func Variables() []string {
+	var out []string
+	for _, s := range Settings {
+		out = append(out, s.Env())
+	}
+	for _, f := range commandVariables {
+		out = append(out, EnvName(f))
+	}
+	return out
+}
+
+// MisspeltVariables names each MONGOLOAD_ variable of environ ("NAME=value"
+// entries) that mongoload does not read but that is one or two letters
+// away from one it does: a typo that would otherwise be ignored in
+// silence, as a misspelt flag is not. A variable close to none is left
+// alone: other tools (a test harness) may share the prefix.
+func MisspeltVariables(environ []string) []string {
+	known := Variables()
+	var out []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		suffix, ok := strings.CutPrefix(name, EnvPrefix)
+		if !ok || slices.Contains(known, name) {
+			continue
+		}
+		near := 2
+		if len(suffix) <= 4 {
+			near = 1
+		}
+		best, bestDist := "", near+1
+		for _, k := range known {
+			if d := editDistance(suffix, strings.TrimPrefix(k, EnvPrefix)); d < bestDist {
+				best, bestDist = k, d
+			}
+		}
+		if best != "" {
+			out = append(out, fmt.Sprintf("%s is not a mongoload variable and is ignored (did you mean %s?)", name, best))
+		}
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,29 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMisspeltVariables: a variable a letter or two away from one that
+// mongoload reads is named with it; the right ones, other programs'
+// variables and names far from any are left alone.
+func TestMisspeltVariables(t *testing.T) {
+	got := MisspeltVariables([]string{
+		"MONGOLOAD_CONCURENCY=4",        // a letter missing
+		"MONGOLOAD_RATE_SACLE=2",        // two letters swapped
+		"MONGOLOAD_DOCUMENT=10",         // load's own, singular
+		"MONGOLOAD_CONCURRENCY=4",       // right
+		"MONGOLOAD_TEST_URI=mongodb://", // the test harness's
+		"MONGOLOAD_REPO=/src",           // far from any
+		"PATH=/bin", "CONCURENCY=1",
+	})
+	want := []string{
+		"MONGOLOAD_CONCURENCY is not a mongoload variable and is ignored (did you mean MONGOLOAD_CONCURRENCY?)",
+		"MONGOLOAD_DOCUMENT is not a mongoload variable and is ignored (did you mean MONGOLOAD_DOCUMENTS?)",
+		"MONGOLOAD_RATE_SACLE is not a mongoload variable and is ignored (did you mean MONGOLOAD_RATE_SCALE?)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
