@@ -40,7 +40,7 @@ func init() {
 		"load":      {"fill a workload's collections with generated documents (--documents N or --size 50GB), resumably", loadCommand},
 		"import":    {"convert another tool's workload to mongoload YAML (import plgm --collections DIR --queries DIR)", importCommand},
 		"capture":   {"turn a live deployment's profiler, logs or $queryStats and its collections into a workload file (docs/capture.md)", captureCommand},
-		"replay":    {"replay a captured trace (capture --trace) against a target, with its values at its captured times, or --speed 2, or max (docs/replay.md)", replayCommand},
+		"replay":    {"replay a captured trace (capture --trace) or a MongoDB traffic recording against a target, with its values at its captured times, or --speed 2, or max (docs/replay.md)", replayCommand},
 		"validate":  {"check a workload file without touching a server", validateCommand},
 		"show":      {"print a built-in workload's YAML, to copy and edit", showCommand},
 		"workloads": {"list the built-in workloads", workloadsCommand},
