@@ -141,13 +141,6 @@ func sources(fs *pflag.FlagSet, o IO) config.Sources {
 	return config.Sources{Env: o.Getenv, Flags: given(fs)}
 }
 
-// applyFlags sets the settings given on fs. Deprecated: resolve through
-// config.Resolve (sources), which layers the environment under them.
-func applyFlags(cfg *config.Config, fs *pflag.FlagSet) error {
-	_, err := config.Resolve(config.Sources{File: cfg, Env: func(string) (string, bool) { return "", false }, Flags: given(fs)})
-	return err
-}
-
 // runFlags are run's flags for YCSB property files and output formats.
 type runFlags struct {
 	ycsbFlags
