@@ -213,7 +213,7 @@ func sideOperation(runs []results.ABRun, side, name string, hs []*hdrhistogram.H
 func planText(e results.Explain) string {
 	switch {
 	case e.Error != "":
-		return "explain failed: " + e.Error
+		return e.Failure()
 	case e.Summary != "":
 		return e.Summary
 	}

@@ -123,7 +123,11 @@ func samples(plan *workload.Plan, seed uint64) []*insights.Sample {
 // sampleOf copies the request (insights.SampleOf), to explain the shape on
 // both sides; nil for what explain cannot show.
 func sampleOf(op *workload.Op, r *workload.Request) *insights.Sample {
-	if op.Collection == nil || op.Kind == workload.Transaction || op.Kind == workload.InsertOne || op.Kind == workload.InsertMany {
+	if op.Kind == workload.Transaction || op.Kind == workload.InsertOne || op.Kind == workload.InsertMany {
+		// no plan: insights.Explain says why, and sends nothing
+		return &insights.Sample{Type: op.Type, Kind: op.Kind}
+	}
+	if op.Collection == nil {
 		return nil
 	}
 	smp := insights.SampleOf(op, r)

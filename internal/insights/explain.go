@@ -41,7 +41,7 @@ func Explain(ctx context.Context, c Commander, samples []Sample) []results.Expla
 
 func explainOne(ctx context.Context, c Commander, s Sample) results.Explain {
 	if why := notExplained(s.Kind); why != "" {
-		return results.Explain{Error: "not explained: " + why}
+		return results.Explain{Error: results.NotExplained + why}
 	}
 	db, coll, _ := strings.Cut(s.Namespace, ".")
 	inner, as := ExplainCommand(s, coll)
@@ -65,7 +65,7 @@ func notExplained(k workload.Kind) string {
 	case workload.InsertOne, workload.InsertMany:
 		return "an insert reads nothing, so it has no query plan"
 	case workload.Transaction:
-		return "a transaction is several commands; its steps' shapes are explained one by one"
+		return "a transaction is several commands, with no one plan (its steps' filters have theirs)"
 	case workload.Replay:
 		return "a replayed command is sent as captured, and explained only as a shape of a workload"
 	}

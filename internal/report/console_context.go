@@ -175,7 +175,7 @@ func SlowTable(s *results.Slow) string {
 		switch {
 		case e == nil:
 		case e.Error != "":
-			plans.add(cmp.Or(sh.Namespace, "-"), sh.Type, sh.Shape, "-", "-", "-", "-", "explain failed: "+e.Error)
+			plans.add(cmp.Or(sh.Namespace, "-"), sh.Type, sh.Shape, "-", "-", "-", "-", e.Failure())
 		default:
 			flag := ""
 			if e.CollScan {

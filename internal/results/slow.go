@@ -1,6 +1,10 @@
 package results
 
-import "github.com/HdrHistogram/hdrhistogram-go"
+import (
+	"strings"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
 
 // Slow is the operations that took at least a threshold (--slow), grouped
 // by shape: the collection, the operation type and the filter with its
@@ -46,8 +50,8 @@ type SlowShape struct {
 // Explain is what the server's explain (executionStats) said of a shape's
 // sample, run once after the measured phase on a connection of its own.
 type Explain struct {
-	// As is the command explained: find for a filter (also for the updates
-	// and deletes whose filter it is), aggregate for a pipeline.
+	// As is the command explained: find, aggregate (also a countDocuments),
+	// update, delete or findAndModify, as the operation sent it.
 	As string `json:"as"`
 	// Plan is the winning plan's stages from the top, such as
 	// "FETCH > IXSCAN"; Scan is the leaf's access (IXSCAN, COLLSCAN,
@@ -68,8 +72,21 @@ type Explain struct {
 	ExecutionMs     int64    `json:"executionMs"`
 	// CollScan flags a plan that scans the whole collection.
 	CollScan bool `json:"collScan"`
-	// Error is why there is no plan (the command was refused, timed out).
+	// Error is why there is no plan: the command was refused or timed
+	// out, or (starting NotExplained) the shape has none to explain.
 	Error string `json:"error,omitempty"`
+}
+
+// NotExplained starts the Error of a shape that has no plan (an insert),
+// not an explain that failed.
+const NotExplained = "not explained: "
+
+// Failure is what stands in the place of the plan when there is none.
+func (e Explain) Failure() string {
+	if strings.HasPrefix(e.Error, NotExplained) {
+		return e.Error
+	}
+	return "explain failed: " + e.Error
 }
 
 // LatencyOf summarizes a latency histogram of microseconds, as every

@@ -35,7 +35,7 @@ func operatorSections(v *view, res *results.Result) {
 			case e == nil:
 				cells = append(cells, cell{Left: true}, cell{Left: true}, cell{}, cell{})
 			case e.Error != "":
-				cells = append(cells, cell{Text: "explain failed: " + e.Error, Left: true}, cell{Left: true}, cell{}, cell{})
+				cells = append(cells, cell{Text: e.Failure(), Left: true}, cell{Left: true}, cell{}, cell{})
 			default:
 				plan := cell{Text: e.Plan, Left: true}
 				if e.CollScan {
