@@ -25,7 +25,7 @@ func (p *partRun) checkID() {
 	case errA != nil || errB != nil:
 		p.addID = true
 	case ida.Type != idb.Type || !bytes.Equal(ida.Value, idb.Value):
-		p.o.OnNotice(fmt.Sprintf("%s: the template's _id follows the clock, not the key: an interrupted load of it cannot be resumed without duplicates (use {$gen: objectId} or {$gen: key})", p.col.Namespace()))
+		p.o.OnNotice(fmt.Sprintf("%s: the template's _id is not the same at each making of a key: an interrupted load of it cannot be resumed without duplicates (use {$gen: objectId} or {$gen: key})", p.col.Namespace()))
 	}
 }
 
