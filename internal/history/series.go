@@ -1,6 +1,7 @@
 package history
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -51,7 +52,7 @@ func Analyse(store string, entries []Entry, o Options) (*results.History, error)
 		}
 		for _, metric := range metricNames(es, o.Metrics) {
 			s := series(name, metric, es, w.Runs, o)
-			longest = max(longest, present(s.Values))
+			longest = max(longest, s.Measured())
 			w.Series = append(w.Series, s)
 		}
 		if len(w.Series) > 0 {
@@ -154,16 +155,7 @@ func metricNames(es []Entry, patterns []string) []string {
 		}
 	}
 	slices.SortFunc(out, func(a, b string) int {
-		if ra, rb := rank(a), rank(b); ra != rb {
-			return ra - rb
-		}
-		switch {
-		case a < b:
-			return -1
-		case a > b:
-			return 1
-		}
-		return 0
+		return cmp.Or(rank(a)-rank(b), cmp.Compare(a, b))
 	})
 	return out
 }
@@ -184,16 +176,6 @@ func rank(m string) int {
 
 func selected(m string, patterns []string) bool {
 	return len(patterns) == 0 || slices.ContainsFunc(patterns, func(p string) bool { return Matches(p, m) })
-}
-
-func present(vs []*float64) int {
-	n := 0
-	for _, v := range vs {
-		if v != nil {
-			n++
-		}
-	}
-	return n
 }
 
 func mean(xs []float64) float64 {

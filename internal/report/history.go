@@ -46,7 +46,7 @@ func historyText(w io.Writer, h *results.History) error {
 			fmt.Fprintf(&b, "  %s (%s, %s is better): ", s.Metric, s.Unit, better(s))
 			switch {
 			case s.TooFew:
-				fmt.Fprintf(&b, "too few results (%d) to find a change\n", present(s.Values))
+				fmt.Fprintf(&b, "too few results (%d) to find a change\n", s.Measured())
 				continue
 			case len(s.ChangePoints) == 0:
 				b.WriteString("no change point\n")
@@ -137,16 +137,6 @@ func distinct(runs []results.HistoryRun, of func(results.HistoryRun) string) []s
 		}
 	}
 	return out
-}
-
-func present(vs []*float64) int {
-	n := 0
-	for _, v := range vs {
-		if v != nil {
-			n++
-		}
-	}
-	return n
 }
 
 // historyCSV writes a row per run: time, label, then a column per metric,

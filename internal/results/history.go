@@ -68,3 +68,14 @@ type ChangePoint struct {
 	MeanAfter  float64   `json:"meanAfter"`
 	Regression bool      `json:"regression"` // worse by more than the threshold
 }
+
+// Measured is how many runs measured the series' metric.
+func (s *HistorySeries) Measured() int {
+	n := 0
+	for _, v := range s.Values {
+		if v != nil {
+			n++
+		}
+	}
+	return n
+}
