@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"os"
@@ -78,6 +80,15 @@ func TestHistoryBadInput(t *testing.T) {
 	os.WriteFile(file, []byte("{}"), 0o644)
 	empty := filepath.Join(dir, "empty")
 	os.Mkdir(empty, 0o755)
+	// A store holding a result of a schema this mongoload does not read.
+	other := nightly(t, 3, 99)
+	stored, _ := filepath.Glob(filepath.Join(other, "*.json.gz"))
+	b, _ := results.ReadFile(stored[0])
+	var zb bytes.Buffer
+	zw := gzip.NewWriter(&zb)
+	zw.Write(bytes.Replace(b, []byte(results.Schema), []byte("mongoload.results/v9"), 1))
+	zw.Close()
+	os.WriteFile(stored[0], zb.Bytes(), 0o644)
 	for _, tt := range []struct {
 		args []string
 		code int
@@ -85,6 +96,7 @@ func TestHistoryBadInput(t *testing.T) {
 	}{
 		{[]string{file}, ExitUnreadable, "is a file"},
 		{[]string{empty}, ExitNothing, "is empty"},
+		{[]string{other}, ExitUnreadable, `schema "mongoload.results/v9"`},
 		{[]string{nightly(t, 1, 99)}, ExitNothing, "a change point needs 3"},
 		{[]string{nightly(t, 5, 99), "--since", "last tuesday"}, ExitUsage, "--since"},
 		{[]string{nightly(t, 5, 99), "--format", "pdf"}, ExitUsage, "--format"},
@@ -117,6 +129,22 @@ func TestRunKeepsItsResult(t *testing.T) {
 	}
 	if code, out, errs := runCLI(t, ctx, nil, "report", files[0], "--markdown"); code != 0 || !strings.Contains(out, "ycsb-b (build-7)") {
 		t.Errorf("report of a stored result: exit %d, %.200s%s", code, out, errs)
+	}
+	if code, out, errs := runCLI(t, ctx, nil, "compare", files[0], files[1]); code != 0 || !strings.Contains(out, "build-7") {
+		t.Errorf("compare of two stored results: exit %d, %.200s%s", code, out, errs)
+	}
+	// A sweep keeps its sweep file.
+	sweeps := filepath.Join(t.TempDir(), "sweeps")
+	if code, _, errs := runCLI(t, ctx, nil, "sweep", "ycsb-b", "--target", "noop", "--rate", "200,400", "--step-duration", "300ms", "--warmup", "0s",
+		"--accept-noise", "--label", "build-8", "--history", sweeps); code != 0 {
+		t.Fatalf("sweep --history: exit %d, %s", code, errs)
+	}
+	kept, _ := filepath.Glob(filepath.Join(sweeps, "*build-8.json.gz"))
+	if len(kept) != 1 {
+		t.Fatalf("sweep --history kept %v", kept)
+	}
+	if f, err := results.Read(kept[0]); err != nil || f.Sweep == nil || len(f.Sweep.Steps) != 2 {
+		t.Errorf("the sweep's stored file: %+v, %v", f, err)
 	}
 	file := filepath.Join(t.TempDir(), "f")
 	os.WriteFile(file, nil, 0o644)

@@ -52,9 +52,15 @@ func (m Method) ChangePoints(xs []float64, salt uint64) []Split {
 		// The test: permute the values within each current segment (the
 		// null: no further change inside any of them) and count the
 		// permuted series whose best split is at least as strong.
-		over := 0
+		// Once more permutations beat it than the level allows, no count
+		// of the rest makes it significant: the test stops there (the
+		// last test of every series, the one that fails, costs least).
+		over, allowed := 0, int(math.Floor(m.PValue*float64(m.Permutations+1)+1e-9))-1
 		perm := slices.Clone(xs)
 		for range m.Permutations {
+			if over > allowed {
+				return found
+			}
 			for i := 0; i+1 < len(bounds); i++ {
 				seg := perm[bounds[i]:bounds[i+1]]
 				rng.Shuffle(len(seg), func(a, b int) { seg[a], seg[b] = seg[b], seg[a] })
