@@ -55,9 +55,8 @@ func abCommand(ctx context.Context, args []string, o IO) error {
 	if err := opts.SetNumbers(ab.Numbers{Threshold: *af.threshold, Alpha: *af.alpha, Rounds: *af.rounds, Verify: *af.verify}); err != nil {
 		return err
 	}
-	inner := o
-	inner.Getenv = hideSettings(o.Getenv, notInAB)
-	cfg, plan, _, err := rf.configure(fs.Arg(0), fs, inner)
+	rf.hide = notInAB
+	cfg, plan, _, err := rf.configure(fs.Arg(0), fs, o)
 	if err != nil {
 		return err
 	}

@@ -94,9 +94,8 @@ func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err != nil {
 		return err
 	}
-	inner := o
-	inner.Getenv = hideSettings(o.Getenv, notInFindMax)
-	cfg, plan, out, err := rf.configure(fs.Arg(0), fs, inner)
+	rf.hide = notInFindMax
+	cfg, plan, out, err := rf.configure(fs.Arg(0), fs, o)
 	if err != nil {
 		return err
 	}

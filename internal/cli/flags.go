@@ -145,6 +145,9 @@ func sources(fs *pflag.FlagSet, o IO) config.Sources {
 type runFlags struct {
 	ycsbFlags
 	format *string
+	// hide names the settings the command reads itself, in its own way
+	// (a sweep's levels), or does not take (config.Sources.Hide).
+	hide []string
 }
 
 // addRunFlags registers --ycsb (-P, as YCSB spells it), -p and --format.
@@ -211,7 +214,7 @@ func plgmPaths(fs *pflag.FlagSet) (paths [3]string, ok bool) {
 // configure resolves a measuring command's configuration and plan
 // (resolve) and how it reports (output).
 func (f *runFlags) configure(ref string, fs *pflag.FlagSet, o IO) (*config.Config, *workload.Plan, output, error) {
-	cfg, plan, w, err := resolve(ref, fs, o)
+	cfg, plan, w, err := resolve(ref, fs, o, f.hide...)
 	if err != nil {
 		return nil, nil, output{}, err
 	}

@@ -22,7 +22,8 @@ import (
 // w is set); the environment and the flags apply over it (defaults < file
 // < environment < flags; for plgm, PLGM_* < MONGOLOAD_* < flags). Warnings
 // (conversions, deprecated settings) go to stderr, one line each.
-func resolve(ref string, fs *pflag.FlagSet, o IO) (cfg *config.Config, plan *workload.Plan, w *ycsb.Workload, err error) {
+// hide names the settings the command reads itself (config.Sources.Hide).
+func resolve(ref string, fs *pflag.FlagSet, o IO, hide ...string) (cfg *config.Config, plan *workload.Plan, w *ycsb.Workload, err error) {
 	files, _ := fs.GetStringArray("ycsb") // nil where the command has no such flag
 	props, _ := fs.GetStringArray("property")
 	paths, isPlgm := plgmPaths(fs)
@@ -56,7 +57,7 @@ func resolve(ref string, fs *pflag.FlagSet, o IO) (cfg *config.Config, plan *wor
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	cfg, plan, err = layer(cfg, fs, o.Getenv)
+	cfg, plan, err = layer(cfg, fs, o.Getenv, hide)
 	warnDeprecated(o, cfg)
 	return cfg, plan, w, err
 }
@@ -80,8 +81,8 @@ func loadWorkload(ref string) (*config.Config, error) {
 // layer applies the environment and the flags over a workload read from
 // anywhere (a file, a built-in, plgm definitions), validates the result
 // (config.Resolve) and compiles it.
-func layer(cfg *config.Config, fs *pflag.FlagSet, env func(string) (string, bool)) (*config.Config, *workload.Plan, error) {
-	cfg, err := config.Resolve(config.Sources{File: cfg, Env: env, Flags: given(fs), Workload: true, Check: run.CheckConfig})
+func layer(cfg *config.Config, fs *pflag.FlagSet, env func(string) (string, bool), hide []string) (*config.Config, *workload.Plan, error) {
+	cfg, err := config.Resolve(config.Sources{File: cfg, Env: env, Flags: given(fs), Hide: hide, Workload: true, Check: run.CheckConfig})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -28,7 +28,6 @@ var notInSweep = []string{"duration", "stages", "repeat", "pass-quorum", "slo"}
 
 // sweepFlags are the sweep's own flags.
 type sweepFlags struct {
-	lists            map[string]*settingValue // repeatable: --concurrency 4,8 --concurrency 16 is 4,8,16
 	stepDur          *string
 	html, csv        *string
 	markdown         *bool
@@ -41,14 +40,14 @@ type sweepFlags struct {
 
 func addSweepFlags(fs *pflag.FlagSet) *sweepFlags {
 	d := analysis.DefaultSweepOptions()
-	f := &sweepFlags{lists: map[string]*settingValue{}}
+	f := &sweepFlags{}
 	for _, l := range []struct{ name, usage string }{
 		{"concurrency", "closed loop: the workers of each step, such as 4,8,16,32,64 (repeatable)"},
 		{"rate", "open loop: the target rate of each step, such as 1000,2000,4000 (repeatable)"},
 		{"sessions", "think-time sessions: the sessions of each step, such as 1000,2000,5000 (repeatable)"},
 	} {
-		f.lists[l.name] = &settingValue{join: ","}
-		fs.Var(f.lists[l.name], l.name, l.usage+" ["+config.EnvName(l.name)+"]")
+		// repeatable: --concurrency 4,8 --concurrency 16 is 4,8,16
+		fs.Var(&settingValue{join: ","}, l.name, l.usage+" ["+config.EnvName(l.name)+"]")
 	}
 	f.stepDur = fs.String("step-duration", "60s", "measured length of each step (after its --warmup)")
 	f.linear = fs.Float64("linear-gain", d.Rules.LinearGain, "verdict rule: a step gaining at least this share of the proportional throughput gain scales linearly")
@@ -81,12 +80,10 @@ func (f *sweepFlags) options() (analysis.SweepOptions, error) {
 // invalid value (a config error, exit 12); a command line naming no
 // parameter or two is a plain error (exit 2).
 func (f *sweepFlags) levels(fs *pflag.FlagSet, env func(string) (string, bool)) (string, []float64, error) {
+	src := config.Sources{Env: env, Flags: given(fs)}
 	var param, text string
 	for _, p := range sweepParams {
-		v, given := f.lists[p].String(), fs.Changed(p)
-		if !given {
-			v, given = env(config.EnvName(p))
-		}
+		v, _, given := src.Value(p) // the flag's values, joined, else its variable
 		if !given || v == "" {
 			continue
 		}
@@ -100,20 +97,6 @@ func (f *sweepFlags) levels(fs *pflag.FlagSet, env func(string) (string, bool)) 
 	}
 	out, err := config.ParseLevels(param, text)
 	return param, out, err
-}
-
-// hideSettings hides the named settings' variables from the
-// configuration layers: the command sets them itself (a sweep reads the
-// swept ones as lists).
-func hideSettings(env func(string) (string, bool), flags []string) func(string) (string, bool) {
-	return func(k string) (string, bool) {
-		for _, p := range flags {
-			if k == config.EnvName(p) {
-				return "", false
-			}
-		}
-		return env(k)
-	}
 }
 
 // settingGiven says whether the user set a setting by its flag or its
@@ -136,9 +119,8 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err != nil {
 		return err
 	}
-	inner := o
-	inner.Getenv = hideSettings(o.Getenv, sweepParams)
-	cfg, plan, out, err := rf.configure(fs.Arg(0), fs, inner)
+	rf.hide = sweepParams
+	cfg, plan, out, err := rf.configure(fs.Arg(0), fs, o)
 	if err != nil {
 		return err
 	}
@@ -179,9 +161,6 @@ func (f *sweepFlags) request(fs *pflag.FlagSet, o IO, targetCPU string) (capacit
 	param, levels, err := f.levels(fs, o.Getenv)
 	if _, invalid := config.KindOf(err); err != nil && !invalid {
 		return capacity.SweepRequest{}, withCode(ExitUsage, err)
-	}
-	for _, p := range sweepParams { // the configuration layers must not read the lists as single values
-		fs.Lookup(p).Changed = false
 	}
 	var es config.Errors
 	es.Add(err)
