@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -66,8 +67,10 @@ func (c *Collection) Template(o genOptions, keys []keyed, laws map[string]*rankL
 }
 
 // IndexSpecs writes the indexes but _id's: keys, unique, sparse, TTL and
-// partial filter; what a workload cannot carry is in the notes.
-func (c *Collection) IndexSpecs() (out []config.Index, notes []string) {
+// partial filter; what a workload cannot carry is in the notes. An index
+// whose partial filter holds a value that identifies (privacy.go) is not
+// written without keepValues: its filter would carry the value out.
+func (c *Collection) IndexSpecs(keepValues bool) (out []config.Index, notes []string) {
 	for _, ix := range c.Indexes {
 		name, _ := ix.Lookup("name").StringValueOK()
 		if name == "_id_" {
@@ -80,6 +83,10 @@ func (c *Collection) IndexSpecs() (out []config.Index, notes []string) {
 			spec.TTL = config.Duration(time.Duration(math.Round(mongodb.Number(v))) * time.Second)
 		}
 		if p, ok := ix.Lookup("partialFilterExpression").DocumentOK(); ok {
+			if !keepValues && literalsIdentify("", source.DocValue(p)) {
+				notes = append(notes, "index "+name+": not written: its partial filter holds a value that could identify a person, an account or a secret (--keep-values writes it)")
+				continue
+			}
 			spec.Partial = literal(source.DocValue(p))
 		}
 		for _, k := range []string{"collation", "weights", "2dsphereIndexVersion", "wildcardProjection"} {
@@ -102,4 +109,25 @@ func (f *Field) withAbsence(v config.Value, docs int) config.Value {
 		v.Fields = append(v.Fields, param("missingProbability", round(miss, 4)))
 	}
 	return v
+}
+
+// literalsIdentify says whether a value of v (at path) identifies, or
+// sits under a field whose name says it is private (secrets.go).
+func literalsIdentify(path string, v bson.RawValue) bool {
+	switch v.Type {
+	case bson.TypeEmbeddedDocument, bson.TypeArray:
+		els, _ := bson.Raw(v.Value).Elements()
+		for _, e := range els {
+			if literalsIdentify(path+"."+e.Key(), e.Value()) {
+				return true
+			}
+		}
+		return false
+	case bson.TypeString, bson.TypeInt32, bson.TypeInt64, bson.TypeDouble, bson.TypeDateTime, bson.TypeDecimal128:
+		if op := path[strings.LastIndexByte(path, '.')+1:]; op == "$type" || op == "$exists" {
+			return false // a type's name or number: shape
+		}
+		return valueIdentifies(v) || sensitiveName(path)
+	}
+	return valueIdentifies(v)
 }

@@ -100,7 +100,9 @@ func (f *Field) document(o genOptions) config.Value {
 	d := config.Value{Kind: config.KindDoc}
 	for _, k := range f.Order {
 		sub := f.Fields[k]
-		v := sub.Generator(o)
+		so := o
+		so.private = o.private || sensitiveName(k) // a cvv, a street: private however few its values
+		v := sub.Generator(so)
 		if miss := 1 - float64(sub.Present)/float64(max(1, f.docs)); miss > 0.0005 {
 			if v.Kind != config.KindGen {
 				v = enumOf([]config.Value{v}, nil)

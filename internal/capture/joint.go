@@ -314,7 +314,9 @@ func (b *builder) writer(path string) func(bson.RawValue) config.Value {
 		return nil
 	}
 	written := map[string]bool{}
-	g := f.Generator(b.opts)
+	o := b.opts
+	o.private = b.private[fieldOf(path)] // as the placeholder alone writes it (hole)
+	g := f.Generator(o)
 	switch {
 	case g.Kind == config.KindScalar:
 		written[g.String()] = true

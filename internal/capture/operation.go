@@ -154,18 +154,18 @@ func (b *builder) hole(path string, v bson.RawValue) config.Value {
 	if field, eq := lookupField(matchAsFilter(path)); eq && b.laws[field] != nil {
 		return b.laws[field].lookupGen(f) // an aggregation's $match by the field
 	}
+	o := b.opts
+	o.private = b.private[fieldOf(path)]
 	if f.onlyPlaceholders() {
 		g := typeDefault(f)
 		if m := b.col.model(path); m != nil {
-			g = m.Generator(b.opts)
+			g = m.Generator(o)
 		}
 		if s, _ := v.StringValueOK(); strings.HasPrefix(s, "?array") {
 			g = gen("array", param("min", int64(1)), param("max", int64(3)), param("of", g)) // $in: "?array<?number>"
 		}
 		return g
 	}
-	o := b.opts
-	o.private = b.private[fieldOf(path)]
 	return f.Generator(o)
 }
 

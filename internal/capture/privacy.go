@@ -4,7 +4,6 @@ import (
 	"math"
 	"strings"
 	"time"
-	"unicode"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -30,7 +29,10 @@ import (
 //     occurrence of the field in the window, all shapes together; a field
 //     of many values is private in every placeholder that touches it, and
 //     so is any value that looks like an email, a card or social security
-//     number, a person's name or a secret, however often it was seen.
+//     number, a person's name, a calendar date or a secret, alone or
+//     among the words of a string, however often it was seen, and any
+//     field whose name says it holds such data (a CVV, a street, a
+//     password: secrets.go), even a constant one.
 //  3. A range is never narrower than privacy allows: numbers of few
 //     distinct values, and bounds that are whole numbers of 9 digits or
 //     more (account, card, social security and phone numbers, but not
@@ -87,8 +89,11 @@ func shapeLiteral(path string, v bson.RawValue) bool {
 		x := mongodb.Number(v)
 		return !math.IsNaN(x) && (math.Abs(x) <= 1000 || math.Abs(x) < 1e8 && numericOption(path))
 	case bson.TypeString:
+		// A stage's name ($lookup's from, $dateToString's onNull) is
+		// shape, unless it looks like data: it is then a placeholder,
+		// as everywhere else.
 		key := path[strings.LastIndexByte(path, '.')+1:]
-		return stageNames[key]
+		return stageNames[key] && !stringIdentifies(v.StringValue())
 	}
 	return false
 }
@@ -120,79 +125,6 @@ func (f *Field) identifying() bool {
 		}
 	}
 	return false
-}
-
-func valueIdentifies(v bson.RawValue) bool {
-	switch v.Type {
-	case bson.TypeString:
-		return stringIdentifies(v.StringValue())
-	case bson.TypeInt32, bson.TypeInt64, bson.TypeDouble:
-		// 9 digits and more: SSNs, cards, phones, accounts; not a round
-		// number (a week in milliseconds, 604800000, is a width).
-		return numberIdentifies(mongodb.Number(v))
-	case bson.TypeBinary:
-		return true
-	}
-	return false
-}
-
-// stringIdentifies: an email, a card number (13 to 19 digits with spaces
-// or dashes), a social security number (123-45-6789), a secret (a crypt
-// hash, a long random token) or a person's name (two capitalised words).
-func stringIdentifies(s string) bool {
-	if at := strings.IndexByte(s, '@'); at > 0 && strings.Contains(s[at:], ".") {
-		return true
-	}
-	digits, letters, upper, lower := 0, 0, 0, 0
-	for _, c := range s {
-		switch {
-		case c >= '0' && c <= '9':
-			digits++
-		case unicode.IsUpper(c):
-			upper++
-			letters++
-		case unicode.IsLetter(c):
-			lower++
-			letters++
-		}
-	}
-	switch {
-	case digits >= 9 && letters == 0: // cards, SSNs, phones, account numbers
-		return true
-	case strings.HasPrefix(s, "$") && strings.Count(s, "$") >= 3: // $2b$12$..., $6$salt$hash
-		return true
-	case len(s) >= 20 && !strings.ContainsAny(s, " ") && digits > 0 && letters > 0 && upper+lower > 0 && (upper > 0 && lower > 0 || digits >= 4):
-		return true // a token, a key, a hash
-	}
-	return personName(s)
-}
-
-// personName: two to four words, each a capital and lower-case letters
-// (Guinevere Przybylski, Mary Ann O'Neil).
-func personName(s string) bool {
-	words := strings.Fields(s)
-	if len(words) < 2 || len(words) > 4 {
-		return false
-	}
-	for _, w := range words {
-		r := []rune(w)
-		if len(r) < 2 || !unicode.IsUpper(r[0]) {
-			return false
-		}
-		for _, c := range r[1:] {
-			if !unicode.IsLetter(c) && c != '\'' && c != '-' && !unicode.IsDigit(c) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// numberIdentifies: a whole number of 9 digits or more, not a round one
-// (a week in milliseconds, 604800000, is a width, not an account).
-func numberIdentifies(x float64) bool {
-	x = math.Abs(x)
-	return x >= 1e8 && x == math.Trunc(x) && math.Mod(x, 1000) != 0
 }
 
 // fewValues: the values seen are too few to show their own extremes.
@@ -291,10 +223,9 @@ func privateFields(shapes []*Shape, cols []*Collection) map[string]map[string]bo
 		}
 		for name, u := range fields {
 			if m := col.model("x." + name); m != nil {
-				out[ns][name] = !m.lowCardinality() || m.identifying()
-				continue
+				u = m
 			}
-			out[ns][name] = !u.lowCardinality() || u.identifying()
+			out[ns][name] = !u.lowCardinality() || u.identifying() || sensitiveName(name)
 		}
 	}
 	return out

@@ -104,7 +104,7 @@ func (w *Workload) addCollection(r *Result, c *Collection, opts genOptions, keys
 	}
 	col := config.Collection{Database: c.DB, Name: c.Name, Template: c.Template(opts, keys, laws)}
 	col.Timeseries = c.timeseriesOf(col.Template)
-	ix, ixNotes := c.IndexSpecs()
+	ix, ixNotes := c.IndexSpecs(opts.keepValues)
 	col.Indexes = ix
 	start := max(0, float64(c.Count)-inserted)
 	scale := r.Opts.Scale

@@ -1,0 +1,69 @@
+package capture
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// TestValuesThatIdentifyWithinStrings: a value that identifies among the
+// words of a string (promises5: a name and a card number in one
+// $addFields constant, a name and an API key in a memo), secrets of a
+// known form and upper-case codes, calendar dates; and what stays a
+// category.
+func TestValuesThatIdentifyWithinStrings(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{
+		{"Zelda Quixote owes 4539148803436467", true},                      // a name and a card in a sentence
+		{"Yorick Pemberton sk_live_51H8qXyZsecretTOKENabcdef123456", true}, // a name and a key
+		{"note: sk_live_51H8", true},                                       // a key of a known form, however short
+		{"742 Evergreen Terrace", true},                                    // a street
+		{"call +44 20 7946 0958 today", true},                              // a phone in a sentence
+		{"ask zelda.quixote@privmail.test", true},                          // an email in a sentence
+		{"COUPON-ZQ-7781", true},                                           // a code
+		{"X7KQ-99A2-PL3M", true},                                           // a licence key
+		{"eyJhbGciOiJIUzI1NiJ9.e30.sig", true},                             // a JSON web token
+		{"2024-06-01 12:30:45", true},                                      // digits enough to be a number of someone's (as before)
+		{"Springfield", false},                                             // one capitalised word: a city, a category
+		{"closed", false},
+		{"payment failed: card declined", false}, // a sentence without a name
+		{"us-east-1", false},
+		{"v1.2.3", false},
+		{"tenant-0042", false},
+		{"ISO", false},
+		{"Mozilla/5.0 (X11; Linux x86_64)", false},
+		{"SKU", false},
+	} {
+		if got := stringIdentifies(c.s); got != c.want {
+			t.Errorf("stringIdentifies(%q) = %v, want %v", c.s, got, c.want)
+		}
+	}
+	midnight := bson.RawValue{Type: bson.TypeDateTime, Value: bsonInt64(455932800000)} // 1984-07-13
+	noon := bson.RawValue{Type: bson.TypeDateTime, Value: bsonInt64(455932800000 + 12*3600*1000)}
+	if !valueIdentifies(midnight) || valueIdentifies(noon) {
+		t.Errorf("a calendar date (a birth date) identifies, an event's time does not: midnight %v, noon %v", valueIdentifies(midnight), valueIdentifies(noon))
+	}
+}
+
+// TestSensitiveFieldNames: a field whose name says it holds a person's
+// data or a secret is private whatever its values look like (a CVV, a
+// street, a PIN); words inside names count, short ones only whole.
+func TestSensitiveFieldNames(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		want bool
+	}{
+		{"cards.cvv", true}, {"address.street", true}, {"address.city", true}, {"pin", true}, {"PIN", true},
+		{"user.passwordHash", true}, {"api_key", true}, {"dob", true}, {"date_of_birth", true}, {"contactEmail", true},
+		{"shipping", false}, {"status", false}, {"score", false}, {"spinner", false}, {"company.name", false},
+	} {
+		if got := sensitiveName(c.path); got != c.want {
+			t.Errorf("sensitiveName(%q) = %v, want %v", c.path, got, c.want)
+		}
+	}
+}
+
+func bsonInt64(v int64) []byte { return binary.LittleEndian.AppendUint64(nil, uint64(v)) }
