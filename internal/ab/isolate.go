@@ -53,7 +53,7 @@ func (x *comparison) collateral(ctx context.Context, a, b *run.Session, ab *resu
 		if o.Flag != results.FlagRegression || o.PlanChanged || o.ErrorsOnlyOn != "" {
 			continue
 		}
-		ha, hb, err := isolate(ctx, a.Plan().Ops[i], ea[i], b.Plan().Ops[i], eb[i], x.sides[0].cfg.Run.OperationSeed)
+		ha, hb, err := isolate(ctx, a.Plan().Ops[i], ea[i], b.Plan().Ops[i], eb[i], x.sides[0].cfg.Run.OperationSeed, i)
 		if err != nil {
 			o.Why += "; not measured on its own: " + err.Error()
 			continue
@@ -73,8 +73,11 @@ func (x *comparison) collateral(ctx context.Context, a, b *run.Session, ab *resu
 // isolate times op alone on both sides, A and B alternating at each
 // operation (which goes first alternating too), into isolateBlocks
 // histograms per side.
-func isolate(ctx context.Context, opA *workload.Op, exA *mongodb.Executor, opB *workload.Op, exB *mongodb.Executor, seed uint64) (ha, hb []*hdrhistogram.Histogram, err error) {
-	sa, sb := generate.NewState(seed, 1<<42), generate.NewState(seed, 1<<42)
+// Each shape draws from a stream of its own (1<<42 + its index): two insert
+// shapes measured on their own would otherwise insert the same _ids.
+func isolate(ctx context.Context, opA *workload.Op, exA *mongodb.Executor, opB *workload.Op, exB *mongodb.Executor, seed uint64, index int) (ha, hb []*hdrhistogram.Histogram, err error) {
+	stream := uint64(1)<<42 + uint64(index)
+	sa, sb := generate.NewState(seed, stream), generate.NewState(seed, stream)
 	var ra, rb workload.Request
 	defer ra.Release()
 	defer rb.Release()

@@ -20,7 +20,11 @@ func (x *comparison) rounds(ctx context.Context, a, b *run.Session, ab *results.
 	side := map[string]*run.Session{"A": a, "B": b}
 	cfgOf := map[string]*config.Config{"A": roundConfig(x.sides[0].cfg), "B": roundConfig(x.sides[1].cfg)}
 	measure := func(name string, round int) (*run.Result, error) {
-		r, err := side[name].Run(ctx, roundSeed(cfgOf[name], round))
+		// run.Step: both sides draw the same operations in a round, each
+		// round its own (round 1 the run's seed); a round that drew the
+		// last one's would insert the _ids it inserted (an insert's _id
+		// follows the operation seed), and fail.
+		r, err := side[name].Run(ctx, run.Step(cfgOf[name], round-1))
 		if err == nil && x.OnRun != nil {
 			x.OnRun(name, round, r)
 		}
@@ -108,16 +112,6 @@ func ignoreFailed(err error) error {
 		return nil
 	}
 	return err
-}
-
-// roundSeed is a side's configuration for round (from 1): both sides draw
-// the same operations in a round, and each round its own (round 1 the
-// run's seed). A round that drew the last one's would insert the _ids it
-// inserted (an insert's _id follows the operation seed), and fail.
-func roundSeed(cfg *config.Config, round int) *config.Config {
-	c := *cfg
-	c.Run.OperationSeed = config.StepSeed(cfg.Run.OperationSeed, round-1)
-	return &c
 }
 
 // roundConfig is a side's configuration for its measured runs: quiet, no
