@@ -85,7 +85,7 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 			return err
 		}
 	}
-	opts.StateDir, opts.Urgent = stateDir(o), addUrgent
+	opts.StateDir, opts.Urgent = config.StateDir(o.Getenv), capture.AddUrgent
 	res, err := capture.Capture(ctx, conn, o.Stderr, opts)
 	if _, kinded := run.KindOf(err); kinded {
 		return err // connecting, or writing the trace

@@ -11,6 +11,7 @@ import (
 	"os"
 	"sort"
 
+	"github.com/mongoload/mongoload/internal/capture"
 	"github.com/mongoload/mongoload/internal/config"
 )
 
@@ -111,3 +112,8 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "credentials: MONGOLOAD_USERNAME and MONGOLOAD_PASSWORD.")
 	fmt.Fprintln(w, "Exit codes: docs/exit-codes.md.")
 }
+
+// Abandon puts back what a command changed on a server and must not leave
+// (capture --enable-profiler's profiler), for main to call on a second
+// Ctrl-C before it exits.
+func Abandon() { capture.Abandon() }

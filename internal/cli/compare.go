@@ -8,6 +8,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 )
 
@@ -107,11 +108,11 @@ func compareCommand(_ context.Context, args []string, o IO) error {
 	if err != nil {
 		return err
 	}
-	doc := &document{Comparison: c, Inputs: inputs}
+	doc := &document{Document: report.Document{Comparison: c}, Inputs: inputs}
 	if err := writeExtras(o, doc, *html, *csvDir); err != nil {
 		return err
 	}
-	return printDocument(o, doc, *markdown)
+	return doc.Print(o.Stdout, *markdown)
 }
 
 // analyseDefault analyses a sweep with the default rules.

@@ -1,40 +1,32 @@
 package cli
 
 import (
-	"context"
 	"fmt"
-	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/dashboard"
 	"github.com/mongoload/mongoload/internal/results"
 )
 
-// defaultLinger is how long the dashboard stays up after the end unless
-// --dashboard-linger says otherwise.
-const defaultLinger = 30 * time.Second
-
-// operatorView is the dashboard of one command, across its measured runs
-// (a sweep's steps, a battery's runs); nil-safe.
-type operatorView struct {
-	dash *dashboard.Server
-}
-
-// startDashboard serves the dashboard if --dashboard asks for it. The
-// caller closes it (nil-safe) after lingering.
-func startDashboard(o IO, cfg *config.Config, command string) (*operatorView, error) {
-	view := &operatorView{}
+// startDashboard serves the dashboard if --dashboard asks for it (nil
+// otherwise: every method of a nil dashboard does nothing). The caller
+// ends it (End) after its last measured phase.
+func startDashboard(o IO, cfg *config.Config, command string) (*dashboard.Server, error) {
 	if cfg.Run.Dashboard == "" {
-		return view, nil
+		return nil, nil
 	}
 	addr, err := dashboard.ListenAddr(cfg.Run.Dashboard)
 	if err != nil {
 		return nil, withCode(ExitUsage, fmt.Errorf("--dashboard: %w", err))
 	}
+	linger := dashboard.DefaultLinger
+	if cfg.Run.DashboardLinger != nil {
+		linger = cfg.Run.DashboardLinger.D()
+	}
 	d, err := dashboard.Start(dashboard.Options{
 		Addr: addr, Command: command, Tool: results.Tool{Name: "mongoload", Version: Version},
 		Workload: results.Workload{Name: cfg.Name, Source: cfg.Source}, Label: cfg.Run.Label,
-		HTMLReport: htmlPage,
+		HTMLReport: htmlPage, Linger: linger,
 	})
 	if err != nil {
 		return nil, withCode(ExitOutput, err)
@@ -43,39 +35,5 @@ func startDashboard(o IO, cfg *config.Config, command string) (*operatorView, er
 	if !dashboard.Loopback(d.Addr()) {
 		fmt.Fprintf(o.Stderr, "warning: the dashboard listens on %s, reachable from other machines, without authentication\n", d.Addr())
 	}
-	view.dash = d
-	return view, nil
-}
-
-// server is the dashboard, nil for none.
-func (v *operatorView) server() *dashboard.Server {
-	if v == nil {
-		return nil
-	}
-	return v.dash
-}
-
-// sweep tells the dashboard the steps to come.
-func (v *operatorView) sweep(param string, levels []float64) {
-	if v != nil && v.dash != nil {
-		v.dash.SetSweep(param, levels)
-	}
-}
-
-// end says the command is over, keeps the page up for the linger, and
-// stops the dashboard.
-func (v *operatorView) end(ctx context.Context, o IO, cfg *config.Config, sw *results.Sweep, err error) {
-	if v == nil || v.dash == nil {
-		return
-	}
-	worth := v.dash.HasResult() // nothing to read after a failed connection
-	v.dash.Finish(sw, err)
-	linger := defaultLinger
-	if cfg.Run.DashboardLinger != nil {
-		linger = cfg.Run.DashboardLinger.D()
-	}
-	if worth {
-		v.dash.Linger(ctx, linger, o.Stderr)
-	}
-	_ = v.dash.Close()
+	return d, nil
 }

@@ -80,14 +80,14 @@ func loadCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err != nil {
 		return err
 	}
-	defer func() { view.end(ctx, o, cfg, nil, err) }()
+	defer func() { view.End(ctx, o.Stderr, nil, err) }()
 	startPprof(o)
 	bar := newProgressBar(o.Stderr, o.Getenv)
 	spec.OnCollection = func() func() {
 		bar = newProgressBar(o.Stderr, o.Getenv)
 		return bar.clear
 	}
-	spec.OnProgress = func(p run.LoadProgress) { bar.update(p); view.dash.Progress(p) }
+	spec.OnProgress = func(p run.LoadProgress) { bar.update(p); view.Progress(p) }
 	spec.OnNotice = func(s string) { bar.clear(); fmt.Fprintln(o.Stderr, "notice: "+s) }
 	return run.Load(ctx, o.Stdout, o.Stderr, cfg, plan, cols, &spec)
 }

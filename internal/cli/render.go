@@ -11,45 +11,18 @@ import (
 
 	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/dashboard"
 	"github.com/mongoload/mongoload/internal/report"
 	htmlreport "github.com/mongoload/mongoload/internal/report/html"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/sink"
 )
 
-// document is what the report command renders: one results file, one
-// sweep, or a comparison of several.
+// document is what a command renders (report.Document), with the
+// compared files' contents for the comparison's charts.
 type document struct {
-	Result     *results.Result
-	Sweep      *results.Sweep
-	Comparison *results.Comparison
-	// AB is an A/B comparison (mongoload ab's file).
-	AB *results.AB
-	// Inputs are the compared files' contents, for the comparison's charts.
+	report.Document
 	Inputs []analysis.CompareInput
-}
-
-// printDocument prints doc as text or Markdown on stdout.
-func printDocument(o IO, doc *document, markdown bool) error {
-	switch {
-	case doc.AB != nil: // one text: its table reads the same in Markdown's code blocks
-		return report.WriteABConsole(o.Stdout, doc.AB)
-	case doc.Comparison != nil && markdown:
-		return report.WriteComparisonMarkdown(o.Stdout, doc.Comparison)
-	case doc.Comparison != nil:
-		return report.WriteComparisonConsole(o.Stdout, doc.Comparison)
-	case doc.Sweep != nil && doc.Sweep.FindMax != nil && markdown:
-		return report.WriteFindMaxMarkdown(o.Stdout, doc.Sweep.FindMax)
-	case doc.Sweep != nil && doc.Sweep.FindMax != nil:
-		return report.WriteFindMaxConsole(o.Stdout, doc.Sweep.FindMax)
-	case doc.Sweep != nil && markdown:
-		return report.WriteSweepMarkdown(o.Stdout, doc.Sweep)
-	case doc.Sweep != nil:
-		return report.WriteSweepConsole(o.Stdout, doc.Sweep)
-	case markdown:
-		return report.WriteResultMarkdown(o.Stdout, doc.Result)
-	}
-	return report.WriteConsole(o.Stdout, doc.Result)
 }
 
 // writeExtras writes the HTML page and the CSV files that were asked for.
@@ -67,21 +40,10 @@ func writeExtras(o IO, doc *document, html, csvDir string) error {
 	if csvDir == "" {
 		return nil
 	}
-	var files []string
-	var err error
-	switch {
-	case doc.AB != nil:
-		return withCode(ExitUsage, errors.New("--csv: an A/B file has no CSV form; compare it (mongoload compare ab.json --csv DIR) for its two sides' tables"))
-	case doc.Comparison != nil:
-		files, err = report.WriteComparisonCSV(csvDir, doc.Comparison)
-	case doc.Sweep != nil && doc.Sweep.FindMax != nil:
-		files, err = report.WriteFindMaxCSV(csvDir, doc.Sweep.FindMax)
-	case doc.Sweep != nil:
-		files, err = report.WriteSweepCSV(csvDir, doc.Sweep)
-	default:
-		files, err = report.WriteResultCSV(csvDir, doc.Result)
-	}
-	if err != nil {
+	files, err := doc.WriteCSV(csvDir)
+	if errors.Is(err, report.ErrNoCSV) {
+		return withCode(ExitUsage, err)
+	} else if err != nil {
 		return withCode(ExitOutput, err)
 	}
 	fmt.Fprintf(o.Stderr, "CSV written to %s: %d files\n", csvDir, len(files))
@@ -103,7 +65,7 @@ func finish(o IO, doc *document, out, what string, write func(path string) error
 	if err := writeExtras(o, doc, html, csvDir); err != nil && outErr == nil {
 		outErr = err
 	}
-	perr := printDocument(o, doc, markdown)
+	perr := doc.Print(o.Stdout, markdown)
 	for _, err := range []error{runErr, outErr} {
 		if err != nil {
 			return err
@@ -119,7 +81,7 @@ type output struct {
 	status sink.YCSBStatusOptions
 	// view is the operator's view shared by the command's measured phases
 	// (the dashboard); nil for none (operator.go).
-	view *operatorView
+	view *dashboard.Server
 }
 
 // live is the sink that shows progress during the run, nil when quiet.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 )
 
@@ -33,7 +34,7 @@ func reportCommand(_ context.Context, args []string, o IO) error {
 		if err != nil {
 			return err
 		}
-		doc = &document{Comparison: c, Inputs: inputs}
+		doc = &document{Document: report.Document{Comparison: c}, Inputs: inputs}
 	case fs.NArg() > 1:
 		return withCode(ExitUsage, fmt.Errorf("one file at a time (or: mongoload report compare %s ...)", fs.Arg(0)))
 	default:
@@ -46,7 +47,7 @@ func reportCommand(_ context.Context, args []string, o IO) error {
 				return err
 			}
 		}
-		doc = &document{Result: f.Result, Sweep: f.Sweep, AB: f.AB}
+		doc = &document{Document: report.Document{Result: f.Result, Sweep: f.Sweep, AB: f.AB}}
 	}
 	if err := writeExtras(o, doc, *html, *csvDir); err != nil {
 		return err
@@ -56,7 +57,7 @@ func reportCommand(_ context.Context, args []string, o IO) error {
 			return nil
 		}
 	}
-	return printDocument(o, doc, *markdown)
+	return doc.Print(o.Stdout, *markdown)
 }
 
 // ensureAnalysis analyses a sweep file that has none (one written by a

@@ -33,7 +33,7 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 	if out.view, err = startDashboard(o, cfg, "run"); err != nil {
 		return err
 	}
-	defer func() { out.view.end(ctx, o, cfg, nil, err) }() // the final report stays up for --dashboard-linger
+	defer func() { out.view.End(ctx, o.Stderr, nil, err) }() // the final report stays up for --dashboard-linger
 	startPprof(o)
 	sess, err := openSession(ctx, o, cfg, plan, out, rf.inputs(fs.Arg(0), fs))
 	if err != nil {
@@ -56,7 +56,7 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 func openSession(ctx context.Context, o IO, cfg *config.Config, plan *workload.Plan, out output, inputs []string) (*run.Session, error) {
 	shown := false
 	return run.Open(ctx, cfg, plan, run.Options{
-		Log: o.Stderr, Dashboard: out.view.server(), Version: Version, Inputs: inputs,
+		Log: o.Stderr, Dashboard: out.view, Version: Version, Inputs: inputs,
 		OnContext: func(c *results.ServerContext) {
 			if !shown { // once per command, not once per step
 				fmt.Fprintln(o.Stderr, "server: "+report.ContextLine(c))

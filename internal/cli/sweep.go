@@ -13,6 +13,7 @@ import (
 	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/capacity"
 	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
 	"github.com/mongoload/mongoload/internal/workload"
@@ -134,8 +135,8 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 		return err
 	}
 	var sw *results.Sweep
-	defer func() { out.view.end(ctx, o, cfg, sw, err) }() // the dashboard's final report
-	out.view.sweep(req.Param, req.Levels)
+	defer func() { out.view.End(ctx, o.Stderr, sw, err) }() // the dashboard's final report
+	out.view.SetSweep(req.Param, req.Levels)
 	sess, st, err := openSteps(ctx, o, cfg, req.First(cfg), plan, out, rf.inputs(fs.Arg(0), fs))
 	if err != nil {
 		return err
@@ -146,7 +147,7 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 		return runErr
 	}
 	write := func(path string) error { return results.WriteSweep(path, sw) }
-	if err := finish(o, &document{Sweep: sw}, cfg.Run.Out, "sweep", write, *sf.html, *sf.csv, *sf.markdown, runErr); err != nil {
+	if err := finish(o, &document{Document: report.Document{Sweep: sw}}, cfg.Run.Out, "sweep", write, *sf.html, *sf.csv, *sf.markdown, runErr); err != nil {
 		return err
 	}
 	if err := keepHistory(o, cfg.Run.History, sw); err != nil {

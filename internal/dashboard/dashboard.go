@@ -80,6 +80,8 @@ type Options struct {
 	// HTMLReport renders the final report for download (the HTML report
 	// package's writer); nil offers the JSON results only.
 	HTMLReport func(w io.Writer, res *results.Result, sw *results.Sweep) error
+	// Linger is how long End keeps the final report up (0: not at all).
+	Linger time.Duration
 }
 
 // Server is a running dashboard. Its methods may be called from any
@@ -242,4 +244,23 @@ func (s *Server) HasResult() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.result != nil || s.sweep != nil || s.info.State == "running"
+}
+
+// DefaultLinger is how long the page stays up after the end unless the
+// user says otherwise (dashboardLinger).
+const DefaultLinger = 30 * time.Second
+
+// End says the command is over (Finish), keeps the page up for
+// Options.Linger when there is something to read on it (not after a failed
+// connection), and stops serving. Safe on a nil Server, as every method is.
+func (s *Server) End(ctx context.Context, w io.Writer, sw *results.Sweep, err error) {
+	if s == nil {
+		return
+	}
+	worth := s.HasResult()
+	s.Finish(sw, err)
+	if worth {
+		s.Linger(ctx, s.o.Linger, w)
+	}
+	_ = s.Close()
 }

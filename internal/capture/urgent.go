@@ -1,9 +1,6 @@
-package cli
+package capture
 
-import (
-	"path/filepath"
-	"sync"
-)
+import "sync"
 
 // What must be undone even when the user will not wait: a second Ctrl-C
 // exits at once (ExitAbandoned), but a production setting a command
@@ -14,9 +11,9 @@ var urgent struct {
 	fns  map[int]func()
 }
 
-// addUrgent registers fn to run on Abandon; the function it returns
+// AddUrgent registers fn to run on Abandon; the function it returns
 // unregisters it (the command undid its change itself).
-func addUrgent(fn func()) (remove func()) {
+func AddUrgent(fn func()) (remove func()) {
 	urgent.Lock()
 	defer urgent.Unlock()
 	if urgent.fns == nil {
@@ -32,7 +29,7 @@ func addUrgent(fn func()) (remove func()) {
 	}
 }
 
-// Abandon runs what is registered, for main to call on a second Ctrl-C
+// Abandon runs what is registered, for main to call (through cli.Abandon) on a second Ctrl-C
 // before it exits. Each function bounds its own time.
 func Abandon() {
 	urgent.Lock()
@@ -47,17 +44,4 @@ func Abandon() {
 		go func() { defer wg.Done(); fn() }()
 	}
 	wg.Wait()
-}
-
-// stateDir is where mongoload keeps what must outlive a process (the
-// markers of profilers capture changed): $XDG_STATE_HOME/mongoload, or
-// ~/.local/state/mongoload; "" when neither is known.
-func stateDir(o IO) string {
-	if d, ok := o.Getenv("XDG_STATE_HOME"); ok && d != "" {
-		return filepath.Join(d, "mongoload")
-	}
-	if h, ok := o.Getenv("HOME"); ok && h != "" {
-		return filepath.Join(h, ".local", "state", "mongoload")
-	}
-	return ""
 }
