@@ -83,6 +83,9 @@ func (o *Options) check() error {
 	case o.Parallel && o.Config.Run.Rate <= 0:
 		return usage("--parallel runs both sides at the same open-loop rate: give --rate (ops/s)")
 	}
+	if err := results.CheckDistinct(results.Output{What: "ab file (--out)", Path: o.Out}, results.Output{What: "HTML report (--html)", Path: o.HTML}); err != nil {
+		return fail(run.Output, err)
+	}
 	for _, p := range []string{o.Out, o.HTML} {
 		if p != "" {
 			if err := results.CheckWritableAs("ab file", p, o.Inputs...); err != nil {

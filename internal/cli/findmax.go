@@ -103,7 +103,7 @@ func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err := req.Prepare(cfg); err != nil {
 		return err
 	}
-	if err := checkSweepOutputs(*ff.html, *ff.csv, rf.inputs(fs.Arg(0), fs)); err != nil {
+	if err := checkSweepOutputs(cfg, *ff.html, *ff.csv, rf.inputs(fs.Arg(0), fs)); err != nil {
 		return err
 	}
 	sess, st, err := openSteps(ctx, o, cfg, req.First(cfg), plan, out, rf.inputs(fs.Arg(0), fs))

@@ -128,7 +128,7 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err := req.Prepare(cfg); err != nil {
 		return err
 	}
-	if err := checkSweepOutputs(*sf.html, *sf.csv, rf.inputs(fs.Arg(0), fs)); err != nil {
+	if err := checkSweepOutputs(cfg, *sf.html, *sf.csv, rf.inputs(fs.Arg(0), fs)); err != nil {
 		return err
 	}
 	if out.view, err = startDashboard(o, cfg, "sweep"); err != nil {
@@ -202,9 +202,13 @@ func openSteps(ctx context.Context, o IO, cfg, first *config.Config, plan *workl
 }
 
 // checkSweepOutputs fails before the sweep if its report files cannot be
-// written; run.Open tries the sweep file, the interval logs and the
-// Prometheus endpoint.
-func checkSweepOutputs(html, csvDir string, inputs []string) error {
+// written, or two of its outputs are one file; run.Open tries the sweep
+// file, the interval logs and the Prometheus endpoint.
+func checkSweepOutputs(cfg *config.Config, html, csvDir string, inputs []string) error {
+	if err := results.CheckDistinct(results.Output{What: "file (--out)", Path: cfg.Run.Out}, results.Output{What: "HTML report (--html)", Path: html},
+		results.Output{What: "interval log (--hdr-log)", Path: cfg.Run.HdrLog}); err != nil {
+		return withCode(ExitOutput, err)
+	}
 	if html != "" {
 		if err := results.CheckWritable(html, inputs...); err != nil {
 			return withCode(ExitOutput, err)

@@ -118,3 +118,26 @@ func TestRunOutputsDistinct(t *testing.T) {
 		t.Errorf("--out X --hdr-log X: exit %d, the file now %q, want 18 naming both and the file untouched:\n%s", code, body, stderr)
 	}
 }
+
+// TestOutputsDistinctEverywhere: the commands with two outputs refuse one
+// file for both (exit 18) before they touch a server, the file untouched:
+// sweep's and findmax's file and --html, ab's --out and --html.
+func TestOutputsDistinctEverywhere(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"sweep", []string{"sweep", "--concurrency", "1,2", "--target", "noop", "--step-duration", "1ms", "--warmup", "0s"}},
+		{"findmax", []string{"findmax", "--slo", "p99<=1s", "--target", "noop", "--step-duration", "1ms", "--warmup", "0s", "--start", "10"}},
+		{"ab", []string{"ab", "--uri", "mongodb://127.0.0.1:1", "--candidate-uri", "mongodb://127.0.0.1:2"}},
+	} {
+		p := filepath.Join(t.TempDir(), "same")
+		if err := os.WriteFile(p, []byte("old\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runCLI(t, context.Background(), nil, append(c.args, "--out", p, "--html", p)...)
+		if body, _ := os.ReadFile(p); code != 18 || !strings.Contains(stderr, "--html") || string(body) != "old\n" {
+			t.Errorf("%s --out X --html X: exit %d, the file now %q, want 18 naming both and the file untouched:\n%s", c.name, code, body, stderr)
+		}
+	}
+}
