@@ -66,6 +66,11 @@ func PlanUsers(c *results.Comparison, inputs []CompareInput, o UserOptions) erro
 	}
 	for _, stage := range append([]float64{o.Users}, o.Growth...) {
 		st := chooseStage(c, p, stage)
+		if st.Input == nil {
+			if st.Extrapolated = extrapolate(c, p, inputs, stage*(1+p.Headroom)); st.Extrapolated != nil {
+				st.Note += extrapolationNote(st.Extrapolated)
+			}
+		}
 		if st.Input != nil {
 			st.Reliable = p.Reliable[*st.Input]
 		}

@@ -161,7 +161,7 @@ func Calibrate(ctx context.Context, p CalibrationPolicy, param string, seed map[
 		c.Cores, c.Source = cores, src
 		pt := results.CalibrationPoint{Level: level, CPU: round4(share), Throughput: res.Totals.Throughput, From: res.StartedAt, To: res.EndedAt}
 		if in := res.Interference; in != nil {
-			other := in.OtherShare
+			other, _ := in.Judged()
 			pt.Interference = &other
 		}
 		c.Points = append(c.Points, pt)

@@ -12,6 +12,7 @@ import (
 	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
+	"github.com/mongoload/mongoload/internal/sink"
 )
 
 // A rate search (findmax) and a calibration to a server CPU target are
@@ -44,35 +45,43 @@ func FindMax(ctx context.Context, cfg *config.Config, st *Stepper, f *results.Fi
 		fmt.Fprintf(st.Log, "estimate: %.1f ops/s closed-loop; the search starts at %s ops/s\n", x, results.Target(pol.Start))
 	}
 	n := 0
-	s := Search{Policy: pol, Objectives: objectives, AchievedShare: f.AchievedShare,
+	probe := func(ctx context.Context, rate float64, stage Stage, counts sink.Sink) (*results.Result, error) {
+		n++
+		d := cfg.Run.Duration.D()
+		if stage == Confirm {
+			d *= 2 // the answer must hold for longer than one probe, not just again
+		}
+		var sinks []sink.Sink
+		if counts != nil {
+			sinks = append(sinks, counts)
+		}
+		step, err := st.StepFor(ctx, "rate", rate, d, fmt.Sprintf("probe %d (%s): %s ops/s for %s", n, stage, results.Target(rate), config.Duration(d)), sinks...)
+		switch {
+		case errors.Is(err, run.ErrCooldown):
+			return nil, runFail(run.Interrupted, fmt.Errorf("interrupted during the cooldown before probe %d", n))
+		case err != nil:
+			return nil, err
+		case step.Outcome == engine.Interrupted:
+			return step.Result, step.Err()
+		}
+		what := fmt.Sprintf("probe %d (%s, %s ops/s)", n, stage, results.Target(rate))
+		if err := st.stalled(ctx, step, what); err != nil {
+			var paused *Paused
+			if errors.As(err, &paused) {
+				fmt.Fprintf(st.Log, "  %s: the server stopped answering and came back (%s): not judged, probed again\n", what, paused.What)
+			}
+			return step.Result, err
+		}
+		if step.Outcome != engine.Completed {
+			return step.Result, step.Err()
+		}
+		return step.Result, nil
+	}
+	s := Search{Policy: pol, Objectives: objectives, AchievedShare: f.AchievedShare, MaxExtensions: MaxExtensions,
 		Run: func(ctx context.Context, rate float64, stage Stage) (*results.Result, error) {
-			n++
-			d := cfg.Run.Duration.D()
-			if stage == Confirm {
-				d *= 2 // the answer must hold for longer than one probe, not just again
-			}
-			step, err := st.StepFor(ctx, "rate", rate, d, fmt.Sprintf("probe %d (%s): %s ops/s for %s", n, stage, results.Target(rate), config.Duration(d)))
-			switch {
-			case errors.Is(err, run.ErrCooldown):
-				return nil, runFail(run.Interrupted, fmt.Errorf("interrupted during the cooldown before probe %d", n))
-			case err != nil:
-				return nil, err
-			case step.Outcome == engine.Interrupted:
-				return step.Result, step.Err()
-			}
-			what := fmt.Sprintf("probe %d (%s, %s ops/s)", n, stage, results.Target(rate))
-			if err := st.stalled(ctx, step, what); err != nil {
-				var paused *Paused
-				if errors.As(err, &paused) {
-					fmt.Fprintf(st.Log, "  %s: the server stopped answering and came back (%s): not judged, probed again\n", what, paused.What)
-				}
-				return step.Result, err
-			}
-			if step.Outcome != engine.Completed {
-				return step.Result, step.Err()
-			}
-			return step.Result, nil
+			return probe(ctx, rate, stage, nil)
 		},
+		RunCounted: probe,
 		OnProbe: func(f *results.FindMax) {
 			p := f.Probes[len(f.Probes)-1]
 			fmt.Fprintln(st.Log, probeLine(p))
@@ -89,6 +98,11 @@ func FindMax(ctx context.Context, cfg *config.Config, st *Stepper, f *results.Fi
 	}
 	return nil
 }
+
+// MaxExtensions is how many times a probe whose interval straddles an
+// objective is extended at the same rate (each time by the probe's
+// length) before it counts as not shown to pass.
+const MaxExtensions = 3
 
 // StopFindMax records why the search stopped early.
 func StopFindMax(f *results.FindMax, err error) error {
@@ -108,6 +122,8 @@ func probeLine(p results.Probe) string {
 	t := p.Result.Totals
 	verdict := "PASS"
 	switch {
+	case p.Terms == nil && len(p.Tails) > 0:
+		verdict = "inconclusive: " + tailText(p.Tails) + ": extended"
 	case p.Terms == nil && p.Interrupted != "":
 		verdict = "not judged: the server stopped answering"
 	case p.Terms == nil:

@@ -16,6 +16,7 @@ const (
 	Bisect  Stage = "bisect"  // the middle of the bracket
 	Recheck Stage = "recheck" // a rate failed on latency alone once: measured again before it counts
 	Confirm Stage = "confirm" // the bracket is narrow: the highest passing rate once more
+	Extend  Stage = "extend"  // the probe's interval straddled the objective: more seconds at the same rate
 )
 
 // Outcome is what one probe showed: the rate asked for, whether the
@@ -46,6 +47,10 @@ type Policy struct {
 	Precision float64 // the bracket's width as a share of its lower end at which bisecting stops
 	Floor     float64 // below this rate the descent gives up: no rate meets the service level
 	MaxProbes int     // the search ends after this many probes, whatever it found
+	// Decided: each probe's verdict is final (judged with its uncertainty,
+	// extended while it straddled the objective), so the answer is not
+	// probed again to confirm it.
+	Decided bool
 }
 
 // DefaultPolicy is findmax's default rule from start.
@@ -97,7 +102,7 @@ func (p Policy) Next(history []Outcome) Decision {
 	if mid := p.round((lo + hi) / 2); hi > lo*(1+p.Precision) && mid > lo && mid < hi {
 		return Decision{Rate: mid, Stage: Bisect}
 	}
-	if rates[lo].passes < 2 {
+	if rates[lo].passes < 2 && !p.Decided {
 		return Decision{Rate: lo, Stage: Confirm}
 	}
 	return Decision{Done: true, Max: lo, Found: true, Bracketed: true}

@@ -42,8 +42,8 @@ func Assess(f *results.FindMax) {
 		deciding := !f.Found || !p.Pass || p.Rate == f.MaxRate || p.Rate == above
 		if in := p.Result.Interference; in != nil && deciding {
 			measured = true
-			if in.OtherShare > r.Interference || r.Probe == 0 {
-				r.Interference, r.Probe = in.OtherShare, i+1
+			if share, cores := in.Judged(); share > r.Interference || r.Probe == 0 {
+				r.Interference, r.Probe, r.Cores = share, i+1, cores
 			}
 			r.Steal = math.Max(r.Steal, in.StealShare)
 		}
@@ -129,7 +129,7 @@ func verdict(r *results.Reliability, f *results.FindMax) string {
 		if r.Probe == 0 {
 			during = "the calibration"
 		}
-		why = append(why, fmt.Sprintf("other work on this host used %.0f%% of its CPU during %s (more than %.0f%%)", 100*r.Interference, during, 100*MaxInterference))
+		why = append(why, fmt.Sprintf("other work on this host used %.0f%% of %s during %s (more than %.0f%%)", 100*r.Interference, coresText(r.Cores), during, 100*MaxInterference))
 	}
 	if r.Steal > MaxSteal {
 		why = append(why, fmt.Sprintf("the hypervisor stole %.0f%% of the CPU during a deciding probe (more than %.0f%%)", 100*r.Steal, 100*MaxSteal))
@@ -158,7 +158,7 @@ func stalledJudged(f *results.FindMax) bool {
 }
 
 func reliableWhy(r *results.Reliability) string {
-	noise := fmt.Sprintf("other work on this host used at most %.0f%% of its CPU during the deciding probes", 100*r.Interference)
+	noise := fmt.Sprintf("other work on this host used at most %.0f%% of %s during the deciding probes", 100*r.Interference, coresText(r.Cores))
 	if r.Unmeasured {
 		noise = "the host's CPU could not be read (/proc/stat), so other work on it is unknown"
 	}
@@ -183,8 +183,8 @@ func AssessSweep(sw *results.Sweep) {
 		}
 		in := st.Result.Interference
 		measured = true
-		if in.OtherShare > r.Interference || r.Probe == 0 {
-			r.Interference, r.Probe = in.OtherShare, i+1
+		if share, cores := in.Judged(); share > r.Interference || r.Probe == 0 {
+			r.Interference, r.Probe, r.Cores = share, i+1, cores
 			worst = "step " + fmt.Sprint(i+1) + " (" + sw.Load.Describe(st.Level) + ")"
 		}
 		r.Steal = math.Max(r.Steal, in.StealShare)
@@ -193,7 +193,7 @@ func AssessSweep(sw *results.Sweep) {
 	r.Unmeasured = !measured
 	var why []string
 	if r.Interference > MaxInterference {
-		why = append(why, fmt.Sprintf("other work on this host used %.0f%% of its CPU during %s (more than %.0f%%)", 100*r.Interference, worst, 100*MaxInterference))
+		why = append(why, fmt.Sprintf("other work on this host used %.0f%% of %s during %s (more than %.0f%%)", 100*r.Interference, coresText(r.Cores), worst, 100*MaxInterference))
 	}
 	if r.Steal > MaxSteal {
 		why = append(why, fmt.Sprintf("the hypervisor stole %.0f%% of the CPU during a step (more than %.0f%%)", 100*r.Steal, 100*MaxSteal))
@@ -227,4 +227,14 @@ func calibrationNoise(c *results.Calibration, r *results.Reliability, worst *str
 		}
 	}
 	return measured
+}
+
+// coresText names the CPU the interference was judged on: the cores the
+// server and mongoload may run on when those are fewer than the host's
+// (other work beside them does not slow the probe), else the host's.
+func coresText(cores string) string {
+	if cores == "" {
+		return "its CPU"
+	}
+	return "CPU " + cores + " (the server's and mongoload's; other work on the others does not slow the probe)"
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/sink"
 )
 
 // RunFunc measures one open-loop run at rate ops/s on the prepared data,
@@ -23,6 +24,14 @@ type Search struct {
 	Objectives    []analysis.Objective
 	AchievedShare float64
 	Run           RunFunc
+	// RunCounted, if set, is used instead of Run: the run also reports to
+	// counts, the sink that counts the operations over each latency
+	// objective's bound, and the probe is judged by those counts as
+	// proportions with their uncertainty (ProportionInterval); one whose
+	// interval straddles the share allowed is extended at the same rate,
+	// up to MaxExtensions more runs, its counts pooled.
+	RunCounted    func(ctx context.Context, rate float64, stage Stage, counts sink.Sink) (*results.Result, error)
+	MaxExtensions int
 	// OnProbe is told of every probe once judged (the file is rewritten,
 	// a progress line printed); nil for none.
 	OnProbe func(f *results.FindMax)
@@ -39,14 +48,37 @@ const MaxPauseRetries = 2
 func (s Search) Do(ctx context.Context, f *results.FindMax) error {
 	var history []Outcome
 	retries := 0
+	tails := tailObjectives(s.Objectives)
+	counted := s.RunCounted != nil && len(tails) > 0
+	s.Policy.Decided = s.Policy.Decided || counted
+	var ext *extension // the probe being extended, nil between probes
 	for {
-		d := s.Policy.Next(history)
+		var d Decision
+		if ext != nil {
+			d = Decision{Rate: ext.rate, Stage: Extend}
+		} else if d = s.Policy.Next(history); !d.Done && counted && len(f.Probes) >= s.Policy.MaxProbes {
+			// Extensions count against the probe budget too: the search's
+			// time is bounded whatever the host does.
+			lo, hi := bracket(tally(history))
+			d = Decision{Done: true, Max: lo, Found: lo > 0, Bracketed: lo > 0 && hi > 0}
+		}
 		if d.Done {
 			f.MaxRate, f.Found, f.Bracketed = d.Max, d.Found, d.Bracketed
 			f.FailedAbove = failedAbove(f)
+			if counted {
+				f.MaxRateInterval = rateInterval(f)
+			}
 			return nil
 		}
-		res, err := s.Run(ctx, d.Rate, d.Stage)
+		var counter *tailCounter
+		var res *results.Result
+		var err error
+		if counted {
+			counter = newTailCounter(tails)
+			res, err = s.RunCounted(ctx, d.Rate, d.Stage, counter)
+		} else {
+			res, err = s.Run(ctx, d.Rate, d.Stage)
+		}
 		var paused *Paused
 		if errors.As(err, &paused) && res != nil {
 			if retries < MaxPauseRetries {
@@ -72,6 +104,19 @@ func (s Search) Do(ctx context.Context, f *results.FindMax) error {
 					return fmt.Errorf("judge the probe at %s ops/s: %w", results.Target(d.Rate), jerr)
 				}
 				p.Terms, p.Pass = terms, pass
+				if counted {
+					ext = ext.add(d.Rate, counter.Counts(), res.DurationSeconds)
+					var more bool
+					p, more = s.judgeProbe(p, tails, ext, len(f.Probes))
+					if more { // inconclusive: extended at the same rate
+						f.Probes = append(f.Probes, p)
+						if s.OnProbe != nil {
+							s.OnProbe(f)
+						}
+						continue
+					}
+					ext = nil
+				}
 			}
 			f.Probes = append(f.Probes, p)
 			if s.OnProbe != nil {
@@ -86,8 +131,36 @@ func (s Search) Do(ctx context.Context, f *results.FindMax) error {
 			return err
 		}
 		last := f.Probes[len(f.Probes)-1]
-		history = append(history, Outcome{Rate: d.Rate, Pass: last.Pass, Clear: notCarried(last.Terms)})
+		// A probe judged with its uncertainty is decided: a failure is as
+		// final as a pass, not run again to be compared.
+		history = append(history, Outcome{Rate: d.Rate, Pass: last.Pass, Clear: notCarried(last.Terms) || shownToFail(last)})
 	}
+}
+
+// judgeProbe judges a probe by its tails, pooled over its segments so
+// far (ext): pass or fail when its interval shows it; to be extended (more
+// true, its Terms cleared: the next segment decides) while it straddles
+// the share allowed and the budget allows; not shown to pass when the
+// budget ran out. A probe with too few operations for any interval to
+// show a pass even extended is judged by its percentile, as measured.
+func (s Search) judgeProbe(p results.Probe, tails []tailObjective, ext *extension, probes int) (out results.Probe, more bool) {
+	p.Tails = judgeTails(tails, ext.pooled, ext.seconds, ext.segments)
+	if tooFew(p.Tails, ext, 1+s.MaxExtensions) {
+		for i := range p.Tails {
+			p.Tails[i].Verdict = "too few operations"
+		}
+		return p, false
+	}
+	others := true // the terms besides the tails: drops, errors, the rate achieved
+	for _, t := range p.Terms {
+		others = others && (t.Pass || isTail(t.Text, tails))
+	}
+	p.Pass = applyTails(p.Terms, p.Tails)
+	if tailVerdict(p.Tails) == "inconclusive" && others && ext.segments <= s.MaxExtensions && probes+1 < s.Policy.MaxProbes {
+		p.Terms, p.Pass = nil, false
+		return p, true
+	}
+	return p, false
 }
 
 // notCarried says whether a probe's failure shows the rate was not
@@ -153,7 +226,7 @@ func noiseAt(f *results.FindMax) *results.Interference {
 	for i := len(f.Probes) - 1; i >= 0; i-- {
 		p := f.Probes[i]
 		if p.Rate == f.FailedAbove.Rate && p.Terms != nil && p.Result != nil && p.Result.Interference != nil {
-			if in := p.Result.Interference; in.OtherShare > MaxInterference || in.StealShare > MaxSteal {
+			if in := p.Result.Interference; judged(in) > MaxInterference || in.StealShare > MaxSteal {
 				return in
 			}
 			return nil
@@ -185,7 +258,9 @@ func summary(f *results.FindMax) string {
 	s := fmt.Sprintf("The highest rate meeting %s is %s ops/s", slo, results.Target(f.MaxRate))
 	if p := f.MaxProbe(); p != nil {
 		s += fmt.Sprintf(" (p99 %.3f ms, %.1f ops/s achieved", p.Result.Totals.Latency.P99, p.Result.Totals.Throughput)
-		if repeats(f, f.MaxRate) > 1 {
+		if f.MaxRateInterval != nil {
+			s += ", shown to pass with " + fmt.Sprintf("%.0f%%", 100*f.MaxRateInterval.Confidence) + " confidence"
+		} else if repeats(f, f.MaxRate) > 1 {
 			s += ", held on a repeat"
 		} else if f.Outcome == results.Completed {
 			s += ", not repeated: the probes ran out (--max-probes) before the repeat, so it is unconfirmed"
@@ -197,7 +272,11 @@ func summary(f *results.FindMax) string {
 	if f.FailedAbove == nil {
 		return s + fmt.Sprintf("; no probe above it failed, so it is a lower bound only: raise --max-probes or --start.")
 	}
-	return s + fmt.Sprintf("; at %s ops/s %s failed; limited by %s.", results.Target(f.FailedAbove.Rate), strings.Join(f.FailedAbove.Failed, ", "), f.Limit.Text)
+	s += fmt.Sprintf("; at %s ops/s %s failed; limited by %s.", results.Target(f.FailedAbove.Rate), strings.Join(f.FailedAbove.Failed, ", "), f.Limit.Text)
+	if iv := f.MaxRateInterval; iv != nil {
+		s += " " + results.IntervalText(iv) + "."
+	}
+	return s
 }
 
 // lowest is the lowest-rate probe that was judged.
@@ -220,3 +299,5 @@ func repeats(f *results.FindMax, rate float64) int {
 	}
 	return n
 }
+
+func judged(in *results.Interference) float64 { share, _ := in.Judged(); return share }

@@ -9,6 +9,7 @@ import (
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
+	"github.com/mongoload/mongoload/internal/sink"
 )
 
 // Stepper measures the steps of a command that runs several on one
@@ -39,8 +40,8 @@ func (s *Stepper) Step(ctx context.Context, param string, level float64, announc
 }
 
 // StepFor is Step with a measured phase of d instead of the command's
-// step duration.
-func (s *Stepper) StepFor(ctx context.Context, param string, level float64, d time.Duration, announce string) (*run.Result, error) {
+// step duration, reporting to sinks besides the command's.
+func (s *Stepper) StepFor(ctx context.Context, param string, level float64, d time.Duration, announce string, sinks ...sink.Sink) (*run.Result, error) {
 	i := s.n
 	if i > 0 {
 		if err := run.Cooldown(ctx, s.Log, s.Cfg.Run.Cooldown.D()); err != nil {
@@ -55,7 +56,7 @@ func (s *Stepper) StepFor(ctx context.Context, param string, level float64, d ti
 	if s.Cfg.Run.HdrLog != "" {
 		sc.Run.HdrLog = stepPath(s.Cfg.Run.HdrLog, param, level)
 	}
-	r, err := s.Measure(ctx, sc)
+	r, err := s.Measure(ctx, sc, sinks...)
 	if err != nil {
 		return nil, err
 	}

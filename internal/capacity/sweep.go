@@ -13,11 +13,12 @@ import (
 	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
+	"github.com/mongoload/mongoload/internal/sink"
 )
 
 // Measure measures one run of cfg on a prepared session: Session.Run with
-// the command's sinks and report.
-type Measure func(ctx context.Context, cfg *config.Config) (*run.Result, error)
+// the command's sinks and report, and sinks besides.
+type Measure func(ctx context.Context, cfg *config.Config, sinks ...sink.Sink) (*run.Result, error)
 
 // Sweep measures one step per level of param through st, on the prepared
 // data, and returns the steps it measured. It writes the sweep file

@@ -11,6 +11,7 @@ import (
 	"github.com/mongoload/mongoload/internal/capacity"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/run"
+	"github.com/mongoload/mongoload/internal/sink"
 )
 
 // battery runs the measured phase --repeat times (capacity.Battery), prints
@@ -18,8 +19,8 @@ import (
 // few runs met every objective, so the command can gate a CI pipeline.
 func battery(ctx context.Context, o IO, cfg *config.Config, sess *run.Session, out output) error {
 	objectives, _ := analysis.ParseObjectives(cfg.Run.SLO) // validated already
-	measure := func(ctx context.Context, c *config.Config) (*run.Result, error) {
-		r, err := out.measure(ctx, o, sess, c, o.Stdout)
+	measure := func(ctx context.Context, c *config.Config, sinks ...sink.Sink) (*run.Result, error) {
+		r, err := out.measure(ctx, o, sess, c, o.Stdout, sinks...)
 		if err == nil {
 			err = keepHistory(o, c.Run.History, r.Result)
 		}

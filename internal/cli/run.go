@@ -10,6 +10,7 @@ import (
 	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
+	"github.com/mongoload/mongoload/internal/sink"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -67,9 +68,10 @@ func openSession(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 }
 
 // measure runs one measured run of cfg on the session with the live
-// line, prints its report on stdout and says where its results went.
-func (out output) measure(ctx context.Context, o IO, sess *run.Session, cfg *config.Config, stdout io.Writer) (*run.Result, error) {
-	r, err := sess.Run(ctx, cfg, out.live(o, cfg.Run.Quiet)...)
+// line (and sinks besides), prints its report on stdout and says where its
+// results went.
+func (out output) measure(ctx context.Context, o IO, sess *run.Session, cfg *config.Config, stdout io.Writer, sinks ...sink.Sink) (*run.Result, error) {
+	r, err := sess.Run(ctx, cfg, append(out.live(o, cfg.Run.Quiet), sinks...)...)
 	if err != nil {
 		return nil, err
 	}

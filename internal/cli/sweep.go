@@ -16,6 +16,7 @@ import (
 	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
+	"github.com/mongoload/mongoload/internal/sink"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -195,8 +196,8 @@ func openSteps(ctx context.Context, o IO, cfg, first *config.Config, plan *workl
 	if err != nil {
 		return nil, nil, err
 	}
-	measure := func(ctx context.Context, sc *config.Config) (*run.Result, error) {
-		return out.measure(ctx, o, sess, sc, io.Discard)
+	measure := func(ctx context.Context, sc *config.Config, sinks ...sink.Sink) (*run.Result, error) {
+		return out.measure(ctx, o, sess, sc, io.Discard, sinks...)
 	}
 	return sess, &capacity.Stepper{Cfg: cfg, Measure: measure, Log: o.Stderr, Answers: sess.Answers}, nil
 }

@@ -15,6 +15,10 @@ type HostTimes struct {
 	Busy, Steal time.Duration
 	CPUs        int
 	At          time.Time
+	// CoreBusy is each CPU's busy time, by its number (the cpuN lines),
+	// to tell other work on the cores the server and the client run on
+	// from work beside them.
+	CoreBusy map[int]time.Duration
 }
 
 // ReadHost reads /proc/stat's first line: busy is user, nice, system, irq
@@ -29,7 +33,7 @@ func ReadHost() (HostTimes, error) {
 }
 
 func parseProcStat(text string, at time.Time) (HostTimes, error) {
-	h := HostTimes{At: at}
+	h := HostTimes{At: at, CoreBusy: map[int]time.Duration{}}
 	var first []string
 	for _, line := range strings.Split(text, "\n") {
 		f := strings.Fields(line)
@@ -38,6 +42,9 @@ func parseProcStat(text string, at time.Time) (HostTimes, error) {
 			first = f[1:]
 		case len(f) > 0 && strings.HasPrefix(f[0], "cpu"):
 			h.CPUs++
+			if n, err := strconv.Atoi(f[0][3:]); err == nil && len(f) >= 8 {
+				h.CoreBusy[n] = busyOf(f[1:8])
+			}
 		}
 	}
 	if len(first) < 8 {
@@ -56,6 +63,53 @@ func parseProcStat(text string, at time.Time) (HostTimes, error) {
 	h.Busy = time.Duration(v[0]+v[1]+v[2]+v[5]+v[6]) * tick
 	h.Steal = time.Duration(v[7]) * tick
 	return h, nil
+}
+
+// busyOf is user + nice + system + irq + softirq of a cpuN line's fields.
+func busyOf(f []string) time.Duration {
+	var sum int64
+	for _, i := range []int{0, 1, 2, 5, 6} {
+		n, _ := strconv.ParseInt(f[i], 10, 64)
+		sum += n
+	}
+	return time.Duration(sum) * (time.Second / clockTicks)
+}
+
+// Affinity is the CPUs a process may run on (Cpus_allowed_list of
+// /proc/PID/status), ascending.
+func Affinity(pid int64) ([]int, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return nil, fmt.Errorf("the CPUs of process %d: %w", pid, err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok {
+			return ParseCPUList(strings.TrimSpace(v))
+		}
+	}
+	return nil, fmt.Errorf("/proc/%d/status has no Cpus_allowed_list", pid)
+}
+
+// ParseCPUList reads a kernel CPU list such as "0-3,6".
+func ParseCPUList(s string) ([]int, error) {
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil {
+			return nil, fmt.Errorf("CPU list %q: %w", s, err)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil || b < a {
+				return nil, fmt.Errorf("CPU list %q: bad range %q", s, part)
+			}
+		}
+		for c := a; c <= b; c++ {
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }
 
 // ProcessTimes is a process's user plus system CPU so far, from

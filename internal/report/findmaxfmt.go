@@ -76,8 +76,11 @@ func findMaxHeader(f *results.FindMax) [][2]string {
 		{"findmax", fmt.Sprintf("%s %s, %s", f.Tool.Name, f.Tool.Version, results.FindMaxSchema)},
 		{"workload", workloadText(f.Workload)},
 		{"slo", fmt.Sprintf("%s, and no drop, no error, at least %g%% of the rate achieved", strings.Join(f.SLO, ", "), 100*f.AchievedShare)},
-		{"search", fmt.Sprintf("from %s, x%g up, bisecting to %g%%, the highest passing rate repeated for twice as long", start, f.Factor, 100*f.Precision)},
+		{"search", searchText(f, start)},
 		{"probes", fmt.Sprintf("%gs measured after a %gs warm-up each, %gs cooldown", f.StepSeconds, f.WarmupSeconds, f.CooldownSeconds)},
+	}
+	if iv := f.MaxRateInterval; iv != nil {
+		h = append(h, [2]string{"answer", results.IntervalText(iv)})
 	}
 	if f.Outcome != results.Completed {
 		h = append(h, [2]string{"outcome", string(f.Outcome) + ": " + f.Reason})
@@ -88,27 +91,49 @@ func findMaxHeader(f *results.FindMax) [][2]string {
 	return h
 }
 
+// searchText says how the search went about it.
+func searchText(f *results.FindMax, start string) string {
+	s := fmt.Sprintf("from %s, x%g up, bisecting to %g%%", start, f.Factor, 100*f.Precision)
+	if f.MaxRateInterval != nil {
+		return s + ", each latency objective judged as the share of operations over its bound with its confidence interval, a probe whose interval straddles it extended at the same rate"
+	}
+	return s + ", the highest passing rate repeated for twice as long"
+}
+
+// ProbeVerdict is a probe's verdict for its table's last column: PASS, the
+// failed terms, inconclusive (extended) or not judged, with its latency
+// objectives as proportions when it was judged so.
+func ProbeVerdict(p results.Probe) string {
+	verdict := "PASS"
+	switch {
+	case p.Terms == nil && len(p.Tails) > 0:
+		verdict = "inconclusive, extended"
+	case p.Terms == nil && p.Interrupted != "":
+		verdict = "not judged: the server stopped answering (" + p.Interrupted + ")"
+	case p.Terms == nil:
+		verdict = "not judged (cut short)"
+	case !p.Pass:
+		var failed []string
+		for _, tm := range p.Terms {
+			if !tm.Pass {
+				failed = append(failed, tm.Text+" ("+tm.Shown+")")
+			}
+		}
+		verdict = "FAIL " + strings.Join(failed, ", ")
+	}
+	if len(p.Tails) > 0 {
+		verdict += ": " + results.TailsText(p.Tails)
+	}
+	return verdict
+}
+
 // probeTable is one row per probe in the order they ran.
 func probeTable(f *results.FindMax) *table {
 	t := &table{left: 2, textLast: true}
 	t.add("#", "stage", "rate", "achieved", "p50 ms", "p95 ms", "p99 ms", "p99.9 ms", "dropped", "errors", "other cpu", "verdict")
 	for i, p := range f.Probes {
 		r := p.Result.Totals
-		verdict := "PASS"
-		switch {
-		case p.Terms == nil && p.Interrupted != "":
-			verdict = "not judged: the server stopped answering (" + p.Interrupted + ")"
-		case p.Terms == nil:
-			verdict = "not judged (cut short)"
-		case !p.Pass:
-			var failed []string
-			for _, tm := range p.Terms {
-				if !tm.Pass {
-					failed = append(failed, tm.Text+" ("+tm.Shown+")")
-				}
-			}
-			verdict = "FAIL " + strings.Join(failed, ", ")
-		}
+		verdict := ProbeVerdict(p)
 		drops := p.Result.Dropped()
 		t.add(strconv.Itoa(i+1), p.Stage, results.Target(p.Rate), fmt.Sprintf("%.1f", r.Throughput),
 			ms3(r.Latency.P50), ms3(r.Latency.P95), ms3(r.Latency.P99), ms3(r.Latency.P999),

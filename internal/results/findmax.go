@@ -42,6 +42,9 @@ type FindMax struct {
 	// FailedAbove is the lowest failing rate above MaxRate and the terms
 	// it failed, as "p99<=10ms (measured 14.2ms)".
 	FailedAbove *FailedProbe `json:"failedAbove,omitempty"`
+	// MaxRateInterval is MaxRate with its uncertainty; nil when the
+	// probes were not judged as proportions (no latency objective).
+	MaxRateInterval *RateInterval `json:"maxRateInterval,omitempty"`
 	// Limit is what limited the rate (the sweep's kinds, docs/sweep.md).
 	Limit Limit `json:"limit"`
 	// Summary is the search's conclusion in one sentence.
@@ -68,6 +71,42 @@ type Probe struct {
 	// and came back: such a probe measured the pause, not the rate, and
 	// is not judged (Pass false, no Terms); the rate is probed again.
 	Interrupted string `json:"interrupted,omitempty"`
+	// Tails judge the probe's latency objectives by what it measured with
+	// its uncertainty (capacity.ProportionInterval): the operations over
+	// each bound, pooled over the probe's segments. A probe whose interval
+	// straddled the share allowed was extended at the same rate: its
+	// earlier segments are kept with their Tails (verdict inconclusive)
+	// and no Terms.
+	Tails []ProbeTail `json:"tails,omitempty"`
+}
+
+// ProbeTail is one latency objective of a probe as a proportion: the
+// share of operations over its bound and the confidence interval of it.
+type ProbeTail struct {
+	Objective  string  `json:"objective"`  // as written: p99<=8ms
+	BoundMs    float64 `json:"boundMs"`    // 8
+	Allowed    float64 `json:"allowed"`    // the share the objective allows over the bound: 0.01
+	Over       int64   `json:"over"`       // operations over the bound (dropped ones included)
+	Operations int64   `json:"operations"` // answered and dropped
+	Share      float64 `json:"share"`      // Over / Operations
+	Low        float64 `json:"low"`        // the share's confidence interval
+	High       float64 `json:"high"`
+	Confidence float64 `json:"confidence"`
+	Seconds    float64 `json:"seconds"`  // measured, the segments so far together
+	Segments   int     `json:"segments"` // the first run and its extensions so far
+	Verdict    string  `json:"verdict"`  // pass (High below Allowed), fail (Low above it) or inconclusive
+}
+
+// RateInterval is a search's answer with its uncertainty: the highest
+// rate shown to pass (Low, maxRate) and the lowest shown to fail above it
+// (High; 0 when none was), each judged at Confidence; and what finding
+// them took.
+type RateInterval struct {
+	Low        float64 `json:"low"`
+	High       float64 `json:"high"`
+	Confidence float64 `json:"confidence"`
+	Probes     int     `json:"probes"`  // measured runs, extensions included
+	Seconds    float64 `json:"seconds"` // their measured seconds together (warm-ups and cooldowns besides)
 }
 
 // Term is one term of a probe's service level.
@@ -230,4 +269,25 @@ func ReadFindMax(path string) (*FindMax, error) {
 		return nil, err
 	}
 	return readFindMax(path, b, schema)
+}
+
+// IntervalText is a search's answer with its uncertainty, in a sentence.
+func IntervalText(iv *RateInterval) string {
+	s := fmt.Sprintf("The maximum rate lies between %s and ", Target(iv.Low))
+	if iv.High > 0 {
+		s += Target(iv.High) + " ops/s"
+	} else {
+		s += "an unmeasured rate above it"
+	}
+	return s + fmt.Sprintf(" (%.0f%% confidence in each probe's verdict), found in %d probes and %g s measured", 100*iv.Confidence, iv.Probes, iv.Seconds)
+}
+
+// TailsText is a probe's latency objectives as proportions, for a table:
+// "1.2% over 8ms (0.9%-1.6%)".
+func TailsText(tails []ProbeTail) string {
+	var parts []string
+	for _, t := range tails {
+		parts = append(parts, fmt.Sprintf("%.2f%% over %gms (%.2f%%-%.2f%%, %.1fs)", 100*t.Share, t.BoundMs, 100*t.Low, 100*t.High, t.Seconds))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -24,7 +24,26 @@ type Interference struct {
 	// StealShare that over Cores (0 where the host reports none).
 	Steal      float64 `json:"steal"`
 	StealShare float64 `json:"stealShare"`
-	Note       string  `json:"note,omitempty"`
+	// Cores the server and mongoload may run on (their CPU affinity), when
+	// read: other work elsewhere does not slow the probe. Near is the other
+	// work on those cores, in cores, NearShare that over their number: what
+	// the threshold is judged by when they are fewer than the host's.
+	ServerCores string   `json:"serverCores,omitempty"`
+	ClientCores string   `json:"clientCores,omitempty"`
+	Near        *float64 `json:"near,omitempty"`
+	NearShare   *float64 `json:"nearShare,omitempty"`
+	NearCores   string   `json:"nearCores,omitempty"`
+	Note        string   `json:"note,omitempty"`
+}
+
+// Judged is the share of other work the probe felt: on the cores the
+// server and mongoload run on when they are fewer than the host's, else
+// on the whole host; and the cores it was measured on ("" for all).
+func (in *Interference) Judged() (share float64, cores string) {
+	if in.NearShare != nil {
+		return *in.NearShare, in.NearCores
+	}
+	return in.OtherShare, ""
 }
 
 // Reliability says how far a capacity answer (findmax's rate, a sweep's
@@ -36,8 +55,11 @@ type Reliability struct {
 	// decided the answer, as a share of the host's cores, Steal the most
 	// steal; Probe is that probe's number (1-based), 0 if none measured.
 	Interference float64 `json:"interference"`
-	Steal        float64 `json:"steal"`
-	Probe        int     `json:"probe,omitempty"`
+	// Cores is where Interference was measured: the server's and
+	// mongoload's CPUs when fewer than the host's ("0-1"), "" for all.
+	Cores string  `json:"cores,omitempty"`
+	Steal float64 `json:"steal"`
+	Probe int     `json:"probe,omitempty"`
 	// Unmeasured: the host's CPU could not be read (not Linux): the
 	// interference is unknown, which alone does not make it unreliable.
 	Unmeasured bool `json:"unmeasured,omitempty"`
@@ -76,6 +98,9 @@ func NoiseText(res *Result) string {
 	}
 	in := res.Interference
 	s := fmt.Sprintf("%.0f%%", 100*in.OtherShare)
+	if share, cores := in.Judged(); cores != "" {
+		s += fmt.Sprintf(" (%.0f%% on CPU %s)", 100*share, cores)
+	}
 	if in.StealShare >= 0.01 {
 		s += fmt.Sprintf(" +%.0f%% steal", 100*in.StealShare)
 	}

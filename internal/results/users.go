@@ -39,6 +39,22 @@ type GrowthStage struct {
 	Monthly     *float64 `json:"monthly,omitempty"`
 	PerThousand *float64 `json:"perThousand,omitempty"`
 	Note        string   `json:"note,omitempty"`
+	// Extrapolated is, for a stage no input carries as measured, the
+	// Universal Scalability Law of a concurrency sweep predicting it: the
+	// workers at which the law carries the stage, and how far that is
+	// beyond the sweep's largest level.
+	Extrapolated *StageUSL `json:"extrapolated,omitempty"`
 	// Reliable is the chosen input's reliability (Reliable of the plan).
 	Reliable *bool `json:"reliable,omitempty"`
+}
+
+// StageUSL is a growth stage carried by a sweep's fitted law, not by a
+// measurement.
+type StageUSL struct {
+	Input       string  `json:"input"`
+	Concurrency float64 `json:"concurrency"`
+	Throughput  float64 `json:"throughput"`
+	Users       float64 `json:"users"`
+	Beyond      float64 `json:"beyond"`              // Concurrency over the sweep's largest level
+	FarBeyond   bool    `json:"farBeyond,omitempty"` // past 2.5x: to be measured before relied on
 }

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/procstat"
@@ -71,11 +74,62 @@ func (c *hostClock) stop() *results.Interference {
 	case c.serverErr != nil:
 		in.Note = "the server's CPU is not subtracted: " + c.serverErr.Error()
 	}
+	c.near(in, h, wall)
 	in.Other = round3(math.Max(0, other))
 	in.OtherShare = round3(in.Other / float64(h.CPUs))
 	in.StealShare = round3(in.Steal / float64(h.CPUs))
 	in.Busy, in.Client, in.Steal = round3(in.Busy), round3(in.Client), round3(in.Steal)
 	return in
+}
+
+// near measures the other work on the cores the server and this process
+// may run on (their affinity), when those are fewer than the host's: work
+// on the others does not slow the run.
+func (c *hostClock) near(in *results.Interference, h procstat.HostTimes, wall float64) {
+	self, err := procstat.Affinity(int64(os.Getpid()))
+	if err != nil || c.server.Pid <= 0 || in.Server == nil {
+		return
+	}
+	srv, err := procstat.Affinity(c.server.Pid)
+	if err != nil {
+		return
+	}
+	set := map[int]bool{}
+	for _, n := range append(append([]int(nil), self...), srv...) {
+		set[n] = true
+	}
+	if len(set) >= h.CPUs {
+		return // every core: the host's share is the one
+	}
+	var busy time.Duration
+	var cores []int
+	for n := range set {
+		busy += h.CoreBusy[n] - c.h0.CoreBusy[n]
+		cores = append(cores, n)
+	}
+	slices.Sort(cores)
+	other := round3(math.Max(0, busy.Seconds()/wall-in.Client-*in.Server))
+	share := round3(other / float64(len(cores)))
+	in.ServerCores, in.ClientCores, in.NearCores = cpuList(srv), cpuList(self), cpuList(cores)
+	in.Near, in.NearShare = &other, &share
+}
+
+// cpuList writes CPUs as the kernel does: "0-3,6".
+func cpuList(cpus []int) string {
+	var parts []string
+	for i := 0; i < len(cpus); {
+		j := i
+		for j+1 < len(cpus) && cpus[j+1] == cpus[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d-%d", cpus[i], cpus[j]))
+		} else {
+			parts = append(parts, strconv.Itoa(cpus[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ",")
 }
 
 // localServer is the process listening on the session's URI's port on

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 )
 
@@ -24,6 +25,9 @@ func findMaxView(sw *results.Sweep) *view {
 	}
 	v.Facts = append([][2]string{{"slo", strings.Join(f.SLO, ", ") + ", no drop, no error, " + fmt.Sprintf("%g%% of the rate achieved", 100*f.AchievedShare)},
 		{"max rate", trim(f.MaxRate) + " ops/s"}}, v.Facts...)
+	if iv := f.MaxRateInterval; iv != nil {
+		v.Facts = append([][2]string{{"max rate interval", results.IntervalText(iv)}}, v.Facts...)
+	}
 	if r := results.ReliableText(f.Reliable); r != "" {
 		v.Facts = append(v.Facts, [2]string{"reliable", r})
 	}
@@ -96,20 +100,12 @@ func probeTable(f *results.FindMax) *table {
 	t := &table{Head: []string{"#", "stage", "rate", "achieved", "p50", "p95", "p99", "p99.9", "dropped", "errors", "other cpu", "verdict"}}
 	for i, p := range f.Probes {
 		r := p.Result.Totals
-		verdict, color := "PASS", passColor
+		verdict, color := report.ProbeVerdict(p), passColor
 		switch {
-		case p.Terms == nil && p.Interrupted != "":
-			verdict, color = "not judged: the server stopped answering ("+p.Interrupted+")", ""
 		case p.Terms == nil:
-			verdict, color = "not judged (cut short)", ""
+			color = ""
 		case !p.Pass:
-			var failed []string
-			for _, tm := range p.Terms {
-				if !tm.Pass {
-					failed = append(failed, tm.Text+" ("+tm.Shown+")")
-				}
-			}
-			verdict, color = "FAIL "+strings.Join(failed, ", "), failColor
+			color = failColor
 		}
 		drops := p.Result.Dropped()
 		t.Rows = append(t.Rows, []cell{{Text: fmt.Sprint(i + 1)}, {Text: p.Stage, Left: true}, {Text: trim(p.Rate)}, {Text: fmt.Sprintf("%.1f", r.Throughput)},

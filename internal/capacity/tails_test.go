@@ -1,0 +1,94 @@
+package capacity
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/mongoload/mongoload/internal/analysis"
+	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/sink"
+)
+
+// edgeSystem is an open loop whose share of operations over 8 ms grows
+// with the rate, 1% at edge: each probe of 5 one-second intervals counts
+// its operations (the rate each second) and those over the bound (the
+// share's expectation, rounded), so the search sees the proportion it
+// must judge and nothing random.
+type edgeSystem struct{ edge float64 }
+
+func (s edgeSystem) share(rate float64) float64 { return 0.01 * math.Pow(rate/s.edge, 4) }
+
+func (s edgeSystem) run(ctx context.Context, rate float64, st Stage, counts sink.Sink) (*results.Result, error) {
+	res, err := system{limit: math.Inf(1)}.run(ctx, rate, st)
+	c := counts.(*tailCounter)
+	for i := 0; i < 5; i++ {
+		n := int64(rate)
+		c.counts[0] = append(c.counts[0], TailCount{Ops: n, Over: int64(math.Round(s.share(rate) * float64(n)))})
+	}
+	res.DurationSeconds = 5
+	return res, err
+}
+
+// TestSearchJudgesProportions: each probe is judged by its interval for
+// the share over 8 ms: a pass shown below 1%, a fail shown above it, a
+// probe near the edge extended at the same rate (its counts pooled), never
+// repeated to be compared (no confirm stage); the answer is an interval
+// around the edge, narrower than the precision's bracket, with the probes
+// and seconds it took.
+func TestSearchJudgesProportions(t *testing.T) {
+	objs, err := analysis.ParseObjectives("p99<=8ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := edgeSystem{edge: 5000}
+	f := &results.FindMax{SLO: []string{"p99<=8ms"}, AchievedShare: DefaultAchievedShare}
+	s := Search{Policy: DefaultPolicy(1000), Objectives: objs, AchievedShare: DefaultAchievedShare, MaxExtensions: MaxExtensions,
+		Run: func(context.Context, float64, Stage) (*results.Result, error) {
+			t.Fatal("the uncounted run was used")
+			return nil, nil
+		}, RunCounted: sys.run}
+	if err := s.Do(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+	iv := f.MaxRateInterval
+	if iv == nil || !f.Found {
+		t.Fatalf("no interval: %+v", f)
+	}
+	if !(iv.Low <= sys.edge && sys.edge <= iv.High && iv.High <= 1.25*iv.Low) || iv.Low != f.MaxRate {
+		t.Errorf("interval [%g, %g] around maxRate %g: want the edge %g inside, at most 1.25 wide", iv.Low, iv.High, f.MaxRate, sys.edge)
+	}
+	t.Logf("answer %s; %s", results.IntervalText(iv), f.Summary)
+	extended, seconds := 0, 0.0
+	for _, p := range f.Probes {
+		seconds += p.Result.DurationSeconds
+		if p.Stage == string(Confirm) || p.Stage == string(Recheck) {
+			t.Errorf("probe at %g repeated to be compared (%s)", p.Rate, p.Stage)
+		}
+		if p.Stage == string(Extend) {
+			extended++
+		}
+		if len(p.Tails) != 1 {
+			t.Fatalf("probe at %g: tails %+v", p.Rate, p.Tails)
+		}
+		tl := p.Tails[0]
+		t.Logf("%s %g: %s", p.Stage, p.Rate, results.TailsText(p.Tails))
+		switch {
+		case p.Terms == nil && tl.Verdict != "inconclusive":
+			t.Errorf("probe at %g extended although %s", p.Rate, tl.Verdict)
+		case p.Terms != nil && p.Pass != (tl.Verdict == "pass"):
+			t.Errorf("probe at %g: pass %v but its tail %s", p.Rate, p.Pass, tl.Verdict)
+		case tl.Verdict == "pass" && tl.High >= 0.01, tl.Verdict == "fail" && tl.Low <= 0.01:
+			t.Errorf("probe at %g: %s with interval [%g, %g]", p.Rate, tl.Verdict, tl.Low, tl.High)
+		}
+		if tl.Verdict == "pass" && sys.share(p.Rate) >= 0.01 || tl.Verdict == "fail" && sys.share(p.Rate) <= 0.01 {
+			t.Errorf("probe at %g (share %.4f) judged %s", p.Rate, sys.share(p.Rate), tl.Verdict)
+		}
+	}
+	if extended == 0 {
+		t.Error("no probe near the edge was extended")
+	}
+	if iv.Probes != len(f.Probes) || iv.Seconds != seconds || iv.Confidence != Confidence {
+		t.Errorf("interval says %d probes, %g s at %g; the search ran %d, %g s", iv.Probes, iv.Seconds, iv.Confidence, len(f.Probes), seconds)
+	}
+}
