@@ -46,7 +46,10 @@ func TestFindMax(t *testing.T) {
 		}
 	}
 	for _, p := range f.Probes {
-		if p.Result == nil || p.Result.Load.Rate != p.Rate || (len(p.Terms) < 4 && p.Interrupted == "") {
+		// A probe whose interval straddled the SLO was extended: that run
+		// has its tails and no terms, the run after it decides.
+		extended := p.Terms == nil && len(p.Tails) > 0 && p.Tails[0].Verdict == "inconclusive"
+		if p.Result == nil || p.Result.Load.Rate != p.Rate || (len(p.Terms) < 4 && p.Interrupted == "" && !extended) {
 			t.Errorf("probe at %g: result %v, %d terms", p.Rate, p.Result != nil, len(p.Terms))
 		}
 	}
