@@ -31,3 +31,9 @@ type USLPrediction struct {
 	Beyond    float64 `json:"beyond,omitempty"`
 	FarBeyond bool    `json:"farBeyond,omitempty"`
 }
+
+// Throughput is the fitted law's throughput at concurrency n (the curve a
+// report draws through the measured points).
+func (u *USL) Throughput(n float64) float64 {
+	return u.Lambda * n / (1 + u.Sigma*(n-1) + u.Kappa*n*(n-1))
+}

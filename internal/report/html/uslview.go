@@ -5,7 +5,6 @@ import (
 	"math"
 	"sort"
 
-	"github.com/mongoload/mongoload/internal/capacity/usl"
 	"github.com/mongoload/mongoload/internal/results"
 )
 
@@ -14,7 +13,6 @@ import (
 // its furthest prediction, the table of predictions with the
 // extrapolations flagged.
 func uslSection(v *view, u *results.USL) {
-	m := usl.Model{Sigma: u.Sigma, Kappa: u.Kappa, Lambda: u.Lambda}
 	top := 0.0
 	for _, p := range u.Predictions {
 		top = math.Max(top, p.Concurrency)
@@ -34,7 +32,7 @@ func uslSection(v *view, u *results.USL) {
 	curve, measured := newSeries("the law (ops/s)", 0, len(x)), newSeries("measured (ops/s)", 2, len(x))
 	measured.Points = true
 	for i, n := range x {
-		curve.Values[i] = f64(math.Round(m.Throughput(n)*10) / 10)
+		curve.Values[i] = f64(math.Round(u.Throughput(n)*10) / 10)
 		for _, p := range u.Predictions {
 			if p.Concurrency == n && p.Measured != nil {
 				measured.Values[i] = f64(*p.Measured)
