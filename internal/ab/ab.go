@@ -2,6 +2,7 @@ package ab
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -56,9 +57,14 @@ func Run(ctx context.Context, o Options) (*results.AB, error) {
 	if err := x.checkDistinct(ctx); err != nil {
 		return nil, err
 	}
+	for _, s := range x.sides { // every refusal before either side is changed
+		fmt.Fprintf(log, "side %s: %s\n", s.name, config.RedactURI(s.cfg.Connection.URI))
+		if err := run.CheckSetup(ctx, prefixed(log, "side "+s.name+": "), s.cfg, s.plan); err != nil {
+			return nil, fmt.Errorf("side %s: %w", s.name, err)
+		}
+	}
 	sessions := [2]*run.Session{}
 	for i, s := range x.sides {
-		fmt.Fprintf(log, "side %s: %s\n", s.name, config.RedactURI(s.cfg.Connection.URI))
 		opts := run.Options{Log: prefixed(log, "side "+s.name+": "), Version: o.Version, Inputs: o.Inputs}
 		sess, err := run.Open(ctx, s.cfg, s.plan, opts)
 		if err != nil {
@@ -74,6 +80,12 @@ func Run(ctx context.Context, o Options) (*results.AB, error) {
 	if ab.Data, err = checkData(ctx, a, b); err != nil {
 		return nil, err
 	}
+	if err := checkIndexes(ctx, a, b, ab.Data); err != nil {
+		return nil, err
+	}
+	for _, s := range ab.IndexDiffs() {
+		fmt.Fprintln(log, s)
+	}
 	if diff := dataDiffs(ab.Data); diff != "" {
 		if !ab.Method.Seeded {
 			return nil, fmt.Errorf("%w: %s; load both alike (mongoload load with the same --random-seed), or let ab seed both with --seed and --random-seed", ErrDataDiffer, diff)
@@ -84,6 +96,19 @@ func Run(ctx context.Context, o Options) (*results.AB, error) {
 	fmt.Fprintf(log, "verifying results: up to %d operations of each shape, one at a time on A then B\n", o.Verify)
 	ver, n, err := verify(ctx, a, b, o.Verify, cfgA.Run.OperationSeed)
 	ab.Method.Verified = n
+	if lost := (*sideLost)(nil); errors.As(err, &lost) { // said and written, as a side lost in the rounds
+		why := "stopped answering while verifying results: " + lost.err.Error()
+		if lost.side == "A" {
+			ab.A.Failed = why
+		} else {
+			ab.B.Failed = why
+		}
+		none := make([]*results.Explain, len(x.sides[0].plan.Ops))
+		judge(ab, x, ver, none, none)
+		verdict(ab)
+		ab.EndedAt = time.Now()
+		return ab, fail(run.ServerLost, err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -92,6 +117,9 @@ func Run(ctx context.Context, o Options) (*results.AB, error) {
 	runs, runErr := x.rounds(ctx, a, b, ab)
 	ab.Runs = runs
 	judge(ab, x, ver, explainA, explainB)
+	if note := emptyNote(ab, len(cfgA.CapturedFrom) > 0); note != "" {
+		ab.Notes = append(ab.Notes, note)
+	}
 	if runErr == nil {
 		x.collateral(ctx, a, b, ab)
 	}

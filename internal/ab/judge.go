@@ -26,6 +26,10 @@ func judge(ab *results.AB, x *comparison, ver []verified, explainA, explainB []*
 	for i, op := range x.sides[0].plan.Ops {
 		o := results.ABOperation{Name: op.Name, Type: op.Type, Verified: ver[i].n, ResultDiffs: ver[i].diffs,
 			CountOnly: ver[i].countOnly, Diffs: ver[i].first}
+		if v := ver[i]; v.n > 0 && returnsDocs(op) {
+			o.EmptyA, o.EmptyB = results.Round3(float64(v.emptyA)/float64(v.n)), results.Round3(float64(v.emptyB)/float64(v.n))
+			o.NotComparedOnData = o.EmptyA > results.ABEmptyShare && o.EmptyB > results.ABEmptyShare
+		}
 		if ea, eb := explainA[i], explainB[i]; ea != nil && eb != nil {
 			o.ExplainA, o.ExplainB = ea, eb
 			o.PlanA, o.PlanB = planText(*ea), planText(*eb)
@@ -101,6 +105,9 @@ func verdict(ab *results.AB) {
 	if len(parts) == 0 {
 		parts = append(parts, fmt.Sprintf("none of %d shapes differs beyond %s", n, thr))
 	}
+	if names := notCompared(ab); len(names) > 0 {
+		parts = append(parts, "not compared on data (no documents on either side): "+strings.Join(names, ", "))
+	}
 	for _, s := range []results.ABSide{ab.A, ab.B} {
 		if s.Failed != "" {
 			parts = append(parts, s.Label+" "+s.Failed)
@@ -128,6 +135,9 @@ func sentence(o *results.ABOperation) string {
 			p += fmt.Sprintf(" (latency within the threshold: p50 %s → %s)", msText(la.P50), msText(lb.P50))
 		}
 		parts = append(parts, p)
+	}
+	if o.NotComparedOnData {
+		parts = append(parts, emptyText(o))
 	}
 	if o.ResultDiffs > 0 {
 		d := fmt.Sprintf("%d of %d verified results differ", o.ResultDiffs, o.Verified)

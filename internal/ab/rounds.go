@@ -30,37 +30,40 @@ func (x *comparison) rounds(ctx context.Context, a, b *run.Session, ab *results.
 		}
 		return r, err
 	}
+	lost := func(name, why string) {
+		if name == "A" {
+			ab.A.Failed = why
+		} else {
+			ab.B.Failed = why
+		}
+	}
 	record := func(name string, round int, r *run.Result, err error) error {
 		if err != nil {
 			return fmt.Errorf("side %s, round %d: %w", name, round, err)
 		}
 		runs = append(runs, results.ABRun{Side: name, Round: round, Result: r.Result})
 		if r.Outcome == engine.ServerLost {
-			why := fmt.Sprintf("stopped answering in round %d: %s", round, r.Reason)
-			if name == "A" {
-				ab.A.Failed = why
-			} else {
-				ab.B.Failed = why
-			}
+			lost(name, fmt.Sprintf("stopped answering in round %d: %s", round, r.Reason))
 			return fmt.Errorf("side %s: %w", name, r.Err())
 		}
 		if r.Outcome == engine.Interrupted {
 			return r.Err()
 		}
 		if t := r.Result.Totals; t.Operations == 0 {
-			// Not given up for lost (each operation failed, or hung until
-			// the grace period abandoned it), but it answered nothing:
-			// measured through, said, and the rounds end here.
+			// Not given up for lost by the run (each operation failed, or
+			// hung until the grace period abandoned it): a side that does
+			// not answer a hello now is lost, as the run would have said.
+			if err := side[name].Answers(ctx); err != nil && ctx.Err() == nil {
+				lost(name, fmt.Sprintf("stopped answering in round %d: %v", round, err))
+				return fail(run.ServerLost, fmt.Errorf("side %s stopped answering in round %d: %w", name, round, err))
+			}
+			// It answers, but answered no operation: measured through,
+			// said, and the rounds end here.
 			why := fmt.Sprintf("answered no operation in round %d (outcome %s, %s errors", round, r.Result.Outcome, results.Thousands(t.Errors))
 			if len(t.ErrorsByClass) > 0 {
 				why += ": " + classes(t.ErrorsByClass)
 			}
-			why += ")"
-			if name == "A" {
-				ab.A.Failed = why
-			} else {
-				ab.B.Failed = why
-			}
+			lost(name, why+")")
 			return errSideFailed
 		}
 		return nil

@@ -113,7 +113,9 @@ operations:
 		t.Fatalf("seeding: exit %d: %s", code, stderr)
 	}
 	u := writeFile(t, "unique.yaml", unique)
-	codeRun, _, stderr := runCLI(t, context.Background(), nil, "run", u, "--uri", uri, "--operations", "1", "--duration", "0", "--quiet")
+	// The collection exists: its indexes are left as they are unless asked
+	// in words (issue 38), so the run asks.
+	codeRun, _, stderr := runCLI(t, context.Background(), nil, "run", u, "--uri", uri, "--create-indexes", "--operations", "1", "--duration", "0", "--quiet")
 	if !strings.Contains(stderr, "index") {
 		t.Fatalf("run: exit %d without naming the index: %s", codeRun, stderr)
 	}

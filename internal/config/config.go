@@ -222,6 +222,12 @@ type Run struct {
 	// file: the file is what travels to the wrong deployment.
 	WriteToSource bool `yaml:"-" json:"-"`
 	AllowExisting bool `yaml:"allowExisting,omitempty" json:"allowExisting,omitempty"`
+	// CreateIndexes lets setup build the workload's missing indexes on
+	// collections that existed before the run (never otherwise: those
+	// indexes are the user's). Only a flag or the environment sets it, as
+	// WriteToSource: a long, blocking build on production is asked for
+	// on the command that does it.
+	CreateIndexes bool `yaml:"-" json:"-"`
 	// RandomSeed seeds the data (seeding, mongoload load) and the value
 	// pools; OperationSeed seeds the operations (keys, values, the mix).
 	// OperationSeed 0 means a fresh one per run: a fixed one would have

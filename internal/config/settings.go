@@ -82,6 +82,7 @@ var Settings = []Setting{
 	{Flag: "drop", Bool: true, Usage: "drop the workload's own collections first", Set: boolSetter(func(c *Config) *bool { return &c.Run.Drop })},
 	{Flag: "write-to-source", Bool: true, Usage: "let a captured workload write to the deployment it was captured from (refused without it: that is the application's own data)", Set: boolSetter(func(c *Config) *bool { return &c.Run.WriteToSource })},
 	{Flag: "allow-existing", Bool: true, Usage: "write to collections that mongoload did not create", Set: boolSetter(func(c *Config) *bool { return &c.Run.AllowExisting })},
+	{Flag: "create-indexes", Bool: true, Usage: "build the workload's missing indexes on collections that existed before the run too (without it their indexes are left as they are)", Set: boolSetter(func(c *Config) *bool { return &c.Run.CreateIndexes })},
 	{Flag: "random-seed", Usage: "seed of the data (seeding, load) and of the value pools", Set: seedSetter(func(c *Config) *uint64 { return &c.Run.RandomSeed })},
 	{Flag: "operation-seed", Usage: "seed of the operations: keys, values, mix (default: a fresh one per run, printed in the report; give it to replay a run)", Set: seedSetter(func(c *Config) *uint64 { return &c.Run.OperationSeed })},
 	{Flag: "rate", Range: &RateRange, Usage: "open loop: operations per second, scheduled whatever the server does", Set: func(c *Config, v string) error {

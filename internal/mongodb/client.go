@@ -34,6 +34,8 @@ type Client struct {
 	notices []string
 	// owned: namespace -> the run may write into it (ownership.go).
 	owned map[string]bool
+	// indexable: namespace -> setup may build its indexes (ownership.go).
+	indexable map[string]bool
 	// Hosts is what was tried, for messages (no credentials).
 	Hosts string
 	// unresponsive: the server stopped answering (see Unresponsive).

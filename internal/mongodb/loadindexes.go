@@ -17,6 +17,13 @@ import (
 // notices. If the server refuses the single command, the indexes are
 // created one by one.
 func (cl *Client) CreateIndexes(ctx context.Context, col *workload.Collection) ([]string, error) {
+	if !cl.isIndexable(col.Namespace()) { // it existed before the load: its indexes are the user's
+		n, err := cl.missingNotice(ctx, col)
+		if n == "" {
+			return nil, err
+		}
+		return []string{n}, err
+	}
 	sharded, err := cl.Sharded(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("ask the server for its topology: %w", err)

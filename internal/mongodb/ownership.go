@@ -11,11 +11,18 @@ import (
 // user said otherwise. Everything that changes a collection asks here:
 // the operations' writes, seeding and loading (SetupOptions.Fill), index
 // creation and sharding. A collection mongoload did not create:
-//   - is written to (operations, seeding, loading) and indexed only with
+//   - is written to (operations, seeding, loading) only with
 //     --allow-existing;
 //   - is never sharded, not even with --allow-existing: sharding cannot be
 //     undone, and writing is all that flag allows;
 //   - gets no mongoload_meta beside it, unless the user allowed writes.
+//
+// Indexes belong to whoever made the collection as it is: setup builds the
+// workload's indexes only on a collection it creates in this run, never on
+// one that existed before (mongoload's own from an earlier run included:
+// an index dropped there was dropped by someone), unless the user asks in
+// words (--create-indexes); it never drops or alters one. It says which of
+// the workload's indexes such a collection lacks (missingNotice).
 //
 // Sharding and index creation also need setup enabled (SetupOptions.Create).
 
@@ -23,17 +30,17 @@ import (
 type ownership struct {
 	ours     bool // mongoload created it (or the user said --drop, and it was recreated)
 	writable bool // the run may write into it and keep key counts beside it
-	index    bool // setup may create its indexes
+	index    bool // setup may create its indexes (a new collection, or --create-indexes)
 	shard    bool // setup may shard it
 }
 
-// decideOwnership applies the rule to col; fill says why seeding or
+// decideOwnership applies the rule to col (exists: before this run); fill says why seeding or
 // loading would insert into it ("" when neither will). It fails with
 // ErrNotOurs, naming the writer and the fix, when the run would write to
 // a collection it may not.
-func decideOwnership(col *workload.Collection, ours bool, o SetupOptions, fill string) (ownership, error) {
+func decideOwnership(col *workload.Collection, ours, exists bool, o SetupOptions, fill string) (ownership, error) {
 	d := ownership{ours: ours, writable: ours || o.AllowExisting}
-	d.index = o.Create && d.writable && !o.SkipIndexes
+	d.index = o.Create && !o.SkipIndexes && (!exists || o.CreateIndexes)
 	d.shard = o.Create && ours
 	if d.writable {
 		return d, nil
@@ -65,6 +72,24 @@ func (cl *Client) setOwned(ns string, writable bool) {
 		cl.owned = map[string]bool{}
 	}
 	cl.owned[ns] = writable
+}
+
+// setIndexable remembers whether setup may build the indexes of ns (a
+// load that builds them after its data: CreateIndexes).
+func (cl *Client) setIndexable(ns string, may bool) {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	if cl.indexable == nil {
+		cl.indexable = map[string]bool{}
+	}
+	cl.indexable[ns] = may
+}
+
+func (cl *Client) isIndexable(ns string) bool {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	may, known := cl.indexable[ns]
+	return may || !known
 }
 
 func (cl *Client) isOwned(ns string) bool {

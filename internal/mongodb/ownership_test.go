@@ -34,11 +34,12 @@ func TestOwnershipRule(t *testing.T) {
 		{"foreign, writes", writes, false, SetupOptions{Create: true}, "", "this workload writes to it", ownership{}},
 		{"foreign, seeding", reads, false, SetupOptions{Create: true}, "seeding it to 50 documents would insert into it", "seeding it to 50 documents", ownership{}},
 		{"foreign, writes and loading", writes, false, SetupOptions{Create: true}, "loading would insert into it", "writes to it and loading", ownership{}},
-		{"foreign, --allow-existing: writes and indexes, never sharding", writes, false, SetupOptions{Create: true, AllowExisting: true}, "loading would insert into it", "", ownership{writable: true, index: true}},
+		{"foreign, --allow-existing: writes, never indexes or shards", writes, false, SetupOptions{Create: true, AllowExisting: true}, "loading would insert into it", "", ownership{writable: true}},
+		{"foreign, --create-indexes: indexes, asked in words", reads, false, SetupOptions{Create: true, CreateIndexes: true}, "", "", ownership{index: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := decideOwnership(tt.col, tt.ours, tt.o, tt.fill)
+			got, err := decideOwnership(tt.col, tt.ours, !tt.ours, tt.o, tt.fill) // ours: created now
 			switch {
 			case tt.refuse == "" && err != nil:
 				t.Fatalf("refused: %v", err)
@@ -48,6 +49,14 @@ func TestOwnershipRule(t *testing.T) {
 				t.Fatalf("%+v, want %+v", got, tt.want)
 			}
 		})
+	}
+	// A collection of mongoload's from an earlier run keeps its indexes as
+	// they are (one dropped there was dropped by someone), unless asked.
+	for _, o := range []SetupOptions{{Create: true}, {Create: true, CreateIndexes: true}} {
+		got, err := decideOwnership(writes, true, true, o, "")
+		if err != nil || got.index != o.CreateIndexes || !got.writable {
+			t.Errorf("ours, existed, %+v: %+v %v", o, got, err)
+		}
 	}
 }
 

@@ -28,6 +28,9 @@ type SetupOptions struct {
 	// SkipIndexes leaves the indexes for later (a load that builds them
 	// once the data is in: CreateIndexes).
 	SkipIndexes bool
+	// CreateIndexes builds the workload's missing indexes on collections
+	// that existed before the run too (--create-indexes: asked in words).
+	CreateIndexes bool
 	// Fill says, for a collection that seeding or loading will insert
 	// into, what will ("seeding to 50 documents would insert into it");
 	// "" or nil when nothing will. holds is the collection's key count
@@ -65,6 +68,17 @@ func (cl *Client) Prepare(ctx context.Context, plan *workload.Plan, o SetupOptio
 		}
 	}
 	return notices, nil
+}
+
+// CheckSetup applies the ownership rule to every collection of plan, as
+// Prepare would before its first change, and changes nothing.
+func (cl *Client) CheckSetup(ctx context.Context, plan *workload.Plan, o SetupOptions) error {
+	for _, col := range plan.AllCollections() {
+		if _, err := cl.inspect(ctx, col, o); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type metaDoc struct {
@@ -133,7 +147,7 @@ func (cl *Client) inspect(ctx context.Context, col *workload.Collection, o Setup
 	if o.Fill != nil && !col.OutputOnly {
 		fill = o.Fill(col, st.meta.Keys)
 	}
-	st.own, err = decideOwnership(col, ours, o, fill)
+	st.own, err = decideOwnership(col, ours, st.exists, o, fill)
 	return st, err
 }
 
@@ -174,14 +188,24 @@ func (cl *Client) apply(ctx context.Context, st *colState, o SetupOptions, shard
 		}
 	}
 	cl.setOwned(col.Namespace(), st.own.writable)
+	cl.setIndexable(col.Namespace(), o.Create && (!st.exists || o.CreateIndexes))
 	col.Keys.Reset(0, st.meta.Keys)
 	var notices []string
 	if st.notice != "" {
 		notices = append(notices, st.notice)
 	}
-	if st.own.index {
+	switch {
+	case st.own.index:
 		n, err := cl.createIndexes(ctx, col, sharded)
 		notices = append(notices, n...)
+		if err != nil {
+			return notices, err
+		}
+	case st.exists:
+		n, err := cl.missingNotice(ctx, col)
+		if n != "" {
+			notices = append(notices, n)
+		}
 		if err != nil {
 			return notices, err
 		}

@@ -28,7 +28,11 @@ func WriteABConsole(w io.Writer, ab *results.AB) error {
 	if m.Parallel {
 		how = fmt.Sprintf("%d rounds, both sides at once", m.Rounds)
 	}
-	e.printf("  %s; operation seed %d; threshold %.0f%%, alpha %g; %d operations verified\n\n", how, m.OperationSeed, 100*m.Threshold, m.Alpha, m.Verified)
+	e.printf("  %s; operation seed %d; threshold %.0f%%, alpha %g; %d operations verified\n", how, m.OperationSeed, 100*m.Threshold, m.Alpha, m.Verified)
+	for _, s := range ab.IndexDiffs() { // first: the change that moves plans
+		e.printf("  %s\n", s)
+	}
+	e.printf("\n")
 	t := &table{left: 1, textLast: true}
 	t.add("operation", "p50 A", "p50 B", "p95 A", "p95 B", "p99 A", "p99 B", "p99 B/A", "shift", "p", "errors A/B", "docs/ret A/B", "verified", "diffs", "flag", "plan A → B")
 	for _, o := range ab.Operations {

@@ -18,6 +18,10 @@ const (
 	ABSame      = "same"      // nothing beyond the threshold, results agree
 )
 
+// ABEmptyShare: a shape whose verified operations returned no document in
+// more than this share of them on both sides was not compared on data.
+const ABEmptyShare = 0.5
+
 // The flags of one operation.
 const (
 	FlagRegression  = "regression"
@@ -92,6 +96,23 @@ type ABData struct {
 	Same    bool   `json:"same"`
 	// FirstDiff is the _id of the first sampled document that differs.
 	FirstDiff string `json:"firstDiff,omitempty"`
+	// IndexDiffs name each index one side has and the other lacks
+	// (matched by key pattern), and each whose options (unique, sparse,
+	// TTL, partial filter, collation) differ: "B lacks the index {org: 1}
+	// (org_1) that A has".
+	IndexDiffs []string `json:"indexDiffs,omitempty"`
+}
+
+// IndexDiffs are every collection's index differences, each a sentence
+// that names the collection.
+func (ab *AB) IndexDiffs() []string {
+	var out []string
+	for _, d := range ab.Data {
+		for _, s := range d.IndexDiffs {
+			out = append(out, "indexes of "+d.Namespace+": "+s)
+		}
+	}
+	return out
 }
 
 // ABOperation is one operation (shape) compared.
@@ -131,6 +152,14 @@ type ABOperation struct {
 	ResultDiffs int      `json:"resultDiffs"`
 	CountOnly   bool     `json:"countOnly,omitempty"`
 	Diffs       []ABDiff `json:"diffs,omitempty"`
+	// EmptyA and EmptyB are the shares of the verified operations (of a
+	// shape that returns documents) that returned none on each side.
+	// NotComparedOnData is set when both are above ABEmptyShare: both
+	// sides answered "nothing", so their results say nothing of the data,
+	// and the latencies are those of empty answers.
+	EmptyA            float64 `json:"emptyA,omitempty"`
+	EmptyB            float64 `json:"emptyB,omitempty"`
+	NotComparedOnData bool    `json:"notComparedOnData,omitempty"`
 	// ResultA and ResultB are the operation's whole figures on each side,
 	// every round together (Histogram holds them all).
 	ResultA Operation `json:"resultA"`

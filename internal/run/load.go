@@ -41,7 +41,7 @@ type LoadSpec struct {
 // run's setup rules: create, --drop, --allow-existing).
 func PrepareLoad(ctx context.Context, log io.Writer, client *mongodb.Client, cfg *config.Config, plan *workload.Plan, cols []*workload.Collection, spec *LoadSpec) error {
 	notices, err := client.Prepare(ctx, &workload.Plan{Name: plan.Name, Collections: cols}, mongodb.SetupOptions{
-		Create: true, Drop: cfg.Run.Drop, AllowExisting: cfg.Run.AllowExisting, Workload: cfg.Name, SkipIndexes: spec.IndexesAfter,
+		Create: true, Drop: cfg.Run.Drop, AllowExisting: cfg.Run.AllowExisting, CreateIndexes: cfg.Run.CreateIndexes, Workload: cfg.Name, SkipIndexes: spec.IndexesAfter,
 		Fill: func(col *workload.Collection, holds int64) string {
 			if t, known := LoadTarget(cfg, spec, col); !known || t > holds {
 				return "loading would insert into it"

@@ -184,11 +184,7 @@ func (s *Session) prepare(ctx context.Context) error {
 	}
 	s.phases.enter(PhaseSetup)
 	if !noop {
-		create := cfg.Run.Setup == nil || *cfg.Run.Setup
-		notices, err := s.client.Prepare(ctx, s.plan, mongodb.SetupOptions{
-			Create: create, Drop: cfg.Run.Drop, AllowExisting: cfg.Run.AllowExisting, Workload: cfg.Name,
-			Fill: seedFill(cfg),
-		})
+		notices, err := s.client.Prepare(ctx, s.plan, setupOptions(cfg))
 		for _, n := range notices {
 			fmt.Fprintln(log, "notice: "+n)
 		}
@@ -210,6 +206,37 @@ func (s *Session) prepare(ctx context.Context) error {
 		// they are garbage now, and the measured phase's resident memory
 		// is then the run's own, not what the Go heap kept from seeding.
 		debug.FreeOSMemory()
+	}
+	return nil
+}
+
+// setupOptions are the setup rules of cfg (create, --drop,
+// --allow-existing, --create-indexes, what seeding will insert).
+func setupOptions(cfg *config.Config) mongodb.SetupOptions {
+	return mongodb.SetupOptions{
+		Create: cfg.Run.Setup == nil || *cfg.Run.Setup, Drop: cfg.Run.Drop, AllowExisting: cfg.Run.AllowExisting,
+		CreateIndexes: cfg.Run.CreateIndexes, Workload: cfg.Name, Fill: seedFill(cfg),
+	}
+}
+
+// CheckSetup asks what Open would refuse before it changes anything (a
+// captured workload's own source, a collection mongoload may not write
+// to), and changes nothing: a command that opens several sessions (ab's
+// two sides) refuses before either is created or seeded.
+func CheckSetup(ctx context.Context, log io.Writer, cfg *config.Config, plan *workload.Plan) error {
+	if Noop(cfg) {
+		return nil
+	}
+	client, err := Connect(ctx, log, cfg, mongodb.ConnectOptions{})
+	if err != nil {
+		return err
+	}
+	defer client.Close()
+	if err := GuardSource(ctx, client, cfg.CapturedFrom, cfg.Run.WriteToSource); err != nil {
+		return err
+	}
+	if err := client.CheckSetup(ctx, plan, setupOptions(cfg)); err != nil {
+		return SetupError(ctx, err)
 	}
 	return nil
 }

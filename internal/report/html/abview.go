@@ -18,7 +18,7 @@ func WriteAB(w interface{ Write([]byte) (int, error) }, ab *results.AB) error {
 
 // abView shows an A/B comparison.
 func abView(ab *results.AB) *view {
-	v := &view{Title: "mongoload ab: " + ab.Workload.Name, Summary: append([]string{"Verdict " + ab.Summary}, ab.Sentences...), Notes: ab.Notes}
+	v := &view{Title: "mongoload ab: " + ab.Workload.Name, Summary: append(append([]string{"Verdict " + ab.Summary}, ab.IndexDiffs()...), ab.Sentences...), Notes: ab.Notes}
 	v.Facts = [][2]string{{"A (baseline)", ab.A.URI}, {"B (candidate)", ab.B.URI},
 		{"rounds", fmt.Sprintf("%d per side %v", ab.Method.Rounds, ab.Method.Order)},
 		{"threshold", fmt.Sprintf("%.0f%%, alpha %g", 100*ab.Method.Threshold, ab.Method.Alpha)},
