@@ -38,3 +38,27 @@ func TestFileFractionRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteConcernFraction: a w that reads as a number but not a whole
+// one (w: 1.5) is refused, in the file, the flag and --load-write-concern
+// alike (the driver sent it as a tag's name, refused by the server at the
+// first write); whole numbers and tags pass.
+func TestWriteConcernFraction(t *testing.T) {
+	for _, w := range []string{"1.5", "1e3", "NaN", "-Inf"} {
+		if err := CheckW(w); err == nil || !strings.Contains(err.Error(), "not a whole number of members") {
+			t.Errorf("w %s: %v", w, err)
+		}
+	}
+	for _, w := range []string{"0", "2", "majority", "dc1"} {
+		if err := CheckW(w); err != nil {
+			t.Errorf("w %s refused: %v", w, err)
+		}
+	}
+	cfg, err := Parse([]byte("name: f\ncollections: [{database: d, name: c, template: {_id: {$gen: key}}}]\noperations: [{name: a, type: insertOne, weight: 1, writeConcern: {w: 2.5}}]\n"), "f.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if es := cfg.Validate(); len(es) != 1 || !strings.Contains(es.Error(), "operations[0].writeConcern.w: \"2.5\" is not a whole number") {
+		t.Errorf("validate: %v", es)
+	}
+}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -78,6 +79,27 @@ func checkWriteConcern(add adder, field string, wc *WriteConcern) {
 	if n, err := strconv.Atoi(wc.W); err == nil && n < 0 {
 		add(Invalid, 0, field+".w", "w must be 0 or more, or a tag such as majority")
 	}
+	if err := CheckW(wc.W); err != nil {
+		at, msg := field+".w", err.Error()
+		if field == "connection.writeConcern" {
+			at, msg = field, "w "+msg // blamed on --write-concern or its variable when one set it
+		}
+		add(Invalid, 0, at, "%s", msg)
+	}
+}
+
+// CheckW refuses a write concern's w that reads as a number but not a
+// whole one (1.5, 1e3, NaN): the driver would send it as a tag's name, and
+// the server refuse every write. A whole number of members or a tag
+// (majority, a tag set's name) passes.
+func CheckW(w string) error {
+	if _, err := strconv.Atoi(w); err == nil {
+		return nil
+	}
+	if _, err := strconv.ParseFloat(w, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		return fmt.Errorf("%q is not a whole number of members: give one such as 1 or 2, or a tag such as majority", w)
+	}
+	return nil
 }
 
 func (c *Config) validateCollections(add adder) {

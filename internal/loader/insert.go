@@ -75,6 +75,9 @@ func ParseWriteConcern(v string) (*config.WriteConcern, error) {
 		return nil, &config.Error{Kind: config.Invalid, Field: "--load-write-concern",
 			Msg: fmt.Sprintf("w %d cannot be used for a load: unacknowledged inserts cannot be resumed; use 1, majority or a number of members", n)}
 	}
+	if err := config.CheckW(v); err != nil {
+		return nil, &config.Error{Kind: config.Invalid, Field: "--load-write-concern", Msg: err.Error()}
+	}
 	return &config.WriteConcern{W: v}, nil
 }
 
