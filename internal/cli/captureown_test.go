@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -27,11 +25,7 @@ func TestCaptureDoesNotFloodTheProfiler(t *testing.T) {
 	uri := testserver.URI(t)
 	ctx := context.Background()
 	cl := connectTest(t, ctx, uri)
-	db := fmt.Sprintf("capflood_%d", os.Getpid())
-	t.Cleanup(func() {
-		_ = cl.SetProfiler(context.Background(), db, mongodb.ProfilerState{Level: 0, SlowMS: 100, SampleRate: 1})
-		_, _ = cl.Command(context.Background(), db, bson.D{{Key: "dropDatabase", Value: 1}})
-	})
+	db := profiledDatabase(t, cl, "capflood")
 	if _, err := cl.Command(ctx, db, bson.D{{Key: "insert", Value: "people"}, {Key: "documents", Value: bson.A{bson.D{{Key: "n", Value: 1}}}}}); err != nil {
 		t.Fatal(err)
 	}

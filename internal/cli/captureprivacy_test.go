@@ -27,11 +27,7 @@ func TestCapturePrivacyOnARealServer(t *testing.T) {
 	uri := testserver.URI(t)
 	ctx := context.Background()
 	cl := connectTest(t, ctx, uri)
-	db := fmt.Sprintf("cappii_%d", os.Getpid())
-	t.Cleanup(func() {
-		_ = cl.SetProfiler(context.Background(), db, mongodb.ProfilerState{Level: 0, SlowMS: 100, SampleRate: 1})
-		_, _ = cl.Command(context.Background(), db, bson.D{{Key: "dropDatabase", Value: 1}})
-	})
+	db := profiledDatabase(t, cl, "cappii")
 	first := []string{"Guinevere", "Horatio", "Isolde", "Bartholomew", "Ottoline", "Peregrine", "Wilhelmina", "Lysander"}
 	last := []string{"Przybylski", "Featherstonehaugh", "Quixley", "Abernathy", "Vandermolen", "Okonkwo", "Castellanos", "Zielinski"}
 	var secrets []string // every private value seeded

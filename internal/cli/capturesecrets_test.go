@@ -31,11 +31,7 @@ func TestCaptureKeepsSecretsInsideStrings(t *testing.T) {
 	ctx := context.Background()
 	cl := connectTest(t, ctx, uri)
 	d := openDB(t, uri)
-	db := fmt.Sprintf("capsecret_%d", os.Getpid())
-	t.Cleanup(func() {
-		_ = cl.SetProfiler(context.Background(), db, mongodb.ProfilerState{Level: 0, SlowMS: 100, SampleRate: 1})
-		_, _ = cl.Command(context.Background(), db, bson.D{{Key: "dropDatabase", Value: 1}})
-	})
+	db := profiledDatabase(t, cl, "capsecret")
 	const (
 		name, card, token = "Zelda Quixote", "4539148803436467", "sk_live_51H8qXyZsecretTOKENabcdef123456"
 		street, coupon    = "742 Evergreen Terrace", "COUPON-ZQ-7781"
@@ -154,4 +150,16 @@ func writeProfile(t *testing.T, entries []bson.Raw, export, log string) {
 	if err := os.WriteFile(log, []byte(lg.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// profiledDatabase names a database of this test process for a test that
+// turns its profiler on: when the test ends, the profiler is off again and
+// the database dropped.
+func profiledDatabase(t *testing.T, cl *mongodb.Client, prefix string) string {
+	db := fmt.Sprintf("%s_%d", prefix, os.Getpid())
+	t.Cleanup(func() {
+		_ = cl.SetProfiler(context.Background(), db, mongodb.ProfilerState{Level: 0, SlowMS: 100, SampleRate: 1})
+		_, _ = cl.Command(context.Background(), db, bson.D{{Key: "dropDatabase", Value: 1}})
+	})
+	return db
 }
