@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -32,6 +34,9 @@ type Reader struct {
 	byConn  map[uint64][]*pendingEntry // requests waiting for their response
 	done    bool
 	buf     []byte
+	sums    map[string]uint32 // checksum.txt: each file's CRC-32C, by name
+	name    string            // the file being read
+	crc     hash.Hash32       // its bytes read so far
 
 	Header  trace.Header
 	Trailer *trace.Trailer // once Next returned io.EOF
@@ -109,7 +114,7 @@ func Open(path string) (*Reader, error) {
 	if err := firstPacket(files[0]); err != nil {
 		return nil, fmt.Errorf("%s: %w", files[0], err)
 	}
-	r := &Reader{files: files, byConn: map[uint64][]*pendingEntry{}, Skipped: map[string]int64{},
+	r := &Reader{files: files, sums: checksums(filepath.Dir(files[0])), byConn: map[uint64][]*pendingEntry{}, Skipped: map[string]int64{},
 		Header: trace.Header{Version: trace.Version, Tool: Tool}}
 	// The recorder names each file by the millisecond it opened it; the
 	// first opened as the recording started, which its offsets count from.
@@ -140,9 +145,13 @@ func binFiles(dir string) ([]string, error) {
 	return out, nil
 }
 
-// next opens the next file; io.EOF when there is none.
+// next opens the next file; io.EOF when there is none. The file read to
+// its end is checked against checksum.txt's line for it.
 func (r *Reader) next() error {
 	if r.f != nil {
+		if want, ok := r.sums[r.name]; ok && r.crc.Sum32() != want {
+			r.Damage.BadChecksums++
+		}
 		r.f.Close()
 		r.f = nil
 	}
@@ -153,9 +162,28 @@ func (r *Reader) next() error {
 	if err != nil {
 		return err
 	}
-	r.files = r.files[1:]
-	r.f, r.r = f, bufio.NewReaderSize(f, 256<<10)
+	r.name, r.files = filepath.Base(r.files[0]), r.files[1:]
+	r.crc = crc32.New(crc32.MakeTable(crc32.Castagnoli))
+	r.f, r.r = f, bufio.NewReaderSize(io.TeeReader(f, r.crc), 256<<10)
 	return nil
+}
+
+// checksums reads the recorder's checksum.txt in dir: a line per file,
+// its path on the server, a tab, and the CRC-32C of its bytes in hex.
+// None when there is no such file.
+func checksums(dir string) map[string]uint32 {
+	b, err := os.ReadFile(filepath.Join(dir, "checksum.txt"))
+	if err != nil {
+		return nil
+	}
+	sums := map[string]uint32{}
+	for _, line := range strings.Split(string(b), "\n") {
+		path, sum, ok := strings.Cut(line, "\t")
+		if v, err := strconv.ParseUint(strings.TrimSpace(sum), 16, 32); ok && err == nil {
+			sums[filepath.Base(path)] = uint32(v)
+		}
+	}
+	return sums
 }
 
 // Close closes the file being read.

@@ -2,8 +2,11 @@ package recording
 
 import (
 	"errors"
+	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -129,5 +132,32 @@ func TestCutAndForeignFiles(t *testing.T) {
 	}
 	if _, err := Open(foreign); !errors.Is(err, ErrLayout) {
 		t.Errorf("Open of an earlier layout: %v, want ErrLayout", err)
+	}
+}
+
+// TestChecksums: a recording of two files read in name order, as one;
+// the recorder's checksum.txt (each file's CRC-32C in hex, by its path on
+// the server) holds the first's right and the second's wrong: the second
+// is read as it is, and counted as damage.
+func TestChecksums(t *testing.T) {
+	find := bson.D{{Key: "find", Value: "c"}, {Key: "$db", Value: "d"}}
+	var first, second rec
+	first.packet(eventRequest, 1, 10, buildMsg(t, 1, 0, 0, find))
+	first.packet(eventResponse, 1, 20, buildMsg(t, 2, 1, 0, bson.D{{Key: "ok", Value: 1.0}}))
+	second.order = first.order
+	second.packet(eventRequest, 1, 30, buildMsg(t, 3, 0, 0, find))
+	second.packet(eventResponse, 1, 45, buildMsg(t, 4, 3, 0, bson.D{{Key: "ok", Value: 1.0}}))
+	dir := t.TempDir()
+	first.write(t, dir, "1700000000000.bin")
+	second.write(t, dir, "1700000000001.bin")
+	castagnoli := crc32.MakeTable(crc32.Castagnoli)
+	sums := fmt.Sprintf("/var/lib/mongo/rec/1700000000000.bin\t%x\n/var/lib/mongo/rec/1700000000001.bin\t%x\n",
+		crc32.Checksum(first.b, castagnoli), crc32.Checksum(second.b, castagnoli)^1)
+	if err := os.WriteFile(dir+"/checksum.txt", []byte(sums), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rd, got := readAll(t, dir)
+	if len(got) != 2 || got[1].Dur != 15*time.Microsecond || rd.Damage.BadChecksums != 1 || !strings.Contains(rd.Damage.String(), "checksum") {
+		t.Errorf("%d entries (%+v), damage %+v (%s): want both files' entries and one bad checksum said", len(got), got, rd.Damage, rd.Damage.String())
 	}
 }

@@ -22,11 +22,15 @@ type Damage struct {
 	SkippedB    int64 // bytes skipped looking for the next frame
 	Truncated   bool  // the file ends inside a frame, or without its trailer
 	BadEntries  int64 // entries of sound frames that did not decode
+	// BadChecksums counts the files of a MongoDB traffic recording whose
+	// bytes do not match the checksum the recorder wrote beside them
+	// (internal/recording): read as they are, and said.
+	BadChecksums int
 }
 
 // Any says whether anything was lost.
 func (d Damage) Any() bool {
-	return d.LostEntries+d.SkippedB+d.BadEntries > 0 || d.LostFrames > 0 || d.Truncated
+	return d.LostEntries+d.SkippedB+d.BadEntries > 0 || d.LostFrames+d.BadChecksums > 0 || d.Truncated
 }
 
 // String says what was lost, in one phrase.
@@ -46,6 +50,9 @@ func (d Damage) String() string {
 	}
 	if d.BadEntries > 0 {
 		add(fmt.Sprintf("%d operation(s) that did not decode", d.BadEntries))
+	}
+	if d.BadChecksums > 0 {
+		add(fmt.Sprintf("%d recording file(s) whose bytes do not match the recorder's checksum (checksum.txt)", d.BadChecksums))
 	}
 	if d.Truncated {
 		add("the file is cut short (no trailer: its last operations may be missing)")
