@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/history"
 	"github.com/mongoload/mongoload/internal/report"
 )
@@ -15,7 +16,7 @@ import (
 // historyCommand shows a store's series and their change points
 // (docs/history.md); --fail-on-regression gates a CI pipeline on them.
 func historyCommand(ctx context.Context, args []string, o IO) error {
-	fs := newFlags("history", "STORE [flags]   (STORE: a directory or a mongodb:// URI that --history wrote to)", o)
+	fs := newFlags("history", "[STORE] [flags]   (STORE: a directory or a mongodb:// URI that --history wrote to; default "+config.EnvName("history")+")", o)
 	since := fs.String("since", "", "only results from then on: a date (2026-11-01), an RFC 3339 time, or an age (30d, 12h)")
 	workload := fs.String("workload", "", "only this workload")
 	metrics := fs.StringSlice("metric", nil, "only these metrics: throughput, errors, cpu_per_op, p50, p95, p99 (every operation's) or p99_NAME (repeatable)")
@@ -27,8 +28,12 @@ func historyCommand(ctx context.Context, args []string, o IO) error {
 	if err := parse(fs, args, 1); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		return withCode(ExitUsage, errors.New("history: give the store: the directory or mongodb:// URI that --history wrote to"))
+	store, _ := o.Getenv(config.EnvName("history")) // the store run --history used, when the job set it once for both
+	if fs.NArg() == 1 {
+		store = fs.Arg(0)
+	}
+	if store == "" {
+		return withCode(ExitUsage, fmt.Errorf("history: give the store: the directory or mongodb:// URI that --history (%s) wrote to", config.EnvName("history")))
 	}
 	opts, q, err := history.ParseOptions(*since, *threshold, *pvalue, time.Now())
 	if err != nil {
@@ -38,7 +43,7 @@ func historyCommand(ctx context.Context, args []string, o IO) error {
 		return withCode(ExitUsage, fmt.Errorf("--format %q: give text, csv, json, markdown or html", *format))
 	}
 	q.Workload, q.Label, opts.Metrics = *workload, *label, *metrics
-	h, err := history.Read(ctx, fs.Arg(0), q, opts)
+	h, err := history.Read(ctx, store, q, opts)
 	if err != nil {
 		return withCode(historyExit(err), err)
 	}

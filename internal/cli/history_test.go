@@ -123,6 +123,9 @@ func TestRunKeepsItsResult(t *testing.T) {
 	if code, _, errs := runCLI(t, ctx, map[string]string{"MONGOLOAD_HISTORY": store}, args...); code != 0 {
 		t.Fatalf("run with MONGOLOAD_HISTORY: exit %d, %s", code, errs)
 	}
+	if code, _, errs := runCLI(t, ctx, map[string]string{"MONGOLOAD_HISTORY": store}, "history"); code != ExitNothing || !strings.Contains(errs, "a change point needs 3") {
+		t.Errorf("history with MONGOLOAD_HISTORY and no STORE: exit %d, %s; want it read (2 results: too few)", code, errs)
+	}
 	files, _ := filepath.Glob(filepath.Join(store, "*.json.gz"))
 	if len(files) != 2 {
 		t.Fatalf("%d results kept, want 2", len(files))
