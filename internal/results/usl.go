@@ -32,8 +32,11 @@ type USLPrediction struct {
 	FarBeyond bool    `json:"farBeyond,omitempty"`
 }
 
-// Throughput is the fitted law's throughput at concurrency n (the curve a
-// report draws through the measured points).
-func (u *USL) Throughput(n float64) float64 {
-	return u.Lambda * n / (1 + u.Sigma*(n-1) + u.Kappa*n*(n-1))
+// USLThroughput is the law's throughput at concurrency n: the one place
+// the formula is written (capacity/usl fits it, renderers draw it).
+func USLThroughput(sigma, kappa, lambda, n float64) float64 {
+	return lambda * n / (1 + sigma*(n-1) + kappa*n*(n-1))
 }
+
+// Throughput is the fitted law's throughput at concurrency n.
+func (u *USL) Throughput(n float64) float64 { return USLThroughput(u.Sigma, u.Kappa, u.Lambda, n) }

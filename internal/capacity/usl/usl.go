@@ -16,6 +16,8 @@ import (
 	"sort"
 
 	"gonum.org/v1/gonum/optimize"
+
+	"github.com/mongoload/mongoload/internal/results"
 )
 
 // Point is one measured level: N workers completed X operations per second.
@@ -29,7 +31,7 @@ type Model struct {
 
 // Throughput is the law's throughput at concurrency n.
 func (m Model) Throughput(n float64) float64 {
-	return m.Lambda * n / (1 + m.Sigma*(n-1) + m.Kappa*n*(n-1))
+	return results.USLThroughput(m.Sigma, m.Kappa, m.Lambda, n)
 }
 
 // PeakConcurrency is where the law's throughput peaks, √((1−σ)/κ); +Inf
