@@ -34,6 +34,29 @@ type SweepRequest struct {
 	Version       string
 }
 
+// SweepLevels finds the one stepped parameter and its levels, from the
+// flags or else the environment. A level that is not a number in range is
+// an invalid value (a config error, exit 12); naming no parameter or two
+// is a usage error (of Kind run.Usage, exit 2).
+func SweepLevels(src config.Sources) (string, []float64, error) {
+	var param, text string
+	for _, p := range SweepParams {
+		v, _, given := src.Value(p) // the flag's values, joined, else its variable
+		if !given || v == "" {
+			continue
+		}
+		if param != "" {
+			return "", nil, runFail(run.Usage, fmt.Errorf("give one of --concurrency, --rate or --sessions as the swept parameter, not both --%s and --%s", param, p))
+		}
+		param, text = p, v
+	}
+	if param == "" {
+		return "", nil, runFail(run.Usage, errors.New("say what to sweep: --concurrency 4,8,16,32 (workers), --rate 1000,2000,4000 (open loop) or --sessions 100,1000 (think-time sessions)"))
+	}
+	out, err := config.ParseLevels(param, text)
+	return param, out, err
+}
+
 // Prepare sets cfg up as the sweep's base configuration (the step length,
 // the default cooldown, seeding's parallelism at the highest level) and
 // checks every step's configuration before anything runs.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mongoload/mongoload/internal/capacity"
 	"github.com/mongoload/mongoload/internal/config"
 )
 
@@ -50,11 +51,11 @@ func TestRepeatableFlagsAccumulate(t *testing.T) {
 	}
 	// The sweep's levels, too.
 	fs := newFlags("sweep", "", IO{})
-	sf := addSweepFlags(fs)
+	addSweepFlags(fs)
 	if err := parse(fs, []string{"--concurrency", "1,2", "--concurrency", "4"}, 0); err != nil {
 		t.Fatal(err)
 	}
-	if _, levels, err := sf.levels(fs, func(string) (string, bool) { return "", false }); err != nil || len(levels) != 3 {
+	if _, levels, err := capacity.SweepLevels(config.Sources{Env: func(string) (string, bool) { return "", false }, Flags: given(fs)}); err != nil || len(levels) != 3 {
 		t.Errorf("sweep --concurrency 1,2 --concurrency 4: levels %v, %v; want 1, 2, 4", levels, err)
 	}
 }

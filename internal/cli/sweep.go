@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -77,30 +76,6 @@ func (f *sweepFlags) options() (analysis.SweepOptions, error) {
 	return o, o.Validate()
 }
 
-// levels finds the one stepped parameter and its levels, from the flags or
-// else the environment. A level that is not a number in range is an
-// invalid value (a config error, exit 12); a command line naming no
-// parameter or two is a plain error (exit 2).
-func (f *sweepFlags) levels(fs *pflag.FlagSet, env func(string) (string, bool)) (string, []float64, error) {
-	src := config.Sources{Env: env, Flags: given(fs)}
-	var param, text string
-	for _, p := range sweepParams {
-		v, _, given := src.Value(p) // the flag's values, joined, else its variable
-		if !given || v == "" {
-			continue
-		}
-		if param != "" {
-			return "", nil, fmt.Errorf("give one of --concurrency, --rate or --sessions as the swept parameter, not both --%s and --%s", param, p)
-		}
-		param, text = p, v
-	}
-	if param == "" {
-		return "", nil, errors.New("say what to sweep: --concurrency 4,8,16,32 (workers), --rate 1000,2000,4000 (open loop) or --sessions 100,1000 (think-time sessions)")
-	}
-	out, err := config.ParseLevels(param, text)
-	return param, out, err
-}
-
 // settingGiven says whether the user set a setting by its flag or its
 // variable (a command's own default applies otherwise).
 func settingGiven(fs *pflag.FlagSet, o IO, flag string) bool {
@@ -160,9 +135,9 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 // request reads the sweep's own flags: every bad value at once (exit 12);
 // a command line naming no parameter or two is a plain error (exit 2).
 func (f *sweepFlags) request(fs *pflag.FlagSet, o IO, targetCPU string) (capacity.SweepRequest, error) {
-	param, levels, err := f.levels(fs, o.Getenv)
-	if _, invalid := config.KindOf(err); err != nil && !invalid {
-		return capacity.SweepRequest{}, withCode(ExitUsage, err)
+	param, levels, err := capacity.SweepLevels(sources(fs, o))
+	if _, usage := run.KindOf(err); usage {
+		return capacity.SweepRequest{}, err // nothing to sweep, or two parameters: exit 2
 	}
 	var es config.Errors
 	es.Add(err)

@@ -12,16 +12,7 @@ import (
 // fit, tests/usl-nlxb.Rout.save of the usl package 2.0+: alpha (σ)
 // 0.0277285, beta (κ) 0.0001044, gamma (λ) 89.9952330, R² 0.99.
 func TestFitSPECSDM91(t *testing.T) {
-	load := []float64{1, 18, 36, 72, 108, 144, 216}
-	tput := []float64{64.9, 995.9, 1652.4, 1853.2, 1828.9, 1775.0, 1702.2}
-	var ps []Point
-	for i := range load {
-		ps = append(ps, Point{load[i], tput[i]})
-	}
-	m, err := Fit(ps)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := fit(t, []float64{1, 18, 36, 72, 108, 144, 216}, []float64{64.9, 995.9, 1652.4, 1853.2, 1828.9, 1775.0, 1702.2})
 	near := func(what string, got, want, rel float64) {
 		if math.Abs(got-want) > rel*want {
 			t.Errorf("%s %g, the R usl package's %g (within %.1f%%)", what, got, want, 100*rel)
@@ -40,16 +31,7 @@ func TestFitSPECSDM91(t *testing.T) {
 // TestFitExact: the data of the R usl package's tests/coef.R,
 // X(N) = N/(1 + 0.02(N−1) + 0.02N(N−1)) to four places, fitted back.
 func TestFitExact(t *testing.T) {
-	load := []float64{1, 2, 4, 6, 8, 10}
-	tput := []float64{1, 1.8868, 3.0769, 3.5294, 3.5398, 3.3557}
-	var ps []Point
-	for i := range load {
-		ps = append(ps, Point{load[i], tput[i]})
-	}
-	m, err := Fit(ps)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := fit(t, []float64{1, 2, 4, 6, 8, 10}, []float64{1, 1.8868, 3.0769, 3.5294, 3.5398, 3.3557})
 	if math.Abs(m.Sigma-0.02) > 0.001 || math.Abs(m.Kappa-0.02) > 0.001 || math.Abs(m.Lambda-1) > 0.01 {
 		t.Errorf("fit σ %g κ %g λ %g, want 0.02, 0.02, 1", m.Sigma, m.Kappa, m.Lambda)
 	}
@@ -111,4 +93,18 @@ func TestFitSweep(t *testing.T) {
 	if FitSweep(sw) != nil {
 		t.Error("a rate sweep fitted as concurrency")
 	}
+}
+
+// fit fits the law to throughput tput at concurrency load.
+func fit(t *testing.T, load, tput []float64) Model {
+	t.Helper()
+	var ps []Point
+	for i := range load {
+		ps = append(ps, Point{load[i], tput[i]})
+	}
+	m, err := Fit(ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
