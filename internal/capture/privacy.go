@@ -86,7 +86,12 @@ func shapeLiteral(path string, v bson.RawValue) bool {
 		// A small number is an option (a sort direction, $sum: 1, a
 		// threshold); a larger one compared with a field may be a
 		// customer's id, unless a stage's option takes it.
+		// Under a field whose name says it is private ($addFields:
+		// {cvv: 937}) only a flag is: a projection's or a sort's 0, 1, -1.
 		x := mongodb.Number(v)
+		if sensitiveName(fieldOf(path)) && math.Abs(x) > 1 {
+			return false
+		}
 		return !math.IsNaN(x) && (math.Abs(x) <= 1000 || math.Abs(x) < 1e8 && numericOption(path))
 	case bson.TypeString:
 		// A stage's name ($lookup's from, $dateToString's onNull) is

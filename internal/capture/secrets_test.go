@@ -67,3 +67,28 @@ func TestSensitiveFieldNames(t *testing.T) {
 }
 
 func bsonInt64(v int64) []byte { return binary.LittleEndian.AppendUint64(nil, uint64(v)) }
+
+// A small number is a stage's option, written as it is, but under a field
+// whose name says it is private ($addFields: {cvv: 937}) it is data; a
+// projection's or a sort's flag on such a field stays shape.
+func TestSmallNumbersUnderPrivateNames(t *testing.T) {
+	n := func(x int32) bson.RawValue {
+		return bson.RawValue{Type: bson.TypeInt32, Value: binary.LittleEndian.AppendUint32(nil, uint32(x))}
+	}
+	for _, c := range []struct {
+		path  string
+		v     int32
+		shape bool
+	}{
+		{"pipeline.1.$addFields.cvv", 937, false},
+		{"pipeline.0.$addFields.pin", 42, false},
+		{"pipeline.0.$addFields.score", 937, true},
+		{"projection.password", 0, true},
+		{"sort.dob", -1, true},
+		{"pipeline.2.$limit", 10, true},
+	} {
+		if got := shapeLiteral(c.path, n(c.v)); got != c.shape {
+			t.Errorf("shapeLiteral(%s: %d) = %v, want %v", c.path, c.v, got, c.shape)
+		}
+	}
+}
