@@ -17,9 +17,12 @@
 //	order:8       the packet's place among all the recording's packets
 //	message       the wire message, header included (none for session events)
 //
-// The file holds no version: an earlier server's layout (no event byte,
-// milliseconds since 1970 in place of the offset) is told apart by that
-// date, far beyond any offset, and refused by name (ErrLayout).
+// The file holds no version. Earlier servers wrote no event byte and the
+// date in milliseconds since 1970 in place of the offset (and, earlier
+// still, the local and remote addresses as two strings in place of the
+// session): the first packet says which layout a recording is in (that
+// date is far beyond any offset), and those layouts are read too, to the
+// millisecond, a response told from a request by its responseTo.
 package recording
 
 import (
@@ -55,37 +58,88 @@ const (
 )
 
 // ErrLayout says a file is not laid out as this reader knows.
-var ErrLayout = errors.New("not a MongoDB traffic recording in the layout of MongoDB 8 (size, event type, connection, session, offset, order, message)")
+var ErrLayout = errors.New("not a MongoDB traffic recording in a layout this reader knows (MongoDB 8's: size, event type, connection, session, offset, order, message; or an earlier server's, with the date in place of the event type and offset)")
 
 // packet is one recorded packet.
 type packet struct {
 	event   byte
 	conn    uint64
 	session string
-	offset  uint64 // microseconds since the recording started
+	offset  uint64 // microseconds since the recording started (layoutEvents)
+	date    int64  // milliseconds since 1970 (the earlier layouts)
 	order   uint64
 	msg     []byte // the wire message, header included; empty for a session event
 }
 
-// parsePacket reads one packet from b (its size field included).
-func parsePacket(b []byte) (packet, error) {
+// layout is one of the packet layouts MongoDB's recorder has written.
+type layout int
+
+const (
+	// layoutEvents is MongoDB 8's (the package comment).
+	layoutEvents layout = iota
+	// layoutDated is the one before: no event byte, and the date the
+	// packet was seen, in milliseconds since 1970, in place of the offset
+	// (a request and its response told apart by the response's
+	// responseTo).
+	layoutDated
+	// layoutAddressed is the one before that: the local and the remote
+	// address as two strings in place of the session.
+	layoutAddressed
+)
+
+// Dates a dated layout's packet may hold (milliseconds since 1970): from
+// 2009, MongoDB's first year, to 2100.
+const (
+	minDate = 1230768000000
+	maxDate = 4102444800000
+)
+
+// parsePacket reads one packet of layout l from b (its size field
+// included).
+func parsePacket(b []byte, l layout) (packet, error) {
 	if len(b) < minPacket || int(binary.LittleEndian.Uint32(b)) != len(b) {
 		return packet{}, ErrLayout
 	}
-	p := packet{event: b[4], conn: binary.LittleEndian.Uint64(b[5:])}
-	if p.event > eventSessionEnd {
+	rest := b[4:]
+	var p packet
+	if l == layoutEvents {
+		p.event, rest = rest[0], rest[1:]
+		if p.event > eventSessionEnd {
+			return packet{}, ErrLayout
+		}
+	}
+	p.conn, rest = binary.LittleEndian.Uint64(rest), rest[8:]
+	strs := 1
+	if l == layoutAddressed {
+		strs = 2
+	}
+	for range strs {
+		nul := bytes.IndexByte(rest, 0)
+		if nul < 0 {
+			return packet{}, ErrLayout
+		}
+		p.session, rest = p.session+string(rest[:nul]), rest[nul+1:]
+	}
+	if len(rest) < 16 {
 		return packet{}, ErrLayout
 	}
-	rest := b[13:]
-	nul := bytes.IndexByte(rest, 0)
-	if nul < 0 || len(rest) < nul+1+16 {
-		return packet{}, ErrLayout
-	}
-	p.session, rest = string(rest[:nul]), rest[nul+1:]
-	p.offset, p.order = binary.LittleEndian.Uint64(rest), binary.LittleEndian.Uint64(rest[8:])
-	p.msg = rest[16:]
-	if p.offset > maxOffset {
-		return packet{}, ErrLayout // an earlier layout's date, in milliseconds since 1970
+	when, order := binary.LittleEndian.Uint64(rest), binary.LittleEndian.Uint64(rest[8:])
+	p.order, p.msg = order, rest[16:]
+	if l == layoutEvents {
+		if p.offset = when; p.offset > maxOffset {
+			return packet{}, ErrLayout // an earlier layout's date, in milliseconds since 1970
+		}
+	} else {
+		if when < minDate || when > maxDate {
+			return packet{}, ErrLayout
+		}
+		p.date = int64(when)
+		if len(p.msg) < msgHeaderSize {
+			return packet{}, ErrLayout // no session events in these layouts
+		}
+		if binary.LittleEndian.Uint32(p.msg[8:]) != 0 { // responseTo
+			p.event = eventResponse
+		}
 	}
 	switch {
 	case len(p.msg) == 0:
@@ -96,6 +150,16 @@ func parsePacket(b []byte) (packet, error) {
 		return packet{}, ErrLayout
 	}
 	return p, nil
+}
+
+// detect is the layout b's packet reads in, the latest first.
+func detect(b []byte) (layout, error) {
+	for _, l := range []layout{layoutEvents, layoutDated, layoutAddressed} {
+		if _, err := parsePacket(b, l); err == nil {
+			return l, nil
+		}
+	}
+	return 0, ErrLayout
 }
 
 // opcode is the message's opcode (0 for none).

@@ -34,6 +34,7 @@ type Reader struct {
 	byConn  map[uint64][]*pendingEntry // requests waiting for their response
 	done    bool
 	buf     []byte
+	layout  layout
 	sums    map[string]uint32 // checksum.txt: each file's CRC-32C, by name
 	name    string            // the file being read
 	crc     hash.Hash32       // its bytes read so far
@@ -69,31 +70,31 @@ func IsRecording(path string) bool {
 		files, _ := binFiles(path)
 		return len(files) > 0
 	}
-	return firstPacket(path) == nil
+	_, err = firstPacket(path)
+	return err == nil
 }
 
-// firstPacket checks that the file's first packet reads.
-func firstPacket(path string) error {
+// firstPacket is the layout the file's first packet reads in.
+func firstPacket(path string) (layout, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer f.Close()
 	var size [4]byte
 	if _, err := io.ReadFull(f, size[:]); err != nil {
-		return ErrLayout
+		return 0, ErrLayout
 	}
 	n := binary.LittleEndian.Uint32(size[:])
 	if n < minPacket || n > maxPacket {
-		return ErrLayout
+		return 0, ErrLayout
 	}
 	b := make([]byte, n)
 	copy(b, size[:])
 	if _, err := io.ReadFull(f, b[4:]); err != nil {
-		return ErrLayout
+		return 0, ErrLayout
 	}
-	_, err = parsePacket(b)
-	return err
+	return detect(b)
 }
 
 // Open opens a recording: a directory of .bin files, or one of them.
@@ -111,10 +112,11 @@ func Open(path string) (*Reader, error) {
 			return nil, fmt.Errorf("%s holds no recording file (NNN.bin)", path)
 		}
 	}
-	if err := firstPacket(files[0]); err != nil {
+	l, err := firstPacket(files[0])
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", files[0], err)
 	}
-	r := &Reader{files: files, sums: checksums(filepath.Dir(files[0])), byConn: map[uint64][]*pendingEntry{}, Skipped: map[string]int64{},
+	r := &Reader{files: files, layout: l, sums: checksums(filepath.Dir(files[0])), byConn: map[uint64][]*pendingEntry{}, Skipped: map[string]int64{},
 		Header: trace.Header{Version: trace.Version, Tool: Tool}}
 	// The recorder names each file by the millisecond it opened it; the
 	// first opened as the recording started, which its offsets count from.
@@ -262,7 +264,7 @@ func (r *Reader) read() (packet, error) {
 			continue
 		}
 		r.packets++
-		p, err := parsePacket(b)
+		p, err := parsePacket(b, r.layout)
 		if err != nil {
 			r.Damage.BadEntries++
 			return packet{}, err
@@ -277,6 +279,9 @@ func (r *Reader) read() (packet, error) {
 // session's end ends them all.
 func (r *Reader) take(p packet) {
 	at := r.base.Add(time.Duration(p.offset) * time.Microsecond)
+	if r.layout != layoutEvents {
+		at = time.UnixMilli(p.date).UTC()
+	}
 	r.expire(at)
 	switch p.event {
 	case eventRequest:

@@ -1,6 +1,7 @@
 package recording
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -103,8 +104,8 @@ func TestReadsRequestsInOrderWithTheirDurations(t *testing.T) {
 }
 
 // TestCutAndForeignFiles: a file cut inside its last packet keeps every
-// whole packet before the cut and says it was cut; a file in another
-// layout (an earlier server's, with no event byte) is refused by name.
+// whole packet before the cut and says it was cut; a file in no layout is
+// refused by name.
 func TestCutAndForeignFiles(t *testing.T) {
 	var r rec
 	find := bson.D{{Key: "find", Value: "c"}, {Key: "$db", Value: "d"}}
@@ -118,20 +119,61 @@ func TestCutAndForeignFiles(t *testing.T) {
 		t.Errorf("cut file: %d entries (%+v), damage %+v: want the first, and the cut said", len(got), got, rd.Damage)
 	}
 
-	// An earlier layout: size, connection, session, date (ms), order, message.
-	var old rec
-	old.packet(eventRequest, 1, uint64(time.Now().UnixMilli()), buildMsg(t, 1, 0, 0, find))
-	b := append(old.b[:4:4], old.b[5:]...) // no event byte
-	b[0]--
-	foreign := dir + "/old.bin"
-	if err := os.WriteFile(foreign, b, 0o600); err != nil {
+	// Neither layout: refused by name.
+	foreign := dir + "/foreign.bin"
+	if err := os.WriteFile(foreign, []byte("\x40\x00\x00\x00 this is not a recording, whatever its name says ......................"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if IsRecording(foreign) {
-		t.Error("an earlier layout's file passes for a recording")
+		t.Error("a foreign file passes for a recording")
 	}
 	if _, err := Open(foreign); !errors.Is(err, ErrLayout) {
-		t.Errorf("Open of an earlier layout: %v, want ErrLayout", err)
+		t.Errorf("Open of a foreign file: %v, want ErrLayout", err)
+	}
+}
+
+// dated appends a packet of an earlier layout: size, connection, the
+// session (or the local and remote addresses), the date in ms, order,
+// message.
+func dated(b []byte, conn uint64, strs []string, dateMs uint64, order uint64, msg []byte) []byte {
+	size := 4 + 8 + 8 + 8 + len(msg)
+	for _, s := range strs {
+		size += len(s) + 1
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(size))
+	b = binary.LittleEndian.AppendUint64(b, conn)
+	for _, s := range strs {
+		b = append(append(b, s...), 0)
+	}
+	b = binary.LittleEndian.AppendUint64(b, dateMs)
+	b = binary.LittleEndian.AppendUint64(b, order)
+	return append(b, msg...)
+}
+
+// TestEarlierLayouts: recordings of the two layouts before MongoDB 8's
+// (no event byte, the date in milliseconds; the session as one string, or
+// as the local and remote addresses) read to the millisecond, a response
+// told by its responseTo.
+func TestEarlierLayouts(t *testing.T) {
+	find := bson.D{{Key: "find", Value: "c"}, {Key: "filter", Value: bson.D{{Key: "k", Value: 1}}}, {Key: "$db", Value: "d"}}
+	date := uint64(time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC).UnixMilli())
+	for name, strs := range map[string][]string{
+		"session":   {`{ "remote" : "10.0.0.9:50000" }`},
+		"addresses": {"10.0.0.1:27017", "10.0.0.9:50000"},
+	} {
+		var b []byte
+		b = dated(b, 12, strs, date, 1, buildMsg(t, 7, 0, 0, find))
+		b = dated(b, 12, strs, date+3, 2, buildMsg(t, 8, 7, 0, bson.D{{Key: "ok", Value: 1.0}}))
+		b = dated(b, 12, strs, date+10, 3, buildMsg(t, 9, 0, 0, find))
+		path := t.TempDir() + "/1714564800000.bin"
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		rd, got := readAll(t, path)
+		if len(got) != 2 || !got[0].Start.Equal(time.UnixMilli(int64(date))) || got[0].Dur != 3*time.Millisecond ||
+			!got[1].Start.Equal(time.UnixMilli(int64(date+10))) || got[0].Conn != "conn12" || got[0].Shape != "find c {k}" || rd.Damage.Any() {
+			t.Errorf("%s: %+v, damage %+v: want two finds at +0 and +10 ms, the first 3 ms long", name, got, rd.Damage)
+		}
 	}
 }
 
