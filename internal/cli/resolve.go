@@ -3,12 +3,9 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/spf13/pflag"
 
-	"github.com/mongoload/mongoload/internal/builtin"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/plgm"
 	"github.com/mongoload/mongoload/internal/run"
@@ -52,7 +49,7 @@ func resolve(ref string, fs *pflag.FlagSet, o IO, hide ...string) (cfg *config.C
 			cfg = res.Config
 		}
 	default:
-		cfg, err = loadWorkload(ref)
+		cfg, err = config.LoadNamed(ref)
 	}
 	if err != nil {
 		return nil, nil, nil, err
@@ -60,22 +57,6 @@ func resolve(ref string, fs *pflag.FlagSet, o IO, hide ...string) (cfg *config.C
 	cfg, plan, err = layer(cfg, fs, o.Getenv, hide)
 	warnDeprecated(o, cfg)
 	return cfg, plan, w, err
-}
-
-// loadWorkload reads a workload file, or a built-in workload by name.
-func loadWorkload(ref string) (*config.Config, error) {
-	if ref == "" {
-		ref = "default"
-	}
-	if _, err := os.Stat(ref); err == nil || strings.ContainsAny(ref, `/\.`) {
-		return config.Load(ref)
-	}
-	data, ok := builtin.Get(ref)
-	if !ok {
-		return nil, &config.Error{Kind: config.Unreadable, File: ref,
-			Msg: fmt.Sprintf("no workload file or built-in workload of that name (built-ins: %s)%s", strings.Join(builtin.Names(), ", "), config.DidYouMean(ref, builtin.Names()))}
-	}
-	return config.Parse(data, "builtin:"+ref)
 }
 
 // layer applies the environment and the flags over a workload read from

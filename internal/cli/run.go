@@ -28,7 +28,7 @@ func runCommand(ctx context.Context, args []string, o IO) (err error) {
 		return err
 	}
 	if *printCfg {
-		return printConfig(o, cfg)
+		return config.EncodeEffective(o.Stdout, cfg)
 	}
 	out.ycsbHeader(o, "run", args)
 	if out.view, err = startDashboard(o, cfg, "run"); err != nil {

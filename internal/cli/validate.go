@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/mongoload/mongoload/internal/builtin"
 	"github.com/mongoload/mongoload/internal/config"
 )
@@ -64,15 +62,4 @@ func workloadsCommand(_ context.Context, args []string, o IO) error {
 		fmt.Fprintf(o.Stdout, "%-16s %s\n", name, desc)
 	}
 	return nil
-}
-
-// printConfig writes the effective configuration, password redacted.
-func printConfig(o IO, cfg *config.Config) error {
-	enc := yaml.NewEncoder(o.Stdout)
-	enc.SetIndent(2)
-	fmt.Fprintf(o.Stdout, "# effective configuration of %s\n", cfg.Source)
-	if err := enc.Encode(cfg.Redact()); err != nil {
-		return err
-	}
-	return enc.Close()
 }

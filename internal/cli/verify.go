@@ -3,20 +3,12 @@ package cli
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/run"
 	"github.com/mongoload/mongoload/internal/verify"
 )
-
-// verifiable are the built-in workloads whose invariants verify knows.
-var verifiable = map[string]verify.Schema{
-	"payments":       verify.PaymentsSchema,
-	"payments-heavy": verify.PaymentsSchema,
-}
 
 // verifySettings are the settings (flag and MONGOLOAD_* variable) that
 // verify takes: only how to connect.
@@ -36,11 +28,9 @@ func verifyCommand(ctx context.Context, args []string, o IO) error {
 		*database = v
 	}
 	name := fs.Arg(0)
-	schema, ok := verifiable[name]
-	if !ok {
-		names := sortedNames(verifiable)
-		return withCode(ExitUsage, fmt.Errorf("verify: give the workload whose invariants to check: %s%s",
-			strings.Join(names, ", "), config.DidYouMean(name, names)))
+	schema, err := verify.SchemaOf(name)
+	if err != nil {
+		return withCode(ExitUsage, err)
 	}
 	src.Only, src.Check = verifySettings, run.CheckConnection
 	cfg, err := config.Resolve(src)
@@ -62,5 +52,3 @@ func printVerdicts(o IO, name, database, hosts string, f *verify.Figures) error 
 	}
 	return nil
 }
-
-func sortedNames(m map[string]verify.Schema) []string { return slices.Sorted(maps.Keys(m)) }

@@ -261,3 +261,15 @@ func encodeConnection(cn, def Connection) *yaml.Node {
 	}
 	return m
 }
+
+// EncodeEffective writes every setting of cfg, the password redacted, as
+// run --print-config shows the configuration a run would use.
+func EncodeEffective(w io.Writer, cfg *Config) error {
+	fmt.Fprintf(w, "# effective configuration of %s\n", cfg.Source)
+	enc := yaml.NewEncoder(w)
+	enc.SetIndent(2)
+	if err := enc.Encode(cfg.Redact()); err != nil {
+		return err
+	}
+	return enc.Close()
+}

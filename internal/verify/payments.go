@@ -6,7 +6,11 @@ package verify
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
+
+	"github.com/mongoload/mongoload/internal/config"
 )
 
 // Schema names the collections and fields of the built-in payments workload
@@ -239,4 +243,17 @@ func example(ex []string, format string, args ...any) []string {
 		return ex
 	}
 	return append(ex, fmt.Sprintf(format, args...))
+}
+
+// Schemas are the built-in workloads whose invariants verify knows.
+var Schemas = map[string]Schema{"payments": PaymentsSchema, "payments-heavy": PaymentsSchema}
+
+// SchemaOf is the schema of the built-in workload name, or an error that
+// names those verify knows (and the closest).
+func SchemaOf(name string) (Schema, error) {
+	if s, ok := Schemas[name]; ok {
+		return s, nil
+	}
+	names := slices.Sorted(maps.Keys(Schemas))
+	return Schema{}, fmt.Errorf("verify: give the workload whose invariants to check: %s%s", strings.Join(names, ", "), config.DidYouMean(name, names))
 }
