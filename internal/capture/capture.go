@@ -103,7 +103,7 @@ func Run(ctx context.Context, srv source.Server, o Options) (*Result, error) {
 		res.Sources = append(res.Sources, src)
 	}
 	if len(o.Logs) > 0 {
-		src, err := source.ReadLogs(o.Logs, o.Databases, emit)
+		src, err := source.ReadLogsShowing(o.Logs, o.Databases, emit, o.Progress)
 		if err != nil {
 			return nil, err
 		}

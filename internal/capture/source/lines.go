@@ -5,9 +5,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
-	"fmt"
 	"io"
-	"os"
+	"sync/atomic"
 )
 
 // maxLine is the longest line a log or an export may hold: a longer one
@@ -16,9 +15,9 @@ import (
 var maxLine = 64 << 20
 
 // eachLine calls fn with every line of r (without its newline) but those
-// longer than maxLine, which it counts in *long instead. Only a read error
-// stops it; the lines before are kept.
-func eachLine(r io.Reader, long *int, fn func(line []byte)) error {
+// longer than maxLine, which it counts in *long instead. A read error, or
+// one fn returns, stops it; the lines before are kept.
+func eachLine(r io.Reader, long *int, fn func(line []byte) error) error {
 	br := bufio.NewReaderSize(r, 1<<20)
 	var buf []byte
 	over := false
@@ -38,7 +37,9 @@ func eachLine(r io.Reader, long *int, fn func(line []byte)) error {
 			if over {
 				*long++
 			} else {
-				fn(bytes.TrimRight(buf, "\r\n"))
+				if err := fn(bytes.TrimRight(buf, "\r\n")); err != nil {
+					return err
+				}
 			}
 		}
 		buf, over = buf[:0], false
@@ -51,23 +52,6 @@ func eachLine(r io.Reader, long *int, fn func(line []byte)) error {
 	}
 }
 
-// readMaybeGzip reads a file, gunzipping it when it starts with gzip's
-// magic bytes (mongod.log.1.gz). A gzip stream cut short (a copy taken
-// while it was written, a partial download) gives what it held: the data
-// and a note saying where it ends, not an error.
-func readMaybeGzip(path string) (data []byte, note string, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, "", err
-	}
-	defer f.Close()
-	data, err = io.ReadAll(maybeGzip(f))
-	if err != nil && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum)) {
-		return data, fmt.Sprintf("%s: the gzip stream is cut short (%v) after %d bytes: the lines before were read, the rest of the file is lost", path, err, len(data)), nil
-	}
-	return data, "", err
-}
-
 // maybeGzip unzips r when it is gzip; it reads r from the start either way.
 func maybeGzip(r io.Reader) io.Reader {
 	br := bufio.NewReader(r)
@@ -77,4 +61,16 @@ func maybeGzip(r io.Reader) io.Reader {
 		}
 	}
 	return br
+}
+
+// countingReader counts the bytes read through it (the progress line's).
+type countingReader struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
 }

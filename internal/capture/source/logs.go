@@ -1,15 +1,17 @@
 package source
 
 import (
-	"bytes"
+	"compress/gzip"
+	"errors"
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
-
-	"github.com/mongoload/mongoload/internal/mongodb"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 )
 
 // ReadLogs reads mongod's structured JSON logs (4.4 and later): the "Slow
@@ -18,32 +20,39 @@ import (
 // the server truncated ($truncated) are counted and skipped; lines that
 // are not JSON are counted, and fail the capture only when none parses.
 func ReadLogs(paths []string, dbs []string, emit func(Op) bool) (*Source, error) {
+	return ReadLogsShowing(paths, dbs, emit, nil)
+}
+
+// ReadLogsShowing is ReadLogs telling progress (bytes, lines per second,
+// the time left) on inputs large enough to wait for.
+func ReadLogsShowing(paths []string, dbs []string, emit func(Op) bool, progress func(string)) (*Source, error) {
 	type file struct {
 		path  string
 		first time.Time
-		data  []byte
+		size  int64
 	}
 	var files []file
 	lr := &logReader{p: Profiled{Databases: dbs, Emit: emit}}
+	var total int64
 	for _, p := range paths {
-		data, note, err := readMaybeGzip(p)
+		first, size, err := firstTime(p)
 		if err != nil {
 			return nil, fmt.Errorf("log %s: %w", p, err)
 		}
-		if note != "" {
-			lr.p.Tally.Lost = append(lr.p.Tally.Lost, "log "+note)
-		}
-		files = append(files, file{p, firstTime(data), data})
+		files = append(files, file{p, first, size})
+		total += size
 	}
 	slices.SortStableFunc(files, func(a, b file) int { return a.first.Compare(b.first) })
+	lr.meter = newMeter(total, progress)
 	for _, f := range files {
-		if err := lr.read(f.data, f.path); err != nil {
+		if err := lr.readFile(f.path); err != nil {
 			return nil, err
 		}
 	}
 	if lr.parsed == 0 {
 		return nil, fmt.Errorf("%s: no line is a mongod JSON log entry (%d lines read): capture needs MongoDB 4.4 or later's structured log", strings.Join(paths, ", "), lr.lines)
 	}
+	lr.meter.done(lr.lines)
 	lr.finish()
 	return lr.p.Source("log "+strings.Join(paths, ", "), "a log holds the operations slower than slowms (100 ms by default): the mix of slow operations, not the rate, unless the server ran with slowms 0 (then give the rate with --rate, or read the profiler)"), nil
 }
@@ -54,44 +63,80 @@ type logReader struct {
 	lines      int
 	statements int     // per-statement update and delete entries
 	writeCmds  []entry // update and delete commands, used when no statement was logged
+	heldBack   int     // update and delete commands not kept: the log holds statements
+	meter      *meter
 }
 
-func (lr *logReader) read(data []byte, name string) error {
-	err := eachLine(bytes.NewReader(data), &lr.p.Tally.TooLong, func(line []byte) {
-		lr.lines++
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			return
-		}
-		var d bson.Raw
-		if err := bson.UnmarshalExtJSON(line, false, &d); err != nil {
-			lr.p.Tally.Garbage++
-			return
-		}
-		lr.parsed++
-		// "slow query" in 4.3 and early 4.4, "Slow query" after; id 51803 in all.
-		if msg, _ := d.Lookup("msg").StringValueOK(); !strings.EqualFold(msg, "Slow query") && mongodb.Number(d.Lookup("id")) != 51803 {
-			return
-		}
-		if d.Lookup("truncated").Type != 0 {
-			// MongoDB 8.0 cuts a long command silently: attr.command is
-			// then partial, with no $truncated inside (a $match that lost
-			// its predicate reads as a full scan), and only the top-level
-			// "truncated" and "size" beside attr say so.
-			lr.p.Tally.Read++
-			lr.p.Tally.Truncated++
-			return
-		}
-		lr.entry(d)
-	})
+// readFile streams one log through the parsers (parse.go): memory holds a
+// few batches of lines, whatever the file's size.
+func (lr *logReader) readFile(path string) error {
+	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("log %s: line %d: %w", name, lr.lines+1, err)
+		return fmt.Errorf("log %s: %w", path, err)
+	}
+	defer f.Close()
+	counted := &countingReader{r: f} // the file's bytes, for the progress line
+	lr.meter.file(counted)
+	unzipped := &countingReader{r: maybeGzip(counted)}
+	err = parseLines(unzipped, &lr.p.Tally.TooLong, func(l parsedLine) {
+		lr.lines++
+		lr.line(l)
+		lr.meter.tick(lr.lines)
+	})
+	switch {
+	case err != nil && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum)):
+		// A gzip stream cut short (a copy taken while it was written, a
+		// partial download) gives what it held and a note, not an error.
+		lr.p.Tally.Lost = append(lr.p.Tally.Lost, fmt.Sprintf("log %s: the gzip stream is cut short (%v) after %d bytes: the lines before were read, the rest of the file is lost", path, err, unzipped.n.Load()))
+	case err != nil:
+		return fmt.Errorf("log %s: line %d: %w", path, lr.lines+1, err)
 	}
 	return nil
 }
 
-// entry reads one Slow query line.
-func (lr *logReader) entry(d bson.Raw) {
+// line takes one parsed line, in the file's order.
+func (lr *logReader) line(l parsedLine) {
+	switch l.kind {
+	case lineEmpty, lineOther:
+	case lineGarbage:
+		lr.p.Tally.Garbage++
+		return
+	case lineTruncated:
+		// MongoDB 8.0 cuts a long command silently: attr.command is
+		// then partial, with no $truncated inside (a $match that lost
+		// its predicate reads as a full scan), and only the top-level
+		// "truncated" and "size" beside attr say so.
+		lr.p.Tally.Read++
+		lr.p.Tally.Truncated++
+	case lineSlow:
+		lr.entry(l)
+	}
+	if l.kind != lineEmpty {
+		lr.parsed++
+	}
+}
+
+// entry takes one Slow query line, read by logEntry.
+func (lr *logReader) entry(l parsedLine) {
+	switch {
+	case l.writeCmd && lr.statements > 0:
+		lr.heldBack++ // its statements are read: no need to keep it
+	case l.writeCmd:
+		lr.writeCmds = append(lr.writeCmds, l.e)
+	default:
+		if l.statement {
+			lr.statements++
+			lr.heldBack += len(lr.writeCmds)
+			lr.writeCmds = nil
+		}
+		lr.p.add(l.doc, l.e.app, func() entry { return l.e })
+	}
+}
+
+// logEntry reads a Slow query line's entry; its profiler-form document
+// when it is read as it comes (an update or delete command waits to know
+// whether the log holds its statements).
+func logEntry(d bson.Raw) parsedLine {
 	e := readEntry(doc(d.Lookup("attr")), d.Lookup("t"), "type", "durationMillis")
 	e.conn, _ = d.Lookup("ctx").StringValueOK()
 	e.app, _ = d.Lookup("attr", "appName").StringValueOK()
@@ -99,16 +144,22 @@ func (lr *logReader) entry(d bson.Raw) {
 	if els, err := e.cmd.Elements(); err == nil && len(els) > 0 {
 		first = els[0].Key()
 	}
+	l := parsedLine{kind: lineSlow}
 	switch {
 	case first == "getMore":
 		e.opType = "getmore"
 	case e.opType == "update" || e.opType == "remove":
-		lr.statements++
+		l.statement = true
 	case first == "update" || first == "delete":
-		lr.writeCmds = append(lr.writeCmds, e)
-		return
+		l.writeCmd, l.e = true, e
+		return l
 	}
-	lr.p.Add(entryDoc(e))
+	l.e, l.doc = e, entryDoc(e)
+	if e.conn == "" {
+		// The profiler's form has no appName then; what Add would read.
+		l.e.app = ""
+	}
+	return l
 }
 
 // finish reads the update and delete commands' statements when the log
@@ -116,7 +167,7 @@ func (lr *logReader) entry(d bson.Raw) {
 // statements; reading both would count them twice).
 func (lr *logReader) finish() {
 	if lr.statements > 0 {
-		for range lr.writeCmds {
+		for range lr.heldBack + len(lr.writeCmds) {
 			lr.p.Tally.Read++
 			lr.p.Tally.skip("update/delete commands (their statements were read)")
 		}
@@ -144,33 +195,60 @@ func (lr *logReader) finish() {
 }
 
 // entryDoc writes e as a profiler document, so one reader serves the
-// profiler, its exports and the log.
+// profiler, its exports and the log (nil when e has no command).
 func entryDoc(e entry) bson.Raw {
-	d := bson.D{{Key: "op", Value: e.opType}, {Key: "ns", Value: e.ns}, {Key: "command", Value: e.cmd},
-		{Key: "nreturned", Value: e.returned}, {Key: "ninserted", Value: e.inserted}, {Key: "millis", Value: e.millis},
-		{Key: "ts", Value: bson.NewDateTimeFromTime(e.ts)}, {Key: "planSummary", Value: e.plan}}
+	if e.cmd == nil {
+		return nil
+	}
+	idx, d := bsoncore.AppendDocumentStart(make([]byte, 0, 160+len(e.cmd)+len(e.origin)))
+	d = bsoncore.AppendStringElement(d, "op", e.opType)
+	d = bsoncore.AppendStringElement(d, "ns", e.ns)
+	d = bsoncore.AppendDocumentElement(d, "command", e.cmd)
+	d = bsoncore.AppendInt64Element(d, "nreturned", e.returned)
+	d = bsoncore.AppendInt64Element(d, "ninserted", e.inserted)
+	d = bsoncore.AppendInt64Element(d, "millis", e.millis)
+	d = bsoncore.AppendDateTimeElement(d, "ts", int64(bson.NewDateTimeFromTime(e.ts)))
+	d = bsoncore.AppendStringElement(d, "planSummary", e.plan)
 	if e.origin != nil {
-		d = append(d, bson.E{Key: "originatingCommand", Value: e.origin})
+		d = bsoncore.AppendDocumentElement(d, "originatingCommand", e.origin)
 	}
 	if e.conn != "" {
-		d = append(d, bson.E{Key: "client", Value: e.conn}, bson.E{Key: "appName", Value: e.app})
+		d = bsoncore.AppendStringElement(d, "client", e.conn)
+		d = bsoncore.AppendStringElement(d, "appName", e.app)
 	}
-	raw, _ := bson.Marshal(d)
-	return raw
+	d, _ = bsoncore.AppendDocumentEnd(d, idx)
+	return d
 }
 
-// firstTime is the time of a log's first line that has one.
-func firstTime(data []byte) time.Time {
+// firstTime is the time of a log's first line that has one, read from
+// the file's start only, and the file's size.
+func firstTime(path string) (time.Time, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return time.Time{}, 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return time.Time{}, 0, err
+	}
 	var first time.Time
 	long := 0
-	_ = eachLine(bytes.NewReader(data), &long, func(line []byte) {
+	errFound := errors.New("found")
+	scanned := 0
+	_ = eachLine(maybeGzip(f), &long, func(line []byte) error {
 		var raw bson.Raw
-		if !first.IsZero() || bson.UnmarshalExtJSON(line, false, &raw) != nil {
-			return
+		if scanned++; scanned > 1000 {
+			return errFound // a log whose first lines have no time sorts first
+		}
+		if bson.UnmarshalExtJSON(line, false, &raw) != nil {
+			return nil
 		}
 		if t, ok := raw.Lookup("t").DateTimeOK(); ok {
 			first = bson.DateTime(t).Time()
+			return errFound
 		}
+		return nil
 	})
-	return first
+	return first, st.Size(), nil
 }

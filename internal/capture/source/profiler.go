@@ -62,12 +62,19 @@ type Profiled struct {
 
 // Add reads one profiler document.
 func (p *Profiled) Add(d bson.Raw) {
-	if app, _ := d.Lookup("appName").StringValueOK(); app == AppName {
+	app, _ := d.Lookup("appName").StringValueOK()
+	p.add(d, app, func() entry { return profilerEntry(d) })
+}
+
+// add reads one entry, d in the profiler's form; e reads it (a log's
+// reader has it already, read in parallel).
+func (p *Profiled) add(d bson.Raw, app string, read func() entry) {
+	if app == AppName {
 		p.Tally.Own++ // said in the summary, not read
 		return
 	}
 	p.Tally.Read++
-	e := profilerEntry(d)
+	e := read()
 	if c, _ := e.cmd.Lookup("comment").StringValueOK(); c == mongodb.SetupComment {
 		p.Tally.skip("mongoload's own setup reads")
 		return
@@ -147,20 +154,21 @@ func (p *Profiled) outside(ns string) string {
 // only when none does.
 func (p *Profiled) ReadExport(r io.Reader, name string) error {
 	parsed, line := 0, 0
-	err := eachLine(r, &p.Tally.TooLong, func(b []byte) {
+	err := eachLine(r, &p.Tally.TooLong, func(b []byte) error {
 		line++
-		text := strings.TrimSpace(string(b))
-		if text == "" || text == "[" || text == "]" {
-			return
+		text := bytes.TrimSpace(b)
+		if len(text) == 0 || len(text) == 1 && (text[0] == '[' || text[0] == ']') {
+			return nil
 		}
-		text = strings.TrimSuffix(text, ",")
-		var d bson.Raw
-		if err := bson.UnmarshalExtJSON([]byte(text), false, &d); err != nil {
+		text = bytes.TrimSuffix(text, []byte(","))
+		d, err := parseLine(nil, text) // its own: an Op keeps parts of it
+		if err != nil {
 			p.Tally.Garbage++
-			return
+			return nil
 		}
 		parsed++
-		p.Add(d)
+		p.Add(bson.Raw(d))
+		return nil
 	})
 	if err != nil && parsed > 0 && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum)) {
 		p.Tally.Lost = append(p.Tally.Lost, fmt.Sprintf("%s: the gzip stream is cut short (%v) after line %d: the lines before were read, the rest is lost", name, err, line))
