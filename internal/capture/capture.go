@@ -38,6 +38,11 @@ type Options struct {
 	Seed           uint64  // of the value reservoirs: the same capture gives the same file
 	Now            func() time.Time
 	Progress       func(string) // one-line notices while capturing
+	// MaxImpact bounds the profiler's measured cost on the source, in
+	// percent (source/guard.go); 0: measured and reported only.
+	MaxImpact float64
+	// SampleRate is the profiler's sampleRate for the window (0: 1).
+	SampleRate float64
 	// TracePath: Capture writes every operation read, with its values, to
 	// a trace there (capture --trace, internal/trace).
 	TracePath string
@@ -71,6 +76,9 @@ type Result struct {
 	// CapturedFrom identifies the source deployment (mongodb.Deployment);
 	// nil when no server was read.
 	CapturedFrom []string
+	// Protected, when set, says why the window was ended early: the
+	// profiler's cost on the source passed Options.MaxImpact.
+	Protected string
 	// TraceLine says where the trace went (Options.TracePath).
 	TraceLine string
 	// weighed: the sources' counts were put in one unit (weight.go).
@@ -122,7 +130,7 @@ func Run(ctx context.Context, srv source.Server, o Options) (*Result, error) {
 			return nil, err
 		}
 		res.Sources = append(res.Sources, src)
-		res.ServerLost = lost
+		res.ServerLost, res.Protected = lost, src.Protected
 	}
 	if res.Shapes.Total() == 0 {
 		return res, res.emptyError()
@@ -202,5 +210,6 @@ func (r *Result) sampleCollections(ctx context.Context, srv source.Server) {
 // sources are the options the sources read.
 func (o Options) sources() source.Options {
 	return source.Options{Databases: o.Databases, Duration: o.Duration, EnableProfiler: o.EnableProfiler, SlowMS: o.SlowMS,
-		Now: o.Now, Progress: o.Progress, StateDir: o.StateDir, Deployment: o.Deployment, Urgent: o.Urgent}
+		Now: o.Now, Progress: o.Progress, StateDir: o.StateDir, Deployment: o.Deployment, Urgent: o.Urgent,
+		MaxImpact: o.MaxImpact, SampleRate: o.SampleRate}
 }

@@ -49,6 +49,9 @@ func Capture(ctx context.Context, conn *config.Config, log io.Writer, o Options)
 	}
 	o.Deployment = strings.Join(source, ",")
 	res, err := Run(ctx, srv, o)
+	if err != nil && res != nil && res.Protected != "" {
+		err = &ProtectedError{Why: res.Protected, Err: err}
+	}
 	if err != nil {
 		res = nil
 	} else {
@@ -76,3 +79,13 @@ func connect(ctx context.Context, conn *config.Config, log io.Writer) (*mongodb.
 	c.Connection.AppName = AppName
 	return run.Connect(ctx, log, &c, mongodb.ConnectOptions{})
 }
+
+// ProtectedError: capture ended its window to protect the source (the
+// profiler's cost passed --max-impact) and read no operation before.
+type ProtectedError struct {
+	Why string
+	Err error
+}
+
+func (e *ProtectedError) Error() string { return e.Why + "; " + e.Err.Error() }
+func (e *ProtectedError) Unwrap() error { return e.Err }

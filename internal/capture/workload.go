@@ -197,6 +197,15 @@ func (w *Workload) header(r *Result, total float64) {
 		for _, l := range s.Tally.Lost {
 			h = append(h, "  lost: "+l)
 		}
+		if s.Impact != "" {
+			h = append(h, "  "+s.Impact)
+		}
+		for _, n := range s.ImpactNotes {
+			h = append(h, "  guard: "+n)
+		}
+		if s.Protected != "" {
+			h = append(h, "  stopped: "+s.Protected)
+		}
 	}
 	for _, b := range r.blindSpots() {
 		h = append(h, "blind spot: "+b)

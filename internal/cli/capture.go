@@ -5,9 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -40,6 +43,8 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 	scale := fs.Float64("scale", 1, "seed each collection with this fraction of the source's count (0.1 for a tenth)")
 	rate := fs.Float64("rate", 0, "the rate to write when the capture cannot measure it (only slow operations recorded), operations per second")
 	name := fs.String("name", "", "the workload's name (default: the databases' names)")
+	maxImpact := fs.String("max-impact", "", "with --enable-profiler: the most the profiler may cost the source, in percent of its latency or throughput (20%); past it capture lowers the profiler's sampleRate, then restores it and ends the window (exit 28)")
+	sampleRate := fs.Float64("sample-rate", 1, "with --enable-profiler: the profiler's sampleRate for the window (0.1: one operation in ten); the file's rate is divided by it")
 	traceFile := fs.String("trace", "", "also write every captured operation, in order, with its values and times, to this file for mongoload replay (needs --keep-values; docs/replay.md)")
 	compare := fs.Bool("compare", false, "compare two captures: SOURCE.yaml REPLAY.yaml, shape by shape")
 	if err := parse(fs, args, 2); err != nil {
@@ -64,6 +69,9 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 	if err := results.CheckDistinct(results.Output{What: "workload file (--out)", Path: *out}, results.Output{What: "trace (--trace)", Path: *traceFile}); err != nil {
 		return withCode(ExitOutput, err)
 	}
+	if err := guardFlags(fs, &opts, *maxImpact, *sampleRate); err != nil {
+		return err
+	}
 	// --out is tried before the window opens, not after it: an unwritable
 	// path, or one of the files read, would lose the whole window.
 	inputs := append(slices.Clone(*logs), *exports...)
@@ -87,6 +95,10 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 	}
 	opts.StateDir, opts.Urgent = config.StateDir(o.Getenv), capture.AddUrgent
 	res, err := capture.Capture(ctx, conn, o.Stderr, opts)
+	var protected *capture.ProtectedError
+	if errors.As(err, &protected) {
+		return withCode(ExitProtected, err)
+	}
 	if _, kinded := run.KindOf(err); kinded {
 		return err // connecting, or writing the trace
 	}
@@ -128,6 +140,8 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 	switch {
 	case ctx.Err() != nil:
 		return withCode(ExitInterrupted, errors.New("interrupted: what was captured before is written"))
+	case res.Protected != "":
+		return withCode(ExitProtected, errors.New(res.Protected+": what was read before is written"))
 	case res.ServerLost:
 		return withCode(ExitServerLost, errors.New("the server went away during the capture: what was read before is written"))
 	}
@@ -146,6 +160,26 @@ func captureConfig(fs *pflag.FlagSet, o IO) (*config.Config, error) {
 	src := sources(fs, o)
 	src.Check = run.CheckConnection
 	return config.Resolve(src)
+}
+
+// guardFlags reads --max-impact (20% or 20) and --sample-rate, which bound
+// and set the profiler capture turns on.
+func guardFlags(fs *pflag.FlagSet, opts *capture.Options, maxImpact string, sampleRate float64) error {
+	if (fs.Changed("max-impact") || fs.Changed("sample-rate")) && !opts.EnableProfiler {
+		return withCode(ExitUsage, errors.New("--max-impact and --sample-rate bound the profiler capture turns on: add --enable-profiler (and --duration)"))
+	}
+	if maxImpact != "" {
+		v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(maxImpact), "%"), 64)
+		if err != nil || v <= 0 || v > 1000 || math.IsNaN(v) {
+			return withCode(ExitUsage, fmt.Errorf("--max-impact %q: write a percentage above 0, such as 20%%", maxImpact))
+		}
+		opts.MaxImpact = v
+	}
+	if !(sampleRate > 0 && sampleRate <= 1) {
+		return withCode(ExitUsage, fmt.Errorf("--sample-rate %g: write a fraction in (0, 1], such as 0.1 for one operation in ten", sampleRate))
+	}
+	opts.SampleRate = sampleRate
+	return nil
 }
 
 // checkTracePath refuses a --trace the capture may not write: one without

@@ -38,6 +38,7 @@ const (
 	ExitUnsupported   = 29 // the server lacks what the workload declares: time-series collections, change streams
 	ExitRegression    = 26 // ab: an operation regressed beyond the threshold on the candidate; history --fail-on-regression
 	ExitResultsDiffer = 27 // ab: verified operations returned different results (or the sides' data differ)
+	ExitProtected     = 28 // capture: the profiler cost the source more than --max-impact: restored, the window ended early
 	// ExitAbandoned: a second Ctrl-C while the results were being
 	// written; they may be missing (128 + SIGINT, as a shell reports it).
 	ExitAbandoned = 130

@@ -53,9 +53,50 @@ func (cl *Client) SetProfiler(ctx context.Context, db string, st ProfilerState) 
 // application's. Paced, the reader adds about one entry a second.
 const tailPace = time.Second
 
+// tailBatch is the most entries one read of a tail returns: a read that
+// comes back full means more wait, and the next read goes at once.
+const tailBatch = 1000
+
+// drain reads what the tailable cursor has: one getMore, and another at
+// once while they come back full (the reader is behind), until deadline;
+// true when the deadline passed with the reader still behind. A read
+// that is not full means it caught up: the next waits a tailPace, so
+// that capture's own reads, each profiled, stay about one a second.
+func (cl *Client) drain(ctx context.Context, cur *mongo.Cursor, deadline time.Time, each func(bson.Raw)) bool {
+	for ctx.Err() == nil {
+		start := time.Now()
+		got := cur.TryNext(ctx) // one getMore
+		cl.tailReads.Add(1)
+		cl.tailNanos.Add(int64(time.Since(start)))
+		if !got {
+			return false
+		}
+		n := 1 + cur.RemainingBatchLength()
+		each(cur.Current)
+		for cur.RemainingBatchLength() > 0 && cur.TryNext(ctx) {
+			each(cur.Current)
+		}
+		if n < tailBatch {
+			return false
+		}
+		if time.Now().After(deadline) {
+			return true
+		}
+	}
+	return false
+}
+
+// OwnReads is how many reads TailEach made and the time they took, as
+// the client saw it: what a measure of the server's read latency leaves
+// out (a tail's getMore waits up to 100 ms for entries).
+func (cl *Client) OwnReads() (int64, time.Duration) {
+	return cl.tailReads.Load(), time.Duration(cl.tailNanos.Load())
+}
+
 // TailEach calls each with every document of the capped collection db.coll
 // matching filter, in insertion order, then with those inserted later (a
-// tailable, awaiting cursor read in batches, one getMore a tailPace), until
+// tailable, awaiting cursor read in batches, one getMore a tailPace, at
+// once while they come back full), until
 // the time until or until ctx ends; it reads once more at until, so that
 // the window's last entries are not left behind. A cursor the server kills
 // (its position overwritten by the cap, the collection dropped) is reopened
@@ -88,7 +129,7 @@ func (cl *Client) TailEach(ctx context.Context, until time.Time, db, coll string
 		if f == nil {
 			f = bson.D{}
 		}
-		opts := options.Find().SetCursorType(options.TailableAwait).SetMaxAwaitTime(100 * time.Millisecond)
+		opts := options.Find().SetCursorType(options.TailableAwait).SetMaxAwaitTime(100 * time.Millisecond).SetBatchSize(tailBatch)
 		cur, err := c.Find(ctx, f, opts)
 		if err != nil {
 			if !open() {
@@ -96,7 +137,7 @@ func (cl *Client) TailEach(ctx context.Context, until time.Time, db, coll string
 			}
 			return privilege(err, "find on "+db+"."+coll+" (the read role)")
 		}
-		final := false
+		final, behind := false, false
 		for ctx.Err() == nil {
 			for cur.RemainingBatchLength() > 0 && cur.TryNext(ctx) {
 				last = append(bson.Raw(nil), cur.Current...)
@@ -105,14 +146,26 @@ func (cl *Client) TailEach(ctx context.Context, until time.Time, db, coll string
 			if cur.Err() != nil || cur.ID() == 0 || final {
 				break
 			}
-			final = !pause()
+			// Behind (the last read stopped with entries left), read on
+			// at once; caught up, wait a tailPace. A reader one batch a
+			// second behind a busy profiler never catches up, and the
+			// window's end would leave the backlog unread.
+			if behind {
+				final = !open()
+			} else {
+				final = !pause()
+			}
 			if ctx.Err() != nil {
 				break
 			}
-			if cur.TryNext(ctx) { // one getMore: the batch that arrived meanwhile
-				last = append(bson.Raw(nil), cur.Current...)
-				each(last)
+			budget := tailPace
+			if final {
+				budget = 5 * tailPace // the window's last entries
 			}
+			behind = cl.drain(ctx, cur, time.Now().Add(budget), func(d bson.Raw) {
+				last = append(bson.Raw(nil), d...)
+				each(last)
+			})
 		}
 		err = cur.Err()
 		// A frozen server must not hold the capture after Ctrl-C: the

@@ -40,6 +40,8 @@ type Client struct {
 	Hosts string
 	// unresponsive: the server stopped answering (see Unresponsive).
 	unresponsive atomic.Bool
+	// tailReads and tailNanos count TailEach's reads and their time (OwnReads).
+	tailReads, tailNanos atomic.Int64
 	// low is the driver's lower layer over the client's own deployment,
 	// used by the fast path (lower.go).
 	low *lower

@@ -4,9 +4,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/mongodb"
@@ -29,33 +35,82 @@ type marker struct {
 	Set      mongodb.ProfilerState `json:"set"`
 	PID      int                   `json:"pid"`
 	Since    time.Time             `json:"since"`
+	path     string
 }
 
-// markerPath is the marker's file for db of the deployment ("" when
-// capture keeps no state: no StateDir).
+// Two captures of one database may overlap (two DBAs, a cron job): each
+// keeps a marker of its own (named after its pid), the second takes the
+// first's original level as its own, and only the last to end restores
+// it: the first must not turn the profiler down in the second's window.
+// Captures on other hosts are not seen (the markers are this host's).
+
+// markerPath is this capture's marker file for db of the deployment (""
+// when capture keeps no state: no StateDir): named after the process and
+// the capture, as one process may run several (tests, a library user).
 func (o Options) markerPath(db string) string {
 	if o.StateDir == "" {
 		return ""
 	}
-	h := sha256.Sum256([]byte(o.Deployment + "\x00" + db))
-	return filepath.Join(o.StateDir, "profiler-"+hex.EncodeToString(h[:8])+".json")
+	return o.markerPrefix(db) + "-" + strconv.Itoa(os.Getpid()) + "-" + o.captureID() + ".json"
 }
 
-// readMarker reads db's marker; nil when there is none.
-func (o Options) readMarker(db string) *marker {
-	p := o.markerPath(db)
-	if p == "" {
-		return nil
+// running holds the marker files of this process's captures in progress.
+var running sync.Map
+
+var captureSeq atomic.Int64
+
+// captureID names one capture within the process.
+func (o Options) captureID() string {
+	if o.id == nil {
+		return "0"
 	}
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return nil
+	return strconv.FormatInt(*o.id, 10)
+}
+
+func (o Options) markerPrefix(db string) string {
+	h := sha256.Sum256([]byte(o.Deployment + "\x00" + db))
+	return filepath.Join(o.StateDir, "profiler-"+hex.EncodeToString(h[:8]))
+}
+
+// readMarkers reads db's markers but this capture's own: those of
+// captures that died without restoring, and those of captures still
+// running (live).
+func (o Options) readMarkers(db string) (dead, live []marker) {
+	if o.StateDir == "" {
+		return nil, nil
 	}
-	var m marker
-	if json.Unmarshal(data, &m) != nil || m.Database != db {
-		return nil
+	paths, _ := filepath.Glob(o.markerPrefix(db) + "*.json") // profiler-HASH.json: an older capture's
+	for _, p := range paths {
+		if p == o.markerPath(db) {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		var m marker
+		if json.Unmarshal(data, &m) != nil || m.Database != db {
+			continue
+		}
+		m.path = p
+		_, ours := running.Load(p)
+		if m.PID == os.Getpid() && ours || m.PID != os.Getpid() && alive(m.PID) {
+			live = append(live, m)
+		} else {
+			dead = append(dead, m)
+		}
 	}
-	return &m
+	return dead, live
+}
+
+// alive: a process of that pid runs (signal 0 reaches it, or it is
+// another user's).
+func alive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // writeMarker records, before the profiler is changed, what to put back.
@@ -71,13 +126,26 @@ func (o Options) writeMarker(m marker) error {
 	if err := os.WriteFile(p, data, 0o600); err != nil {
 		return fmt.Errorf("record the profiler's level before changing it: %w", err)
 	}
+	running.Store(p, true)
 	return nil
 }
 
 func (o Options) removeMarker(db string) {
 	if p := o.markerPath(db); p != "" {
+		running.Delete(p)
 		_ = os.Remove(p)
 	}
+}
+
+// othersReading names the captures still reading db's profiler, which
+// this one must not restore under.
+func (o Options) othersReading(db string) string {
+	_, live := o.readMarkers(db)
+	var pids []string
+	for _, m := range live {
+		pids = append(pids, strconv.Itoa(m.PID))
+	}
+	return strings.Join(pids, ", ")
 }
 
 // same: two profiler states are the same setting.
@@ -94,23 +162,37 @@ func restoreLine(db string, st mongodb.ProfilerState) string {
 	return fmt.Sprintf("db.getSiblingDB(%q).setProfilingLevel(%d, {slowms: %d, sampleRate: %g})", db, st.Level, st.SlowMS, rate)
 }
 
-// leftBehind looks for a marker of db: the profiler a capture changed and
-// never restored. It returns the state to restore at the end of this
-// capture (found, or the marker's original), and a notice for the user.
-func (o Options) leftBehind(db string, found mongodb.ProfilerState) (original mongodb.ProfilerState, notice string) {
-	m := o.readMarker(db)
-	if m == nil {
-		return found, ""
+// leftBehind looks for the markers of db: a capture still running with
+// the profiler on (its original level is the one to restore, by whichever
+// capture ends last), or one that changed it and never restored it. It
+// returns the state to restore at the end of this capture and a notice.
+func (o Options) leftBehind(db string, found mongodb.ProfilerState) (original mongodb.ProfilerState, notice string, shared bool) {
+	dead, live := o.readMarkers(db)
+	if len(live) > 0 {
+		m := live[0]
+		return m.Found, fmt.Sprintf("another capture (pid %d, since %s) has the profiler of %s at level %d for its window: this one shares it; the last of them to end restores level %d (slowms %d)",
+			m.PID, m.Since.UTC().Format(time.RFC3339), db, m.Set.Level, m.Found.Level, m.Found.SlowMS), true
 	}
+	if len(dead) == 0 {
+		return found, "", false
+	}
+	m := dead[0]
 	who := fmt.Sprintf("a capture (pid %d, %s) turned the profiler of %s to level %d and ended without restoring it", m.PID, m.Since.UTC().Format(time.RFC3339), db, m.Set.Level)
 	if !same(found, m.Set) {
 		// Someone set it since: theirs is the level to keep.
-		o.removeMarker(db)
-		return found, who + "; it has been changed since (level " + fmt.Sprint(found.Level) + "), so that is the level kept"
+		removeAll(dead)
+		return found, who + "; it has been changed since (level " + fmt.Sprint(found.Level) + "), so that is the level kept", false
 	}
 	if !o.EnableProfiler {
 		return found, fmt.Sprintf("%s: it was at level %d (slowms %d) before. Restore it with capture --enable-profiler (which puts it back after its window), or in mongosh: %s",
-			who, m.Found.Level, m.Found.SlowMS, restoreLine(db, m.Found))
+			who, m.Found.Level, m.Found.SlowMS, restoreLine(db, m.Found)), false
 	}
-	return m.Found, fmt.Sprintf("%s; its level before, %d (slowms %d), is the one restored after this window", who, m.Found.Level, m.Found.SlowMS)
+	removeAll(dead) // this capture's own marker carries the original on
+	return m.Found, fmt.Sprintf("%s; its level before, %d (slowms %d), is the one restored after this window", who, m.Found.Level, m.Found.SlowMS), false
+}
+
+func removeAll(ms []marker) {
+	for _, m := range ms {
+		_ = os.Remove(m.path)
+	}
 }

@@ -53,11 +53,17 @@ type Profiled struct {
 	Ops        []Op
 	From, To   time.Time // the first and last operation's time
 	Executions float64
-	Arrivals   map[int64]float64 // executions per Unix second
+	Arrivals   map[int64]float64 // executions per Unix second (or per arrivalWidth seconds)
+	// arrivalWidth is the seconds of one Arrivals bucket: 1 until the
+	// window holds maxArrivalBuckets of them, doubled then (arrive).
+	arrivalWidth int64
 	// Fastest is the shortest duration (ms) recorded, to tell a profiler
 	// that recorded every operation from one that kept only slow ones.
 	Fastest int64
 	seen    bool
+	// heldRatio: the part of what the profiler held for the window that
+	// the tail read (compareHeld), when it read less.
+	heldRatio float64
 }
 
 // Add reads one profiler document.
@@ -99,10 +105,7 @@ func (p *Profiled) add(d bson.Raw, app string, read func() entry) {
 func (p *Profiled) Keep(o Op) {
 	p.Executions += o.Count
 	if !o.TS.IsZero() && o.Count > 0 {
-		if p.Arrivals == nil {
-			p.Arrivals = map[int64]float64{}
-		}
-		p.Arrivals[o.TS.Unix()] += o.Count
+		p.arrive(o.TS.Unix(), o.Count)
 	}
 	if !o.TS.IsZero() {
 		if p.From.IsZero() || o.TS.Before(p.From) {
@@ -240,4 +243,38 @@ func (p *Profiled) ReadDocuments(r io.Reader, name string) error {
 		return fmt.Errorf("%s: %w", name, errNoLine)
 	}
 	return nil
+}
+
+// maxArrivalBuckets bounds the arrival histogram: a week of a log, second
+// by second, would be 604,800 buckets. Past it, buckets merge in pairs
+// (each keyed by its first second); the curve's steps (curve.go, at most
+// 600) are then a hundred buckets or more wide, so a bucket counted at
+// its first second moves a step's boundary by under 1%.
+const maxArrivalBuckets = 1 << 16
+
+func (p *Profiled) arrive(sec int64, n float64) {
+	if p.Arrivals == nil {
+		p.Arrivals, p.arrivalWidth = map[int64]float64{}, 1
+	}
+	p.Arrivals[floorTo(sec, p.arrivalWidth)] += n
+	for len(p.Arrivals) > maxArrivalBuckets {
+		p.arrivalWidth *= 2
+		coarse := make(map[int64]float64, len(p.Arrivals)/2)
+		for s, c := range p.Arrivals {
+			coarse[floorTo(s, p.arrivalWidth)] += c
+		}
+		p.Arrivals = coarse
+	}
+}
+
+// floorTo is sec at the start of its w-second bucket.
+func floorTo(sec, w int64) int64 {
+	if w <= 1 {
+		return sec
+	}
+	r := sec % w
+	if r < 0 {
+		r += w
+	}
+	return sec - r
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -30,14 +31,48 @@ func Profile(ctx context.Context, srv Server, o Options, emit func(Op) bool, unr
 	}
 	p := &Profiled{Databases: o.Databases, Emit: emit}
 	src = &Source{Name: "profiler", Sampling: 1}
+	id := captureSeq.Add(1)
+	o.id = &id
+	rate := o.SampleRate
+	if rate <= 0 {
+		rate = 1
+	}
+	// The profile command creates a database that does not exist: a
+	// mistyped --database must not leave one behind. Checked before
+	// anything else is said or measured.
+	for _, db := range o.Databases {
+		if !o.EnableProfiler {
+			break
+		}
+		if names, err := srv.Collections(ctx, db); err != nil {
+			return nil, false, fmt.Errorf("check that database %s exists before turning its profiler on: %w", db, err)
+		} else if len(names) == 0 {
+			return nil, false, fmt.Errorf("database %s does not exist on this server (it holds no collection): check --database; turning its profiler on would create it", db)
+		}
+	}
+	// The source's baseline, before the profiler changes (guard.go).
+	var g *guard
+	if o.EnableProfiler && o.Duration > 0 {
+		if g, err = baseline(ctx, srv, o); err != nil {
+			switch {
+			case ctx.Err() != nil:
+				return nil, false, fmt.Errorf("interrupted before the window opened: %w", ctx.Err())
+			case o.MaxImpact > 0:
+				return nil, false, fmt.Errorf("--max-impact needs the source's serverStatus (the clusterMonitor role) to measure what the profiler costs: %s", FirstLine(err))
+			}
+			o.Progress("warning: the profiler's cost on the source is not measured: serverStatus: " + FirstLine(err))
+		}
+	}
 	var states []mongodb.ProfilerState
 	for _, db := range o.Databases {
 		st, err := srv.Profiler(ctx, db)
 		if err != nil {
 			return nil, false, fmt.Errorf("read the profiling level of %s: %w", db, err)
 		}
-		original, notice := o.leftBehind(db, st)
-		if notice != "" {
+		original, notice, shared := o.leftBehind(db, st)
+		if shared {
+			o.Progress(notice)
+		} else if notice != "" {
 			o.Progress("warning: " + notice)
 			src.Tally.Lost = append(src.Tally.Lost, notice)
 		}
@@ -45,16 +80,9 @@ func Profile(ctx context.Context, srv Server, o Options, emit func(Op) bool, unr
 		if !o.EnableProfiler {
 			continue
 		}
-		// The profile command creates a database that does not exist:
-		// a mistyped --database must not leave one behind.
-		if names, err := srv.Collections(ctx, db); err != nil {
-			return nil, false, fmt.Errorf("check that database %s exists before turning its profiler on: %w", db, err)
-		} else if len(names) == 0 {
-			return nil, false, fmt.Errorf("database %s does not exist on this server (it holds no collection): check --database; turning its profiler on would create it", db)
-		}
-		want := mongodb.ProfilerState{Level: 2, SlowMS: st.SlowMS, SampleRate: 1}
+		want := mongodb.ProfilerState{Level: 2, SlowMS: st.SlowMS, SampleRate: rate}
 		if o.SlowMS >= 0 {
-			want = mongodb.ProfilerState{Level: 1, SlowMS: o.SlowMS, SampleRate: 1}
+			want = mongodb.ProfilerState{Level: 1, SlowMS: o.SlowMS, SampleRate: rate}
 		}
 		if err := o.writeMarker(marker{Database: db, Found: original, Set: want, PID: os.Getpid(), Since: o.Now().UTC()}); err != nil {
 			return nil, false, err
@@ -66,6 +94,11 @@ func Profile(ctx context.Context, srv Server, o Options, emit func(Op) bool, unr
 		var once sync.Once
 		restore := func() {
 			once.Do(func() {
+				if others := o.othersReading(db); others != "" {
+					o.removeMarker(db)
+					o.Progress(fmt.Sprintf("profiler of %s left at level %d: capture (pid %s) is still reading it; the last capture to end restores level %d", db, want.Level, others, original.Level))
+					return
+				}
 				if !restoreProfiler(srv, db, original, o.Progress) {
 					*unresponsive = ctx.Err() != nil
 					return
@@ -82,7 +115,19 @@ func Profile(ctx context.Context, srv Server, o Options, emit func(Op) bool, unr
 		o.Progress(fmt.Sprintf("profiler of %s at level %d (slowms %d) for the window; it goes back to level %d after", db, want.Level, want.SlowMS, original.Level))
 	}
 	if o.Duration > 0 {
-		if serverLost, err = tailWindow(ctx, srv, o, p, src); err != nil {
+		// The guard may end the window early; Ctrl-C still ends it (ctx).
+		wctx, endWindow := context.WithCancel(ctx)
+		watched := make(chan struct{})
+		if g != nil {
+			g.start(ctx, slices.Clone(states), rate)
+			go func() { defer close(watched); g.watch(wctx, endWindow) }()
+		} else {
+			close(watched)
+		}
+		serverLost, err = tailWindow(wctx, srv, o, p, src)
+		endWindow()
+		<-watched // no sampleRate change after this: the profiler is restored next
+		if err != nil {
 			return nil, false, err
 		}
 	} else {
@@ -101,6 +146,13 @@ func Profile(ctx context.Context, srv Server, o Options, emit func(Op) bool, unr
 		src.From, src.To = p.From, p.To // a tail window is the clock's (tailWindow)
 	}
 	src.complete(states, p)
+	if p.heldRatio > 0 && p.heldRatio < 1 {
+		src.Sampling *= p.heldRatio
+		src.Why = fmt.Sprintf("the profiler kept the window's operations, but capture read only %.0f%% of the entries it held (lost:): the counts are a sample of the window, divided by %.3g", 100*p.heldRatio, src.Sampling)
+	}
+	if g != nil {
+		g.finish(ctx, src)
+	}
 	return src, serverLost, nil
 }
 
@@ -111,9 +163,14 @@ func tailWindow(ctx context.Context, srv Server, o Options, p *Profiled, src *So
 	until := time.Now().Add(o.Duration)
 	var mu sync.Mutex
 	first := true
+	var late int
 	add := func(d bson.Raw) {
 		mu.Lock()
 		defer mu.Unlock()
+		if ts, ok := d.Lookup("ts").DateTimeOK(); ok && bson.DateTime(ts).Time().After(until) {
+			late++ // ran after the window: read while draining its end
+			return
+		}
 		p.Add(d)
 		if first && p.Tally.Read > 0 {
 			first = false
@@ -155,7 +212,12 @@ func tailWindow(ctx context.Context, srv Server, o Options, p *Profiled, src *So
 		}()
 	}
 	wg.Wait()
+	// The window's end: the clock's, not the end of the last reads (which
+	// drain what the profiler recorded before it, and drop what after).
 	src.To = o.Now().UTC()
+	if u := until.UTC(); u.Before(src.To) {
+		src.To = u
+	}
 	mu.Lock()
 	if !stopped.IsZero() && stopped.Before(src.To) {
 		src.To = stopped
@@ -167,7 +229,56 @@ func tailWindow(ctx context.Context, srv Server, o Options, p *Profiled, src *So
 			serverLost = true
 		}
 	}
+	if !serverLost {
+		held := countHeld(context.WithoutCancel(ctx), srv, o.Databases, filters, src.To)
+		mu.Lock()
+		p.compareHeld(held, src)
+		mu.Unlock()
+	}
 	return serverLost, nil
+}
+
+// countHeld counts the entries system.profile holds for the window (from
+// each database's filter to the window's end), capture's own left out:
+// what the tail should have read. -1 when it cannot be counted.
+func countHeld(ctx context.Context, srv Server, dbs []string, filters []bson.D, to time.Time) int64 {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	var held int64
+	for i, db := range dbs {
+		match := notOwn(bson.D{{Key: "ts", Value: bson.D{{Key: "$lte", Value: to}}}})
+		if len(filters[i]) > 0 {
+			match = bson.D{{Key: "$and", Value: bson.A{filters[i], match}}}
+		}
+		pipeline := bson.A{bson.D{{Key: "$match", Value: match}}, bson.D{{Key: "$count", Value: "n"}}}
+		err := srv.AggregateEach(ctx, db, "system.profile", pipeline, func(d bson.Raw) error {
+			held += int64(mongodb.Number(d.Lookup("n")))
+			return nil
+		})
+		if err != nil {
+			return -1
+		}
+	}
+	return held
+}
+
+// compareHeld sets what the profiler held for the window beside what the
+// tail read: entries it held but capture did not read are lost, said in
+// a lost: line, and the counts become a sample of the window's (divided
+// by what was read of it), not "every operation".
+func (p *Profiled) compareHeld(held int64, src *Source) {
+	read := int64(p.Tally.Read)
+	if held <= read || held <= 0 {
+		return
+	}
+	src.Tally.Lost = append(src.Tally.Lost, fmt.Sprintf("the profiler holds %d entries of the window, capture read %d: %d (%.0f%%) lost, the tail fell behind; the counts are divided by the part read", held, read, held-read, 100*float64(held-read)/float64(held)))
+	p.heldRatio = float64(read) / float64(held)
+}
+
+// notOwn leaves capture's own reads out of a count of the window's
+// entries (each of its getMores is profiled; Tally.Read leaves them out).
+func notOwn(f bson.D) bson.D {
+	return append(f, bson.E{Key: "appName", Value: bson.D{{Key: "$ne", Value: AppName}}})
 }
 
 // readProfile follows one database's capped system.profile until ctx

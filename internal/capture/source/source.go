@@ -42,6 +42,13 @@ type Options struct {
 	// wait for the capture to end (a second Ctrl-C): the profiler's
 	// restore. It returns the function that unregisters it.
 	Urgent func(fn func()) (remove func())
+	// MaxImpact bounds the profiler's cost on the source, in percent
+	// (guard.go); 0: measured and reported, not bounded.
+	MaxImpact float64
+	// SampleRate is the profiler's sampleRate for the window (0: 1).
+	SampleRate float64
+
+	id *int64 // this capture's, among the process's (marker.go)
 }
 
 // Source says what one source recorded and whether its counts are rates.
@@ -60,6 +67,12 @@ type Source struct {
 	// recorded one by one: the rate curve (curve.go). Nil for a source
 	// that counts executions in aggregate ($queryStats).
 	Arrivals map[int64]float64
+	// Impact is the profiler's measured cost on the source over the
+	// window (guard.go), ImpactNotes what the guard did; Protected, when
+	// set, says why the window was ended to protect the source.
+	Impact      string
+	ImpactNotes []string
+	Protected   string
 }
 
 func ReadExport(path string, dbs []string, emit func(Op) bool) (*Source, error) {
