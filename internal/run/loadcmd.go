@@ -18,14 +18,11 @@ import (
 // target (--documents, --size or its seed count), resumably. What it did
 // goes to out, one line per collection; notices to log.
 func Load(ctx context.Context, out, log io.Writer, cfg *config.Config, plan *workload.Plan, cols []*workload.Collection, spec *LoadSpec) error {
-	client, err := Connect(ctx, log, cfg, mongodb.ConnectOptions{})
+	client, err := connectGuarded(ctx, log, cfg, mongodb.ConnectOptions{})
 	if err != nil {
 		return err
 	}
 	defer client.Close()
-	if err := GuardSource(ctx, client, cfg.CapturedFrom, cfg.Run.WriteToSource); err != nil {
-		return err
-	}
 	if err := PrepareLoad(ctx, log, client, cfg, plan, cols, spec); err != nil {
 		return err
 	}

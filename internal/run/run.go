@@ -170,14 +170,11 @@ func (s *Session) prepare(ctx context.Context) error {
 	noop := Noop(cfg)
 	s.phases.enter(PhaseConnect)
 	if !noop {
-		client, err := Connect(ctx, log, cfg, mongodb.ConnectOptions{TrackSends: engine.TracksSends(model(cfg), s.plan)})
+		client, err := connectGuarded(ctx, log, cfg, mongodb.ConnectOptions{TrackSends: engine.TracksSends(model(cfg), s.plan)})
 		if err != nil {
 			return err
 		}
 		s.client = client
-		if err := GuardSource(ctx, client, cfg.CapturedFrom, cfg.Run.WriteToSource); err != nil {
-			return err
-		}
 		if err := s.checkWatchers(ctx); err != nil {
 			return err
 		}
@@ -206,37 +203,6 @@ func (s *Session) prepare(ctx context.Context) error {
 		// they are garbage now, and the measured phase's resident memory
 		// is then the run's own, not what the Go heap kept from seeding.
 		debug.FreeOSMemory()
-	}
-	return nil
-}
-
-// setupOptions are the setup rules of cfg (create, --drop,
-// --allow-existing, --create-indexes, what seeding will insert).
-func setupOptions(cfg *config.Config) mongodb.SetupOptions {
-	return mongodb.SetupOptions{
-		Create: cfg.Run.Setup == nil || *cfg.Run.Setup, Drop: cfg.Run.Drop, AllowExisting: cfg.Run.AllowExisting,
-		CreateIndexes: cfg.Run.CreateIndexes, Workload: cfg.Name, Fill: seedFill(cfg),
-	}
-}
-
-// CheckSetup asks what Open would refuse before it changes anything (a
-// captured workload's own source, a collection mongoload may not write
-// to), and changes nothing: a command that opens several sessions (ab's
-// two sides) refuses before either is created or seeded.
-func CheckSetup(ctx context.Context, log io.Writer, cfg *config.Config, plan *workload.Plan) error {
-	if Noop(cfg) {
-		return nil
-	}
-	client, err := Connect(ctx, log, cfg, mongodb.ConnectOptions{})
-	if err != nil {
-		return err
-	}
-	defer client.Close()
-	if err := GuardSource(ctx, client, cfg.CapturedFrom, cfg.Run.WriteToSource); err != nil {
-		return err
-	}
-	if err := client.CheckSetup(ctx, plan, setupOptions(cfg)); err != nil {
-		return SetupError(ctx, err)
 	}
 	return nil
 }
