@@ -66,8 +66,12 @@ func chartSVG(b *strings.Builder, runs []results.HistoryRun, s results.HistorySe
 	if hi == lo {
 		hi, lo = hi+1, lo-1
 	}
+	floor := lo
 	lo -= (hi - lo) * 0.1
 	hi += (hi - lo) * 0.1
+	if floor >= 0 {
+		lo = max(lo, 0) // no negative latency or throughput on the axis
+	}
 	n := max(len(runs)-1, 1)
 	x := func(i float64) float64 { return padL + i*(chartW-padL-padR)/float64(n) }
 	y := func(v float64) float64 { return padT + (hi-v)*(chartH-padT-padB)/(hi-lo) }
