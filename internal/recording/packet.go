@@ -53,7 +53,8 @@ const (
 	// maxOffset is the latest offset believed: 11 days in microseconds
 	// (a scheduled recording ends within 10). An earlier layout holds a
 	// date in milliseconds since 1970 there, above 10^12: read as an
-	// offset, it is beyond this bound, and the file is refused.
+	// offset, it is beyond this bound, so the packet reads in that layout
+	// instead (detect).
 	maxOffset = 11 * 24 * 3600 * 1e6
 )
 
