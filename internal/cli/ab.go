@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mongoload/mongoload/internal/ab"
-	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
@@ -94,19 +93,6 @@ func abCommand(ctx context.Context, args []string, o IO) error {
 func writeAB(o IO, ab *results.AB, out, html string) error {
 	write := func(path string) error { return results.WriteAB(path, ab) }
 	return finish(o, &document{Document: report.Document{AB: ab}}, out, "comparison", write, html, "", false, nil)
-}
-
-// abInputs are an A/B file's two sides as inputs of a comparison.
-func abInputs(path string, ab *results.AB) ([]analysis.CompareInput, error) {
-	var out []analysis.CompareInput
-	for _, side := range []string{"A", "B"} {
-		r := ab.SideResult(side)
-		if r == nil {
-			return nil, withCode(ExitNothing, fmt.Errorf("%s: side %s measured nothing: give an A/B file whose rounds ran", path, side))
-		}
-		out = append(out, analysis.CompareInput{File: path + " (" + side + ")", Result: r})
-	}
-	return out, nil
 }
 
 // abExit is the comparison's exit code: results that differ first, then

@@ -2,12 +2,10 @@ package cli
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/pflag"
 
 	"github.com/mongoload/mongoload/internal/analysis"
-	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 )
@@ -34,59 +32,11 @@ func addCompareFlags(fs *pflag.FlagSet) *compareFlags {
 
 // compare reads the files and compares them.
 func (f *compareFlags) compare(files []string) (*results.Comparison, []analysis.CompareInput, error) {
-	if len(files) < 2 && !(len(files) == 1 && isABFile(files[0])) { // an A/B file holds two sides
-		return nil, nil, withCode(ExitUsage, fmt.Errorf("compare needs at least two results or sweep files (or one A/B file: its two sides)"))
-	}
-	var objs []analysis.RelObjective
-	for _, s := range *f.objectives {
-		o, err := analysis.ParseRelObjective(s)
-		if err != nil {
-			return nil, nil, withCode(ExitUsage, err)
-		}
-		objs = append(objs, o)
-	}
-	uo, users, err := f.userOptions() // the values first, the files after
-	if _, invalid := config.KindOf(err); invalid {
-		return nil, nil, err
-	} else if err != nil {
-		return nil, nil, withCode(ExitUsage, err)
-	}
-	var inputs []analysis.CompareInput
-	for _, path := range files {
+	return analysis.CompareFiles(analysis.CompareRequest{Files: files, Baseline: *f.baseline, Objectives: *f.objectives,
+		Users: *f.users, Growth: *f.growth, Headroom: *f.headroom}, func(path string) (*results.File, error) {
 		f, err := results.ReadMeasured(path)
-		if err != nil {
-			return nil, nil, withCode(readExit(err), err)
-		}
-		if f.AB != nil { // an A/B file: its two sides
-			sides, err := abInputs(path, f.AB)
-			if err != nil {
-				return nil, nil, err
-			}
-			inputs = append(inputs, sides...)
-			continue
-		}
-		inputs = append(inputs, analysis.CompareInput{File: path, Result: f.Result, Sweep: f.Sweep})
-	}
-	base, err := analysis.BaselineIndex(*f.baseline, inputs)
-	if err != nil {
-		return nil, nil, withCode(ExitUsage, err)
-	}
-	c, err := analysis.Compare(inputs, base, objs)
-	if err != nil {
-		return nil, nil, withCode(ExitInvalid, err)
-	}
-	if users {
-		if err := analysis.PlanUsers(c, inputs, uo); err != nil {
-			return nil, nil, withCode(ExitUsage, err)
-		}
-	}
-	return c, inputs, nil
-}
-
-// userOptions reads --users, --growth and --headroom; false when --users
-// was not given (and neither were the others, which need it).
-func (f *compareFlags) userOptions() (analysis.UserOptions, bool, error) {
-	return analysis.ParseUserOptions(*f.users, *f.growth, *f.headroom)
+		return f, withCode(readExit(err), err)
+	})
 }
 
 // compareCommand prints several results or sweeps side by side.
@@ -118,10 +68,4 @@ func compareCommand(_ context.Context, args []string, o IO) error {
 // analyseDefault analyses a sweep with the default rules.
 func analyseDefault(sw *results.Sweep) (*results.SweepAnalysis, error) {
 	return analysis.AnalyseSweep(sw, analysis.DefaultSweepOptions())
-}
-
-// isABFile reports whether path holds an A/B file.
-func isABFile(path string) bool {
-	f, err := results.Read(path)
-	return err == nil && f.AB != nil
 }

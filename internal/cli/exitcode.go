@@ -52,6 +52,7 @@ var configExit = map[config.Kind]int{
 	config.UnknownOperation: ExitUnknownOp,
 	config.BadURI:           ExitBadURI,
 	config.Unreadable:       ExitUnreadable,
+	config.Usage:            ExitUsage,
 }
 
 var runExit = map[run.Kind]int{
@@ -102,6 +103,9 @@ func exitCode(err error) int {
 	}
 	if kind, ok := config.KindOf(err); ok {
 		return configExit[kind]
+	}
+	if errors.Is(err, results.ErrNothingMeasured) {
+		return ExitNothing
 	}
 	return ExitInternal
 }

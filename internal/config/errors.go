@@ -18,6 +18,7 @@ const (
 	UnknownOperation             // an operation type that does not exist
 	BadURI                       // the connection URI cannot be parsed
 	Unreadable                   // the workload file cannot be read
+	Usage                        // a command line that asks for nothing, or for two things at once
 )
 
 // Error is one configuration problem, located as precisely as possible.
