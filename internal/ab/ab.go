@@ -63,6 +63,11 @@ func Run(ctx context.Context, o Options) (*results.AB, error) {
 			return nil, fmt.Errorf("side %s: %w", s.name, err)
 		}
 	}
+	if !ab.Method.Seeded && !cfgA.Run.Drop { // nothing will make the sides alike: refused before either is set up
+		if err := x.checkDataFirst(ctx); err != nil {
+			return nil, err
+		}
+	}
 	sessions := [2]*run.Session{}
 	for i, s := range x.sides {
 		opts := run.Options{Log: prefixed(log, "side "+s.name+": "), Version: o.Version, Inputs: o.Inputs}
@@ -77,7 +82,7 @@ func Run(ctx context.Context, o Options) (*results.AB, error) {
 	defer closeAll(sessions)
 	a, b := sessions[0], sessions[1]
 
-	if ab.Data, err = checkData(ctx, a, b); err != nil {
+	if ab.Data, err = checkData(ctx, a.Client(), b.Client(), a.Plan().Collections); err != nil {
 		return nil, err
 	}
 	if err := checkIndexes(ctx, a, b, ab.Data); err != nil {
@@ -88,7 +93,7 @@ func Run(ctx context.Context, o Options) (*results.AB, error) {
 	}
 	if diff := dataDiffs(ab.Data); diff != "" {
 		if !ab.Method.Seeded {
-			return nil, fmt.Errorf("%w: %s; load both alike (mongoload load with the same --random-seed), or let ab seed both with --seed and --random-seed", ErrDataDiffer, diff)
+			return nil, differ(diff)
 		}
 		ab.Notes = append(ab.Notes, "the sides' data differ though mongoload seeded both: "+diff+"; the verified results say which operations it changes")
 	}

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
+	"github.com/mongoload/mongoload/internal/workload"
 )
 
 // dataSample is how many documents of each collection, in _id order, are
@@ -17,12 +19,12 @@ const dataSample = 1000
 
 // checkData compares each collection's count and the digest of its first
 // dataSample documents on both sides.
-func checkData(ctx context.Context, a, b *run.Session) ([]results.ABData, error) {
+func checkData(ctx context.Context, a, b *mongodb.Client, cols []*workload.Collection) ([]results.ABData, error) {
 	var out []results.ABData
-	for _, col := range a.Plan().Collections {
+	for _, col := range cols {
 		ctx, cancel := context.WithTimeout(ctx, time.Minute)
-		na, da, errA := a.Client().Sample(ctx, col.Database, col.Name, dataSample)
-		nb, db, errB := b.Client().Sample(ctx, col.Database, col.Name, dataSample)
+		na, da, errA := a.Sample(ctx, col.Database, col.Name, dataSample)
+		nb, db, errB := b.Sample(ctx, col.Database, col.Name, dataSample)
 		cancel()
 		if errA != nil || errB != nil {
 			return out, fail(run.ServerFailure, fmt.Errorf("reading %s to compare the sides' data: %w", col.Namespace(), firstErr(errA, errB)))

@@ -3,6 +3,7 @@ package ab
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/mongoload/mongoload/internal/mongodb"
@@ -34,4 +35,38 @@ func (x *comparison) checkDistinct(ctx context.Context) error {
 		return fail(run.Usage, errors.New("--uri and --candidate-uri reach the same deployment: an A/A run (which shows the comparison's own noise: it should flag nothing) needs --allow-same"))
 	}
 	return nil
+}
+
+// checkDataFirst compares the sides' data before either is set up, when
+// nothing (no seeding, no --drop) will make them alike: setup would create
+// a collection one side lacks (and mark it mongoload's) before the data
+// check refused the pair.
+func (x *comparison) checkDataFirst(ctx context.Context) error {
+	var cs [2]*mongodb.Client
+	for i, s := range x.sides {
+		c, err := run.Connect(ctx, io.Discard, s.cfg, mongodb.ConnectOptions{})
+		if err != nil {
+			for _, c := range cs[:i] {
+				c.Close()
+			}
+			return fmt.Errorf("side %s: %w", s.name, err)
+		}
+		cs[i] = c
+	}
+	defer cs[0].Close()
+	defer cs[1].Close()
+	data, err := checkData(ctx, cs[0], cs[1], x.sides[0].plan.Collections)
+	if err != nil {
+		return err
+	}
+	if diff := dataDiffs(data); diff != "" {
+		return differ(diff)
+	}
+	return nil
+}
+
+// differ refuses two sides whose data differ where mongoload did not seed
+// them: no result could be compared.
+func differ(diff string) error {
+	return fmt.Errorf("%w: %s; load both alike (mongoload load with the same --random-seed), or let ab seed both with --seed and --random-seed", ErrDataDiffer, diff)
 }

@@ -385,3 +385,25 @@ func TestABCapturedWorkloadOnCopies(t *testing.T) {
 		t.Logf("%s: %s, plan %s -> %s", o.Name, o.Flag, o.PlanA, o.PlanB)
 	}
 }
+
+// TestABRefusesDifferentDataBeforeEitherSideChanges: without seeding, two
+// sides whose data differ (B lacks the collection A holds) are refused
+// (exit 27) before setup creates B's collection.
+func TestABRefusesDifferentDataBeforeEitherSideChanges(t *testing.T) {
+	s := newABSides(t, 300)
+	if code, _, errs := runCLI(t, s.ctx, nil, "load", s.workload, "--uri", s.uriA, "--documents", "300", "--random-seed", "7", "--drop", "--workers", "1"); code != 0 {
+		t.Fatalf("load exit %d: %s", code, errs)
+	}
+	code, _, errs := runCLI(t, s.ctx, nil, "ab", s.workload, "--uri", s.uriA, "--candidate-uri", s.uriB, "--allow-existing", "--rounds", "2")
+	if code != ExitResultsDiffer || !strings.Contains(errs, "the two sides hold different data") {
+		t.Fatalf("exit %d, want %d saying the data differ: %s", code, ExitResultsDiffer, errs)
+	}
+	names, err := s.b.Command(s.ctx, s.db, bson.D{{Key: "listCollections", Value: 1}, {Key: "nameOnly", Value: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch, _ := names.Lookup("cursor", "firstBatch").ArrayOK()
+	if vals, _ := batch.Values(); len(vals) > 0 {
+		t.Errorf("the candidate was set up before the pair was refused: %s holds %s", s.db, batch)
+	}
+}
