@@ -45,9 +45,9 @@ func (e *lacksError) Is(target error) bool { return target == ErrUnsupported }
 
 // CheckChangeStreams refuses, before a run, a server that cannot serve the
 // workload's watchers: change streams need a replica set or a sharded
-// cluster's mongos; a standalone server refuses them. A watcher that
-// requires post-images the run's collections will not have is refused
-// too (postimages.go). drop: setup will drop and recreate the workload's
+// cluster's mongos; a standalone server refuses them. A watcher of a
+// time-series collection, or one that requires post-images the run's
+// collections will not have, is refused too (watchtargets.go). drop: setup will drop and recreate the workload's
 // collections.
 func (cl *Client) CheckChangeStreams(ctx context.Context, plan *workload.Plan, drop bool) error {
 	h, err := cl.Hello(ctx)
@@ -57,7 +57,7 @@ func (cl *Client) CheckChangeStreams(ctx context.Context, plan *workload.Plan, d
 	if h["setName"] == nil && h["msg"] != "isdbgrid" {
 		return &lacksError{fmt.Sprintf("watchers: %s is a standalone server, and change streams need a replica set (a one-member replica set will do) or a sharded cluster; remove watchers: from the workload to run it here", cl.Hosts)}
 	}
-	return cl.checkPostImages(ctx, plan, drop)
+	return cl.checkWatchTargets(ctx, plan, drop)
 }
 
 // OpenStream opens one change stream of w, starting now.

@@ -10,7 +10,8 @@ import (
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
-// checkPostImages refuses, before anything is written, a watcher with
+// checkWatchTargets refuses, before anything is written, a watcher the
+// server will not serve: one of a time-series collection, or one with
 // fullDocument: required on a collection the run's writes will change
 // without post-images: the server then fails the stream at the first
 // update, replace or delete, and no resume can get past that event.
@@ -18,8 +19,11 @@ import (
 // a collection it creates has none, and an existing one has them only if
 // its owner turned them on. A database watcher is checked on the
 // workload's collections in that database (the ones the run writes).
-func (cl *Client) checkPostImages(ctx context.Context, plan *workload.Plan, drop bool) error {
+func (cl *Client) checkWatchTargets(ctx context.Context, plan *workload.Plan, drop bool) error {
 	for _, w := range plan.Watchers {
+		if err := cl.checkNotTimeseries(ctx, plan, w); err != nil {
+			return err
+		}
 		if w.FullDocument != "required" {
 			continue
 		}
@@ -32,6 +36,33 @@ func (cl *Client) checkPostImages(ctx context.Context, plan *workload.Plan, drop
 				return &lacksError{fmt.Sprintf("watcher %s: fullDocument: required needs the post-image of every changed document, and %s %s (mongoload never turns them on): use fullDocument: updateLookup or whenAvailable, or turn them on with collMod {changeStreamPreAndPostImages: {enabled: true}} on a collection that is yours", w.Name, ns, why)}
 			}
 		}
+	}
+	return nil
+}
+
+// checkNotTimeseries refuses, before anything is created, a watcher of a
+// time-series collection (the workload's, or one that exists): the
+// server opens no change stream on one, and the refusal came only after
+// setup and seeding.
+func (cl *Client) checkNotTimeseries(ctx context.Context, plan *workload.Plan, w *workload.Watcher) error {
+	if w.Collection == "" {
+		return nil
+	}
+	ts := false
+	for _, col := range plan.AllCollections() {
+		if col.Namespace() == w.Target() {
+			ts = col.Timeseries != nil
+		}
+	}
+	if !ts {
+		kind, err := cl.collectionType(ctx, w.Database, w.Collection)
+		if err != nil {
+			return err
+		}
+		ts = kind == "timeseries"
+	}
+	if ts {
+		return &lacksError{fmt.Sprintf("watcher %s: %s is a time-series collection, and the server opens no change stream on one: remove the watcher, or watch a plain collection", w.Name, w.Target())}
 	}
 	return nil
 }
