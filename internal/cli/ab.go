@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mongoload/mongoload/internal/ab"
-	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
 )
@@ -92,7 +91,7 @@ func abCommand(ctx context.Context, args []string, o IO) error {
 // writeAB writes the file and the HTML page asked for and prints the report.
 func writeAB(o IO, ab *results.AB, out, html string) error {
 	write := func(path string) error { return results.WriteAB(path, ab) }
-	return finish(o, &document{Document: report.Document{AB: ab}}, out, "comparison", write, html, "", false, nil)
+	return finish(o, &document{AB: ab}, out, "comparison", write, html, "", false, nil)
 }
 
 // abExit is the comparison's exit code: results that differ first, then

@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mongoload/mongoload/internal/analysis"
-	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 )
 
@@ -58,11 +57,11 @@ func compareCommand(_ context.Context, args []string, o IO) error {
 	if err != nil {
 		return err
 	}
-	doc := &document{Document: report.Document{Comparison: c}, Inputs: inputs}
+	doc := &document{Comparison: c, Inputs: inputs}
 	if err := writeExtras(o, doc, *html, *csvDir); err != nil {
 		return err
 	}
-	return doc.Print(o.Stdout, *markdown)
+	return doc.print(o, *markdown)
 }
 
 // analyseDefault analyses a sweep with the default rules.

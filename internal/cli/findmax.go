@@ -9,7 +9,6 @@ import (
 	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/capacity"
 	"github.com/mongoload/mongoload/internal/config"
-	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 )
 
@@ -113,7 +112,7 @@ func findMaxCommand(ctx context.Context, args []string, o IO) (err error) {
 	defer sess.Close()
 	sess.Quiet() // one line per probe instead of each run's own
 	f, runErr := req.Run(ctx, cfg, st)
-	doc := &document{Document: report.Document{Sweep: f.Sweep()}}
+	doc := &document{Sweep: f.Sweep()}
 	if err := ensureAnalysis(doc.Sweep); err != nil {
 		return errors.Join(runErr, err)
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/mongoload/mongoload/internal/merge"
-	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 )
 
@@ -59,7 +58,7 @@ func mergeCommand(_ context.Context, args []string, o IO) error {
 		_, err = fmt.Fprintf(o.Stdout, "%s\n", b)
 		return err
 	}
-	if err := report.WriteConsole(o.Stdout, res); err != nil {
+	if err := (&document{Result: res}).print(o, false); err != nil {
 		return err
 	}
 	if *out != "" {

@@ -21,9 +21,22 @@ import (
 // document is what a command renders (report.Document), with the
 // compared files' contents for the comparison's charts.
 type document struct {
-	report.Document
-	Inputs []analysis.CompareInput
+	Result     *results.Result
+	Sweep      *results.Sweep
+	Comparison *results.Comparison
+	AB         *results.AB
+	Inputs     []analysis.CompareInput
 }
+
+func (d *document) report() *report.Document {
+	return &report.Document{Result: d.Result, Sweep: d.Sweep, Comparison: d.Comparison, AB: d.AB}
+}
+
+// print writes the document on stdout, as text or Markdown.
+func (d *document) print(o IO, markdown bool) error { return d.report().Print(o.Stdout, markdown) }
+
+// contextLine is the server's context in one line (report.ContextLine).
+func contextLine(c *results.ServerContext) string { return report.ContextLine(c) }
 
 // writeExtras writes the HTML page and the CSV files that were asked for.
 func writeExtras(o IO, doc *document, html, csvDir string) error {
@@ -40,7 +53,7 @@ func writeExtras(o IO, doc *document, html, csvDir string) error {
 	if csvDir == "" {
 		return nil
 	}
-	files, err := doc.WriteCSV(csvDir)
+	files, err := doc.report().WriteCSV(csvDir)
 	if errors.Is(err, report.ErrNoCSV) {
 		return withCode(ExitUsage, err)
 	} else if err != nil {
@@ -65,7 +78,7 @@ func finish(o IO, doc *document, out, what string, write func(path string) error
 	if err := writeExtras(o, doc, html, csvDir); err != nil && outErr == nil {
 		outErr = err
 	}
-	perr := doc.Print(o.Stdout, markdown)
+	perr := doc.print(o, markdown)
 	for _, err := range []error{runErr, outErr} {
 		if err != nil {
 			return err

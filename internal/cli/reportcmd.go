@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 )
 
@@ -34,7 +33,7 @@ func reportCommand(_ context.Context, args []string, o IO) error {
 		if err != nil {
 			return err
 		}
-		doc = &document{Document: report.Document{Comparison: c}, Inputs: inputs}
+		doc = &document{Comparison: c, Inputs: inputs}
 	case fs.NArg() > 1:
 		return withCode(ExitUsage, fmt.Errorf("one file at a time (or: mongoload report compare %s ...)", fs.Arg(0)))
 	default:
@@ -47,7 +46,7 @@ func reportCommand(_ context.Context, args []string, o IO) error {
 				return err
 			}
 		}
-		doc = &document{Document: report.Document{Result: f.Result, Sweep: f.Sweep, AB: f.AB}}
+		doc = &document{Result: f.Result, Sweep: f.Sweep, AB: f.AB}
 	}
 	if err := writeExtras(o, doc, *html, *csvDir); err != nil {
 		return err
@@ -57,7 +56,7 @@ func reportCommand(_ context.Context, args []string, o IO) error {
 			return nil
 		}
 	}
-	return doc.Print(o.Stdout, *markdown)
+	return doc.print(o, *markdown)
 }
 
 // ensureAnalysis analyses a sweep file that has none (one written by a

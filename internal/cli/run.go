@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/mongoload/mongoload/internal/config"
-	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
 	"github.com/mongoload/mongoload/internal/sink"
@@ -60,7 +59,7 @@ func openSession(ctx context.Context, o IO, cfg *config.Config, plan *workload.P
 		Log: o.Stderr, Dashboard: out.view, Version: Version, Inputs: inputs,
 		OnContext: func(c *results.ServerContext) {
 			if !shown { // once per command, not once per step
-				fmt.Fprintln(o.Stderr, "server: "+report.ContextLine(c))
+				fmt.Fprintln(o.Stderr, "server: "+contextLine(c))
 				shown = true
 			}
 		},

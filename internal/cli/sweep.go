@@ -12,7 +12,6 @@ import (
 	"github.com/mongoload/mongoload/internal/analysis"
 	"github.com/mongoload/mongoload/internal/capacity"
 	"github.com/mongoload/mongoload/internal/config"
-	"github.com/mongoload/mongoload/internal/report"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
 	"github.com/mongoload/mongoload/internal/sink"
@@ -123,7 +122,7 @@ func sweepCommand(ctx context.Context, args []string, o IO) (err error) {
 		return runErr
 	}
 	write := func(path string) error { return results.WriteSweep(path, sw) }
-	if err := finish(o, &document{Document: report.Document{Sweep: sw}}, cfg.Run.Out, "sweep", write, *sf.html, *sf.csv, *sf.markdown, runErr); err != nil {
+	if err := finish(o, &document{Sweep: sw}, cfg.Run.Out, "sweep", write, *sf.html, *sf.csv, *sf.markdown, runErr); err != nil {
 		return err
 	}
 	if err := keepHistory(o, cfg.Run.History, sw); err != nil {
