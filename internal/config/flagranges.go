@@ -1,6 +1,12 @@
 package config
 
-import "math"
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // flagranges.go: the ranges of the numbers that commands read as their
 // own flags (findmax's climb, a sweep's verdict rules, replay's passes,
@@ -76,4 +82,40 @@ var FlagRanges = map[string]Range{
 	"min-share": MinShareRange,
 	"sample":    SampleRange,
 	"slowms":    SlowMSRange,
+}
+
+// GivenFlag is a command's own flag as the command line gave it: its name,
+// its parser's type ("float64", "int", "string", ...) and its value
+// written back by the parser ("NaN", "+Inf", "1e+308").
+type GivenFlag struct{ Name, Type, Value string }
+
+// numericFlagTypes are the flag parser's types that hold a number.
+var numericFlagTypes = map[string]bool{
+	"float64": true, "float32": true, "int": true, "int8": true, "int16": true, "int32": true, "int64": true,
+	"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true,
+}
+
+// CheckFlagNumbers checks every numeric flag given against its range
+// (FlagRanges; AnyFinite for one without) and returns every refusal at
+// once, in the order of their names, so --start Inf or --users 1e308 is
+// refused before anything runs.
+func CheckFlagNumbers(given []GivenFlag) Errors {
+	slices.SortFunc(given, func(a, b GivenFlag) int { return strings.Compare(a.Name, b.Name) })
+	var es Errors
+	for _, f := range given {
+		if !numericFlagTypes[f.Type] {
+			continue
+		}
+		r, ok := FlagRanges[f.Name]
+		if !ok {
+			r = AnyFinite
+		}
+		v, err := strconv.ParseFloat(f.Value, 64)
+		if err != nil {
+			es.Add(FlagSource(f.Name).Refuse(fmt.Errorf("%q is not a number: give %s", f.Value, r)))
+			continue
+		}
+		es.Add(CheckNumber(FlagSource(f.Name), v, r))
+	}
+	return es
 }
