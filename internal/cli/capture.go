@@ -43,8 +43,8 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 	scale := fs.Float64("scale", 1, "seed each collection with this fraction of the source's count (0.1 for a tenth)")
 	rate := fs.Float64("rate", 0, "the rate to write when the capture cannot measure it (only slow operations recorded), operations per second")
 	name := fs.String("name", "", "the workload's name (default: the databases' names)")
-	maxImpact := fs.String("max-impact", "", "with --enable-profiler: the most the profiler may cost the source, in percent of its latency or throughput (20%); past it capture lowers the profiler's sampleRate, then restores it and ends the window (exit 28)")
-	sampleRate := fs.Float64("sample-rate", 1, "with --enable-profiler: the profiler's sampleRate for the window (0.1: one operation in ten); the file's rate is divided by it")
+	maxImpact := fs.String("max-impact", "", "with --enable-profiler: the most the profiler may cost the source, in percent of its latency or throughput (20%): the window opens at sampleRate 0.01, raised while the source allows, lowered past the bound; past it at 0.01 capture restores the profiler and ends the window (exit 28)")
+	sampleRate := fs.Float64("sample-rate", 1, "with --enable-profiler: the profiler's sampleRate for the window (0.1: one operation in ten), or with --max-impact the highest it may be raised to; the file's rate is divided by it")
 	traceFile := fs.String("trace", "", "also write every captured operation, in order, with its values and times, to this file for mongoload replay (needs --keep-values; docs/replay.md)")
 	compare := fs.Bool("compare", false, "compare two captures: SOURCE.yaml REPLAY.yaml, shape by shape")
 	if err := parse(fs, args, 2); err != nil {

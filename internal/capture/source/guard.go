@@ -17,8 +17,12 @@ import (
 // is turned on, capture reads serverStatus for baselineFor: operations per
 // second (opcounters, by type) and the server's mean latency of reads and
 // writes (opLatencies). During the window it reads them every second and
-// compares. With --max-impact a second over the bound lowers the
-// profiler's sampleRate tenfold (1, 0.1, 0.01); over it at the lowest,
+// compares. With --max-impact the window starts at the lowest sampleRate
+// (0.01: a profiler at level 2 can cost a busy server most of its
+// throughput in the first second, before any measure can answer), and
+// two seconds in a row well within the bound (under half of it) raise it tenfold,
+// up to --sample-rate (1); a second over the bound lowers it tenfold, and
+// the rate that hurt is not tried again. Over the bound at the lowest,
 // capture restores the profiler and ends the window, keeping what it read.
 const (
 	baselineFor  = 2 * time.Second
@@ -138,8 +142,10 @@ type guard struct {
 	rates    []rateSince // sampleRate in effect, from when
 	worst    impact
 	notes    []string
-	stopped  string // why the window was ended to protect the source
-	settling bool   // the second after a change is not judged
+	stopped  string  // why the window was ended to protect the source
+	settling bool    // the second after a change is not judged
+	ceiling  float64 // the highest sampleRate still to try
+	calm     int     // seconds in a row well within the bound
 }
 
 type rateSince struct {
@@ -171,10 +177,20 @@ func baseline(ctx context.Context, srv Server, o Options) (*guard, error) {
 	return g, nil
 }
 
+// startRate is the sampleRate the window opens at: the lowest when the
+// cost is bounded (the guard raises it while the source allows).
+func startRate(o Options, rate float64) float64 {
+	if o.MaxImpact > 0 {
+		return min(rate, lowestSample)
+	}
+	return rate
+}
+
 // start begins watching at the window's opening, the profiler set to sets
-// at sampleRate rate.
-func (g *guard) start(ctx context.Context, sets []mongodb.ProfilerState, rate float64) {
+// at sampleRate rate, to be raised up to ceiling while the source allows.
+func (g *guard) start(ctx context.Context, sets []mongodb.ProfilerState, rate, ceiling float64) {
 	g.set = sets
+	g.ceiling = ceiling
 	g.rates = []rateSince{{rate, time.Now()}}
 	g.first, _ = readOpStats(ctx, g.srv)
 	g.prev = g.first
@@ -203,9 +219,20 @@ func (g *guard) watch(ctx context.Context, stop func()) {
 		settling := g.settling
 		g.settling = false
 		g.mu.Unlock()
-		if g.o.MaxImpact <= 0 || settling || im.harm() <= g.o.MaxImpact {
+		if g.o.MaxImpact <= 0 || settling {
 			continue
 		}
+		if im.harm() <= g.o.MaxImpact {
+			if g.calm++; im.harm() > g.o.MaxImpact/2 {
+				g.calm = 0
+			}
+			if g.calm >= 2 && g.rate() < g.ceiling {
+				g.calm = 0
+				g.change(ctx, im, min(g.rate()*10, g.ceiling), "well within --max-impact: sampleRate raised to")
+			}
+			continue
+		}
+		g.calm = 0
 		if !g.lower(ctx, im) {
 			g.mu.Lock()
 			g.stopped = fmt.Sprintf("the profiler cost the source %s (over --max-impact %g%%) even at sampleRate %g: capture restored it and ended the window, keeping what it read", im, g.o.MaxImpact, g.rate())
@@ -219,20 +246,27 @@ func (g *guard) watch(ctx context.Context, stop func()) {
 
 func (g *guard) rate() float64 { return g.rates[len(g.rates)-1].rate }
 
-// lower sets the profiler's sampleRate a tenth of what it was; false
-// when it is at the lowest already (or the server refused).
+// lower sets the profiler's sampleRate a tenth of what it was, and
+// never tries that rate again; false when it is at the lowest already (or
+// the server refused).
 func (g *guard) lower(ctx context.Context, im impact) bool {
 	g.mu.Lock()
 	next := g.rate() / 10
+	g.ceiling = next
 	g.mu.Unlock()
 	if next < lowestSample*0.999 {
 		return false
 	}
+	return g.change(ctx, im, next, fmt.Sprintf("over --max-impact %g%%: sampleRate lowered to", g.o.MaxImpact))
+}
+
+// change sets the profiler's sampleRate to next on every database.
+func (g *guard) change(ctx context.Context, im impact, next float64, why string) bool {
 	for i, db := range g.o.Databases {
 		st := g.set[i]
 		st.SampleRate = next
 		if err := g.srv.SetProfiler(ctx, db, st); err != nil {
-			g.o.Progress(fmt.Sprintf("warning: could not lower the profiler's sampleRate of %s: %s", db, FirstLine(err)))
+			g.o.Progress(fmt.Sprintf("warning: could not set the profiler's sampleRate of %s: %s", db, FirstLine(err)))
 			return false
 		}
 		g.set[i] = st
@@ -240,7 +274,7 @@ func (g *guard) lower(ctx context.Context, im impact) bool {
 	g.mu.Lock()
 	g.rates = append(g.rates, rateSince{next, time.Now()})
 	g.settling = true
-	note := fmt.Sprintf("%s: the profiler cost the source %s, over --max-impact %g%%: sampleRate lowered to %g", time.Now().UTC().Format(time.TimeOnly), im, g.o.MaxImpact, next)
+	note := fmt.Sprintf("%s: the profiler cost the source %s, %s %g", time.Now().UTC().Format(time.TimeOnly), im, why, next)
 	g.notes = append(g.notes, note)
 	g.mu.Unlock()
 	g.o.Progress(note)

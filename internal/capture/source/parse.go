@@ -96,7 +96,9 @@ func parseLines(r io.Reader, long *int, fn func(parsedLine)) error {
 	return readErr
 }
 
-func newBatch() *batch { return &batch{done: make(chan struct{})} }
+func newBatch() *batch {
+	return &batch{done: make(chan struct{}), text: make([]byte, 0, batchBytes+64<<10), ends: make([]int, 0, batchLines)}
+}
 
 // parse reads every line of the batch: only the slow operations' lines
 // become documents.
@@ -130,7 +132,7 @@ func parseLogLine(line []byte) parsedLine {
 	if !bytes.Contains(line, []byte("51803")) && !bytes.Contains(line, []byte("low query")) {
 		only = otherFields
 	}
-	d, err := parseLineOnly(make([]byte, 0, len(line)/2), line, only) // its own: an Op keeps parts of it
+	d, err := parseLineOnly(make([]byte, 0, len(line)), line, only) // its own: an Op keeps parts of it
 	if err != nil {
 		return parsedLine{kind: lineGarbage}
 	}

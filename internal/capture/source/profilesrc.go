@@ -33,10 +33,11 @@ func Profile(ctx context.Context, srv Server, o Options, emit func(Op) bool, unr
 	src = &Source{Name: "profiler", Sampling: 1}
 	id := captureSeq.Add(1)
 	o.id = &id
-	rate := o.SampleRate
-	if rate <= 0 {
-		rate = 1
+	ceiling := o.SampleRate
+	if ceiling <= 0 {
+		ceiling = 1
 	}
+	rate := startRate(o, ceiling)
 	// The profile command creates a database that does not exist: a
 	// mistyped --database must not leave one behind. Checked before
 	// anything else is said or measured.
@@ -112,14 +113,14 @@ func Profile(ctx context.Context, srv Server, o Options, emit func(Op) bool, unr
 		}
 		defer func() { restore(); remove() }()
 		states[len(states)-1] = want
-		o.Progress(fmt.Sprintf("profiler of %s at level %d (slowms %d) for the window; it goes back to level %d after", db, want.Level, want.SlowMS, original.Level))
+		o.Progress(fmt.Sprintf("profiler of %s at level %d (slowms %d, sampleRate %g) for the window; it goes back to level %d after", db, want.Level, want.SlowMS, want.SampleRate, original.Level))
 	}
 	if o.Duration > 0 {
 		// The guard may end the window early; Ctrl-C still ends it (ctx).
 		wctx, endWindow := context.WithCancel(ctx)
 		watched := make(chan struct{})
 		if g != nil {
-			g.start(ctx, slices.Clone(states), rate)
+			g.start(ctx, slices.Clone(states), rate, ceiling)
 			go func() { defer close(watched); g.watch(wctx, endWindow) }()
 		} else {
 			close(watched)
