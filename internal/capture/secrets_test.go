@@ -2,9 +2,14 @@ package capture
 
 import (
 	"encoding/binary"
+	"math/rand/v2"
+	"strings"
 	"testing"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/capture/source"
 )
 
 // TestValuesThatIdentifyWithinStrings: a value that identifies among the
@@ -90,5 +95,45 @@ func TestSmallNumbersUnderPrivateNames(t *testing.T) {
 		if got := shapeLiteral(c.path, n(c.v)); got != c.shape {
 			t.Errorf("shapeLiteral(%s: %d) = %v, want %v", c.path, c.v, got, c.shape)
 		}
+	}
+}
+
+// TestFieldNamesThatAreData: a document keyed by its users' emails and
+// names does not write them as field names, anywhere: the template, the
+// filter, the operation's name, the shape line; other names stay, and
+// the same name is the same hash in the template and the filter (so the
+// replayed lookup finds the field). --keep-values writes them.
+func TestFieldNamesThatAreData(t *testing.T) {
+	c := NewCollection("shop", "orders")
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 50 {
+		d, _ := bson.Marshal(bson.D{{Key: "_id", Value: i}, {Key: "prefs", Value: bson.D{{Key: "zelda.quixote@privmail.test", Value: true}, {Key: "Zelda Quixote", Value: int32(i % 2)}, {Key: "lang", Value: "en"}}}})
+		c.AddSample(d, r)
+	}
+	c.Count = 50
+	capture := func(o Options) string {
+		o.Now = func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
+		res := &Result{Opts: o, Shapes: NewShapes(1), Collections: []*Collection{c}}
+		p := &source.Profiled{Emit: res.Shapes.Add}
+		for i := range 20 {
+			p.Keep(find(bson.D{{Key: "prefs.Zelda Quixote", Value: int32(i % 2)}}, time.Date(2026, 1, 1, 0, 0, i, 0, time.UTC)))
+		}
+		res.Sources = []*source.Source{p.Source("test", "test")}
+		return write(t, res.Workload("shop"))
+	}
+	text := capture(Options{})
+	for _, leak := range []string{"zelda", "Zelda", "Quixote", "privmail"} {
+		if strings.Contains(text, leak) {
+			t.Errorf("the file carries %q:\n%s", leak, text)
+		}
+	}
+	h := hashName("f", "Zelda Quixote")
+	for _, want := range []string{"lang: en", "filter: {prefs." + h + ": ", "      " + h + ": ", "find_orders_by_prefs_" + h, "shape: find shop.orders filter:{prefs." + h + ":"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the file lacks %q:\n%s", want, text)
+		}
+	}
+	if kept := capture(Options{KeepValues: true}); !strings.Contains(kept, "Zelda Quixote") {
+		t.Errorf("--keep-values did not write the names:\n%s", kept)
 	}
 }

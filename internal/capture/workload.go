@@ -87,8 +87,11 @@ func (r *Result) Workload(name string) *Workload {
 	if weighted != "" {
 		w.Header = slices.Insert(w.Header, slices.IndexFunc(w.Header, func(l string) bool { return strings.HasPrefix(l, "shapes:") }), weighted)
 	}
-	if r.Opts.RedactNames {
+	switch {
+	case r.Opts.RedactNames:
 		redact(cfg)
+	case !r.Opts.KeepValues:
+		privateKeys(w) // field names that are data (privatekeys.go)
 	}
 	return w
 }
