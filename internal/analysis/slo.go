@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/mongoload/mongoload/internal/results"
@@ -39,6 +40,16 @@ func (v Verdict) String() string {
 	if v.Dropped > 0 {
 		s += fmt.Sprintf(" (%d dropped operations counted as never answered)", v.Dropped)
 	}
+	return s
+}
+
+// Figure is the measured value alone, for a table's cell: "n/a" when the
+// result has nothing to judge, the figure without its explanation.
+func (v Verdict) Figure() string {
+	if v.Missing {
+		return "n/a"
+	}
+	s, _, _ := strings.Cut(v.Objective.format(v.Measured), " (")
 	return s
 }
 
