@@ -10,6 +10,7 @@ import (
 	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/testserver"
+	"github.com/mongoload/mongoload/internal/watch"
 	"github.com/mongoload/mongoload/internal/workload/workloadtest"
 )
 
@@ -52,7 +53,9 @@ connection: {uri: %q}
 	if err != nil {
 		t.Fatal(err)
 	}
-	if took := time.Since(interrupted); took > 10*time.Second {
+	// A hang guard, not a timing claim: the post-run steps wait out their
+	// bound on the paused server (about 7 s on a loaded host).
+	if took := time.Since(interrupted); took > 2*watch.DrainLimit {
 		t.Errorf("the run took %s to end after the interrupt", took)
 	}
 	if k, _ := KindOf(r.Err()); r.Outcome != engine.Interrupted || k != Interrupted {
