@@ -87,5 +87,10 @@ type ProtectedError struct {
 	Err error
 }
 
-func (e *ProtectedError) Error() string { return e.Why + "; " + e.Err.Error() }
+func (e *ProtectedError) Error() string {
+	if e.Err == nil {
+		return e.Why
+	}
+	return e.Why + "; " + e.Err.Error()
+}
 func (e *ProtectedError) Unwrap() error { return e.Err }

@@ -1,22 +1,14 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"os"
-	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/mongoload/mongoload/internal/capture"
 	"github.com/mongoload/mongoload/internal/config"
-	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
 )
 
@@ -60,32 +52,13 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 		Logs: *logs, Exports: *exports, QueryStats: *qs, Sample: *sample, MinShare: *minShare, KeepValues: *keep,
 		RedactNames: *redact, Scale: *scale, Rate: *rate,
 		Progress: func(s string) { fmt.Fprintln(o.Stderr, "capture: "+s) }}
-	if *scale <= 0 || *sample <= 0 || *minShare < 0 || *minShare >= 1 || *rate < 0 {
-		return withCode(ExitUsage, errors.New("--scale and --sample must be positive, --min-share in [0, 1), --rate 0 or more"))
-	}
-	if err := checkTracePath(*traceFile, *keep); err != nil {
+	opts.TracePath = *traceFile
+	if err := opts.Check(*out); err != nil {
 		return err
-	}
-	if err := results.CheckDistinct(results.Output{What: "workload file (--out)", Path: *out}, results.Output{What: "trace (--trace)", Path: *traceFile}); err != nil {
-		return withCode(ExitOutput, err)
 	}
 	if err := guardFlags(fs, &opts, *maxImpact, *sampleRate); err != nil {
 		return err
 	}
-	// --out is tried before the window opens, not after it: an unwritable
-	// path, or one of the files read, would lose the whole window.
-	inputs := append(slices.Clone(*logs), *exports...)
-	if *out != "" {
-		if err := results.CheckWritableAs("workload file (--out)", *out, inputs...); err != nil {
-			return withCode(ExitOutput, err)
-		}
-	}
-	if *traceFile != "" {
-		if err := results.CheckWritableAs("trace (--trace)", *traceFile, inputs...); err != nil {
-			return withCode(ExitOutput, err)
-		}
-	}
-	opts.TracePath = *traceFile
 	var conn *config.Config
 	if uriGiven(fs, o) || len(*logs)+len(*exports) == 0 {
 		var err error
@@ -95,15 +68,11 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 	}
 	opts.StateDir, opts.Urgent = config.StateDir(o.Getenv), capture.AddUrgent
 	res, err := capture.Capture(ctx, conn, o.Stderr, opts)
-	var protected *capture.ProtectedError
-	if errors.As(err, &protected) {
-		return withCode(ExitProtected, err)
-	}
-	if _, kinded := run.KindOf(err); kinded {
-		return err // connecting, or writing the trace
-	}
-	if _, bad := config.KindOf(err); bad {
-		return err // the connection's settings
+	_, protected := errors.AsType[*capture.ProtectedError](err)
+	_, kinded := run.KindOf(err) // connecting, or writing the trace
+	_, bad := config.KindOf(err) // the connection's settings
+	if protected || kinded || bad {
+		return err
 	}
 	if res != nil && res.TraceLine != "" {
 		fmt.Fprintln(o.Stderr, res.TraceLine)
@@ -114,38 +83,7 @@ func captureCommand(ctx context.Context, args []string, o IO) error {
 	case err != nil:
 		return withCode(ExitUnreadable, err)
 	}
-	wname := *name
-	if wname == "" {
-		wname = "capture"
-		for _, db := range *dbs {
-			wname += "-" + capture.NameOf(db, *redact)
-		}
-	}
-	w := res.Workload(wname)
-	w.Config.CapturedFrom = res.CapturedFrom
-	var buf bytes.Buffer
-	if err := w.WriteYAML(&buf); err != nil {
-		return err
-	}
-	if *out == "" {
-		_, err = o.Stdout.Write(buf.Bytes())
-	} else if err = os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
-		return withCode(ExitOutput, fmt.Errorf("write the workload: %w", err))
-	}
-	summary := o.Stdout
-	if *out == "" {
-		summary = o.Stderr
-	}
-	w.Summary(summary, filepath.Base(*out))
-	switch {
-	case ctx.Err() != nil:
-		return withCode(ExitInterrupted, errors.New("interrupted: what was captured before is written"))
-	case res.Protected != "":
-		return withCode(ExitProtected, errors.New(res.Protected+": what was read before is written"))
-	case res.ServerLost:
-		return withCode(ExitServerLost, errors.New("the server went away during the capture: what was read before is written"))
-	}
-	return err
+	return res.Write(ctx, opts, *name, *out, o.Stdout, o.Stderr)
 }
 
 // uriGiven: a connection was asked for, by flag or environment.
@@ -169,9 +107,9 @@ func guardFlags(fs *pflag.FlagSet, opts *capture.Options, maxImpact string, samp
 		return withCode(ExitUsage, errors.New("--max-impact and --sample-rate bound the profiler capture turns on: add --enable-profiler (and --duration)"))
 	}
 	if maxImpact != "" {
-		v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(maxImpact), "%"), 64)
-		if err != nil || v <= 0 || v > 1000 || math.IsNaN(v) {
-			return withCode(ExitUsage, fmt.Errorf("--max-impact %q: write a percentage above 0, such as 20%%", maxImpact))
+		v, err := capture.ParseImpact(maxImpact)
+		if err != nil {
+			return err
 		}
 		opts.MaxImpact = v
 	}
@@ -180,37 +118,4 @@ func guardFlags(fs *pflag.FlagSet, opts *capture.Options, maxImpact string, samp
 	}
 	opts.SampleRate = sampleRate
 	return nil
-}
-
-// checkTracePath refuses a --trace the capture may not write: one without
-// --keep-values (a trace holds the application's data), or the console.
-func checkTracePath(path string, keep bool) error {
-	switch {
-	case path == "":
-		return nil
-	case !keep:
-		return withCode(ExitUsage, errors.New("--trace writes every operation with its literal values (the application's data): add --keep-values to say that this data may leave the deployment"))
-	case path == "-" || isConsole(path):
-		return withCode(ExitUsage, fmt.Errorf("--trace %s: a trace needs a file: it holds the application's data and is never printed (a terminal, a device or a standard stream is refused)", path))
-	}
-	return nil
-}
-
-// isConsole says whether path is a terminal or other device, or one of
-// this process's standard streams under any name (/dev/stderr,
-// /proc/self/fd/1, or the file a stream is redirected to).
-func isConsole(path string) bool {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return false // a new file
-	}
-	if fi.Mode()&os.ModeDevice != 0 {
-		return true
-	}
-	for _, std := range []*os.File{os.Stdin, os.Stdout, os.Stderr} {
-		if si, err := std.Stat(); err == nil && os.SameFile(fi, si) {
-			return true
-		}
-	}
-	return false
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/mongoload/mongoload/internal/capacity"
+	"github.com/mongoload/mongoload/internal/capture"
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
@@ -94,6 +95,9 @@ func exitCode(err error) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.code
+	}
+	if _, protected := errors.AsType[*capture.ProtectedError](err); protected {
+		return ExitProtected
 	}
 	if _, bug := errors.AsType[*capacity.AnalysisError](err); bug {
 		return ExitInternal // what was measured could not be analysed
