@@ -17,7 +17,7 @@ import (
 // notices. If the server refuses the single command, the indexes are
 // created one by one.
 func (cl *Client) CreateIndexes(ctx context.Context, col *workload.Collection) ([]string, error) {
-	if !cl.isIndexable(col.Namespace()) { // it existed before the load: its indexes are the user's
+	if !cl.MayIndex(col.Namespace()) { // it existed before the load: its indexes are the user's
 		n, err := cl.missingNotice(ctx, col)
 		if n == "" {
 			return nil, err

@@ -40,7 +40,7 @@ type ownership struct {
 // a collection it may not.
 func decideOwnership(col *workload.Collection, ours, exists bool, o SetupOptions, fill string) (ownership, error) {
 	d := ownership{ours: ours, writable: ours || o.AllowExisting}
-	d.index = o.Create && !o.SkipIndexes && (!exists || o.CreateIndexes)
+	d.index = o.Create && !o.SkipIndexes && (!exists || o.CreateIndexes || o.OwnIndexes && ours)
 	d.shard = o.Create && ours
 	if d.writable {
 		return d, nil
@@ -85,7 +85,10 @@ func (cl *Client) setIndexable(ns string, may bool) {
 	cl.indexable[ns] = may
 }
 
-func (cl *Client) isIndexable(ns string) bool {
+// MayIndex reports whether setup may build the indexes of ns (it created
+// the collection, or was asked to): a load that builds them after its data
+// says it built nothing where it may not.
+func (cl *Client) MayIndex(ns string) bool {
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
 	may, known := cl.indexable[ns]

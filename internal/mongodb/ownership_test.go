@@ -52,11 +52,16 @@ func TestOwnershipRule(t *testing.T) {
 	}
 	// A collection of mongoload's from an earlier run keeps its indexes as
 	// they are (one dropped there was dropped by someone), unless asked.
-	for _, o := range []SetupOptions{{Create: true}, {Create: true, CreateIndexes: true}} {
+	for _, o := range []SetupOptions{{Create: true}, {Create: true, CreateIndexes: true}, {Create: true, OwnIndexes: true}} {
 		got, err := decideOwnership(writes, true, true, o, "")
-		if err != nil || got.index != o.CreateIndexes || !got.writable {
+		if err != nil || got.index != (o.CreateIndexes || o.OwnIndexes) || !got.writable {
 			t.Errorf("ours, existed, %+v: %+v %v", o, got, err)
 		}
+	}
+	// A resumed or partitioned load builds its own collection's indexes,
+	// never a foreign one's.
+	if got, _ := decideOwnership(writes, false, true, SetupOptions{Create: true, AllowExisting: true, OwnIndexes: true}, ""); got.index {
+		t.Errorf("foreign, OwnIndexes: %+v", got)
 	}
 }
 

@@ -31,6 +31,10 @@ type SetupOptions struct {
 	// CreateIndexes builds the workload's missing indexes on collections
 	// that existed before the run too (--create-indexes: asked in words).
 	CreateIndexes bool
+	// OwnIndexes builds the workload's indexes on a collection mongoload
+	// created before this run too (a resumed load, one part of a
+	// partitioned load: the same load that created it).
+	OwnIndexes bool
 	// Fill says, for a collection that seeding or loading will insert
 	// into, what will ("seeding to 50 documents would insert into it");
 	// "" or nil when nothing will. holds is the collection's key count
@@ -188,7 +192,7 @@ func (cl *Client) apply(ctx context.Context, st *colState, o SetupOptions, shard
 		}
 	}
 	cl.setOwned(col.Namespace(), st.own.writable)
-	cl.setIndexable(col.Namespace(), o.Create && (!st.exists || o.CreateIndexes))
+	cl.setIndexable(col.Namespace(), o.Create && (!st.exists || o.CreateIndexes || o.OwnIndexes && st.own.ours))
 	col.Keys.Reset(0, st.meta.Keys)
 	var notices []string
 	if st.notice != "" {

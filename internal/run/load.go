@@ -42,6 +42,9 @@ type LoadSpec struct {
 func PrepareLoad(ctx context.Context, log io.Writer, client *mongodb.Client, cfg *config.Config, plan *workload.Plan, cols []*workload.Collection, spec *LoadSpec) error {
 	notices, err := client.Prepare(ctx, &workload.Plan{Name: plan.Name, Collections: cols}, mongodb.SetupOptions{
 		Create: true, Drop: cfg.Run.Drop, AllowExisting: cfg.Run.AllowExisting, CreateIndexes: cfg.Run.CreateIndexes, Workload: cfg.Name, SkipIndexes: spec.IndexesAfter,
+		// A resumed load, or one part of several, finishes a load that
+		// created the collection: its indexes are that load's to build.
+		OwnIndexes: spec.Resume || spec.Part.Count > 1,
 		Fill: func(col *workload.Collection, holds int64) string {
 			if t, known := LoadTarget(cfg, spec, col); !known || t > holds {
 				return "loading would insert into it"

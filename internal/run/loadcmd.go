@@ -68,6 +68,13 @@ func loadOne(ctx context.Context, out, log io.Writer, cfg *config.Config, spec *
 		fmt.Fprintln(out, LoadedLine(res, cpu))
 	}
 	switch {
+	case spec.IndexesAfter && res.LoadFinished && len(col.Indexes) > 0 && !client.MayIndex(col.Namespace()):
+		// it existed before this load: its indexes are the user's (issue 38)
+		notices, err := client.CreateIndexes(ctx, col)
+		for _, n := range notices {
+			fmt.Fprintln(log, "notice: "+n)
+		}
+		return err
 	case spec.IndexesAfter && res.LoadFinished && len(col.Indexes) > 0:
 		wall, err := BuildIndexes(ctx, log, client, col)
 		if err == nil {

@@ -15,6 +15,7 @@ func setupOptions(cfg *config.Config) mongodb.SetupOptions {
 	return mongodb.SetupOptions{
 		Create: cfg.Run.Setup == nil || *cfg.Run.Setup, Drop: cfg.Run.Drop, AllowExisting: cfg.Run.AllowExisting,
 		CreateIndexes: cfg.Run.CreateIndexes, Workload: cfg.Name, Fill: seedFill(cfg),
+		OwnIndexes: partitioned(cfg), // another process of the run created it
 	}
 }
 
@@ -49,4 +50,10 @@ func connectGuarded(ctx context.Context, log io.Writer, cfg *config.Config, opts
 		return nil, err
 	}
 	return client, nil
+}
+
+// partitioned reports whether the run is one part of several (--partition).
+func partitioned(cfg *config.Config) bool {
+	p, _ := config.ParsePartition(cfg.Run.Partition) // validated already
+	return p.Count > 1
 }
