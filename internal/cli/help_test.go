@@ -69,13 +69,14 @@ func changed(v reflect.Value, path string) string {
 
 // readsIn reports the field names selected (cfg.Run.Rate reads "Run" and
 // "Rate") in the named functions of the cli package and every function
-// they call in it, in the run it drives (internal/run) or in the capacity
+// they call in it, in where it reads its workload (internal/input), in the
+// run it drives (internal/run) or in the capacity
 // commands built on it (internal/capacity), transitively:
 // what a command's code reads.
 func readsIn(t *testing.T, roots ...string) map[string]bool {
 	t.Helper()
 	funcs := map[string][]*ast.FuncDecl{} // functions and methods by name
-	for dir, name := range map[string]string{".": "cli", "../run": "run", "../capacity": "capacity"} {
+	for dir, name := range map[string]string{".": "cli", "../input": "input", "../run": "run", "../capacity": "capacity"} {
 		pkgs, err := parser.ParseDir(token.NewFileSet(), dir, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
 		if err != nil {
 			t.Fatal(err)

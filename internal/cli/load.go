@@ -9,6 +9,7 @@ import (
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/run"
+	"github.com/mongoload/mongoload/internal/sink"
 )
 
 // loadFlags are the flags of mongoload load besides the common settings.
@@ -82,12 +83,15 @@ func loadCommand(ctx context.Context, args []string, o IO) (err error) {
 	}
 	defer func() { view.End(ctx, o.Stderr, nil, err) }()
 	startPprof(o)
-	bar := newProgressBar(o.Stderr, o.Getenv)
-	spec.OnCollection = func() func() {
-		bar = newProgressBar(o.Stderr, o.Getenv)
-		return bar.clear
+	newBar := func() *sink.ProgressBar[run.LoadProgress] {
+		return sink.NewProgressBar(o.Stderr, o.Getenv, run.ProgressLine)
 	}
-	spec.OnProgress = func(p run.LoadProgress) { bar.update(p); view.Progress(p) }
-	spec.OnNotice = func(s string) { bar.clear(); fmt.Fprintln(o.Stderr, "notice: "+s) }
+	bar := newBar()
+	spec.OnCollection = func() func() {
+		bar = newBar()
+		return bar.Clear
+	}
+	spec.OnProgress = func(p run.LoadProgress) { bar.Update(p, p.Final); view.Progress(p) }
+	spec.OnNotice = func(s string) { bar.Clear(); fmt.Fprintln(o.Stderr, "notice: "+s) }
 	return run.Load(ctx, o.Stdout, o.Stderr, cfg, plan, cols, &spec)
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -219,35 +218,14 @@ func TestLoadSize(t *testing.T) {
 	}
 }
 
-// TestProgressBar: on a terminal the bar is redrawn in place and erased at
-// the end; elsewhere it is a line every few seconds.
-func TestProgressBar(t *testing.T) {
+// TestProgressLine: a load's progress line (sink.ProgressBar draws it).
+func TestProgressLine(t *testing.T) {
 	p := loader.Progress{Collection: "db.c", Total: 1000, Already: 250, Written: 250, Bytes: 1e6, Elapsed: time.Second}
 	text := run.ProgressLine(p)
 	for _, want := range []string{"load db.c [############............]  50.0%", "500/1,000", "250 docs/s", "1.0 MB/s", "ETA 2s"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("%q lacks %q", text, want)
 		}
-	}
-	var tty bytes.Buffer
-	b := &progressBar{w: &tty, tty: true, every: 5 * time.Second, now: time.Now}
-	b.update(p)
-	b.update(p)
-	p.Final = true
-	b.update(p)
-	if got := tty.String(); strings.Count(got, "\r") != 3 || strings.Contains(got, "\n") || !strings.HasSuffix(got, "\r\x1b[K") {
-		t.Errorf("terminal output %q", got)
-	}
-	var log bytes.Buffer
-	now := time.Unix(0, 0)
-	b = &progressBar{w: &log, every: 5 * time.Second, now: func() time.Time { return now }, last: now}
-	p.Final = false
-	for range 12 { // one update a second
-		b.update(p)
-		now = now.Add(time.Second)
-	}
-	if got := strings.Count(log.String(), "\n"); got != 2 || strings.Contains(log.String(), "\r") {
-		t.Errorf("%d lines in 12s, want 2 (at 5s and 10s):\n%s", got, log.String())
 	}
 }
 

@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 
+	"github.com/mongoload/mongoload/internal/input"
 	"github.com/mongoload/mongoload/internal/plgm"
-	"github.com/mongoload/mongoload/internal/run"
-	"github.com/mongoload/mongoload/internal/workload"
 )
 
 // importCommand converts another tool's workload into mongoload YAML on
@@ -28,50 +26,11 @@ func importCommand(_ context.Context, args []string, o IO) error {
 	if err := parse(fs, args[1:], 0); err != nil {
 		return err
 	}
-	res, err := plgm.Convert(plgm.Options{CollectionsPath: *cols, QueriesPath: *queries, ConfigPath: *cfgPath, Getenv: o.Getenv, FixMisses: *fix})
+	yaml, err := input.ImportPlgm(plgm.Options{CollectionsPath: *cols, QueriesPath: *queries, ConfigPath: *cfgPath, Getenv: o.Getenv, FixMisses: *fix},
+		func(s string) { fmt.Fprintln(o.Stderr, s) })
 	if err != nil {
 		return err
 	}
-	res.Warnings = append(res.Warnings, missWarnings(res)...)
-	for _, w := range res.Warnings {
-		fmt.Fprintln(o.Stderr, "warning: plgm: "+w.String())
-	}
-	if res.Config.Connection.Password != "" {
-		fmt.Fprintln(o.Stderr, "warning: plgm: PLGM_PASSWORD is not written to the workload: set MONGOLOAD_PASSWORD when you run it")
-	}
-	var buf bytes.Buffer
-	if err := plgm.WriteYAML(&buf, res); err != nil {
-		return err
-	}
-	if err := workload.CheckYAML(buf.Bytes(), "imported workload"); err != nil {
-		return fmt.Errorf("the converted workload does not validate (a bug: please report it with the definitions): %w", err)
-	}
-	_, err = o.Stdout.Write(buf.Bytes())
+	_, err = o.Stdout.Write(yaml)
 	return err
-}
-
-// missWarnings warn of converted operations whose filter cannot reach the
-// collection's documents (workload.MissCause, the rule a run's report
-// uses), but for those the conversion warned of already.
-func missWarnings(res *plgm.Result) []plgm.Warning {
-	warned := map[string]bool{}
-	for _, w := range res.Warnings {
-		warned[w.Field] = true
-	}
-	cfg := res.Config
-	var out []plgm.Warning
-	for _, op := range cfg.Operations {
-		if warned[op.Name] {
-			continue
-		}
-		for i, col := range cfg.Collections {
-			if col.Name != op.Collection && col.Namespace() != op.Collection {
-				continue
-			}
-			if c := workload.MissCause(op.Filter, col.Template, run.SeedTarget(cfg, i), nil); c != "" {
-				out = append(out, plgm.Warning{Field: op.Name, Msg: "its filter can find nothing, as in plgm: " + c})
-			}
-		}
-	}
-	return out
 }
