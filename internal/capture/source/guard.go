@@ -192,7 +192,9 @@ func (g *guard) start(ctx context.Context, sets []mongodb.ProfilerState, rate, c
 	g.set = sets
 	g.ceiling = ceiling
 	g.rates = []rateSince{{rate, time.Now()}}
-	g.first, _ = readOpStats(ctx, g.srv)
+	rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	g.first, _ = readOpStats(rctx, g.srv)
+	cancel()
 	g.prev = g.first
 }
 
@@ -285,9 +287,15 @@ func (g *guard) change(ctx context.Context, im impact, next float64, why string)
 // counts are to be divided by (the rates in effect, weighed by the time
 // each was).
 func (g *guard) finish(ctx context.Context, src *Source) {
-	end, err := readOpStats(context.WithoutCancel(ctx), g.srv)
-	if err != nil {
-		end = g.prev
+	// After Ctrl-C the last second read stands for the end: a server that
+	// does not answer must not keep the user waiting.
+	end := g.prev
+	if ctx.Err() == nil {
+		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		if st, err := readOpStats(rctx, g.srv); err == nil {
+			end = st
+		}
+		cancel()
 	}
 	whole := impactOf(g.base, loadBetween(g.first, end))
 	g.mu.Lock()

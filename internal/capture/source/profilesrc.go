@@ -89,7 +89,11 @@ func Profile(ctx context.Context, srv Server, o Options, emit func(Op) bool, unr
 			return nil, false, err
 		}
 		if err := srv.SetProfiler(ctx, db, want); err != nil {
-			o.removeMarker(db)
+			// Ctrl-C (or a lost connection) during the command: the server
+			// may have applied it all the same, so it is put back.
+			if restoreProfiler(srv, db, original, o.Progress) {
+				o.removeMarker(db)
+			}
 			return nil, false, fmt.Errorf("turn the profiler of %s on: %w", db, err)
 		}
 		var once sync.Once
@@ -230,8 +234,8 @@ func tailWindow(ctx context.Context, srv Server, o Options, p *Profiled, src *So
 			serverLost = true
 		}
 	}
-	if !serverLost {
-		held := countHeld(context.WithoutCancel(ctx), srv, o.Databases, filters, src.To)
+	if !serverLost && ctx.Err() == nil { // not after Ctrl-C: the user is not kept waiting
+		held := countHeld(ctx, srv, o.Databases, filters, src.To)
 		mu.Lock()
 		p.compareHeld(held, src)
 		mu.Unlock()
@@ -243,7 +247,7 @@ func tailWindow(ctx context.Context, srv Server, o Options, p *Profiled, src *So
 // each database's filter to the window's end), capture's own left out:
 // what the tail should have read. -1 when it cannot be counted.
 func countHeld(ctx context.Context, srv Server, dbs []string, filters []bson.D, to time.Time) int64 {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	var held int64
 	for i, db := range dbs {
