@@ -32,10 +32,8 @@ type Client struct {
 	// with a fallback), reported once at the end.
 	mu      sync.Mutex
 	notices []string
-	// owned: namespace -> the run may write into it (ownership.go).
-	owned map[string]bool
-	// indexable: namespace -> setup may build its indexes (ownership.go).
-	indexable map[string]bool
+	// owned: namespace -> what the run may do to it (ownership.go).
+	owned map[string]rights
 	// Hosts is what was tried, for messages (no credentials).
 	Hosts string
 	// unresponsive: the server stopped answering (see Unresponsive).

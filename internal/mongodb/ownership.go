@@ -63,42 +63,33 @@ func decideOwnership(col *workload.Collection, ours, exists bool, o SetupOptions
 	return d, fmt.Errorf("%w: %s existed before and %s; mongoload writes only to collections it created: point the workload at a database of its own, or at a test deployment (--allow-existing writes into this one anyway: only for data you can lose)", ErrNotOurs, col.Namespace(), why)
 }
 
-// ownedNamespaces remembers which collections of this client's runs are
-// mongoload's, so later steps (SaveKeys) leave the others alone.
-func (cl *Client) setOwned(ns string, writable bool) {
+// rights are what setup decided for one namespace of this client's runs,
+// for the steps after it: SaveKeys leaves the collections it may not
+// write alone, a load's indexes-after builds only where it may index.
+type rights struct{ writable, index bool }
+
+func (cl *Client) setRights(ns string, r rights) {
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
 	if cl.owned == nil {
-		cl.owned = map[string]bool{}
+		cl.owned = map[string]rights{}
 	}
-	cl.owned[ns] = writable
-}
-
-// setIndexable remembers whether setup may build the indexes of ns (a
-// load that builds them after its data: CreateIndexes).
-func (cl *Client) setIndexable(ns string, may bool) {
-	cl.mu.Lock()
-	defer cl.mu.Unlock()
-	if cl.indexable == nil {
-		cl.indexable = map[string]bool{}
-	}
-	cl.indexable[ns] = may
+	cl.owned[ns] = r
 }
 
 // MayIndex reports whether setup may build the indexes of ns (it created
-// the collection, or was asked to): a load that builds them after its data
-// says it built nothing where it may not.
+// the collection, or was asked to); a namespace setup never saw may.
 func (cl *Client) MayIndex(ns string) bool {
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
-	may, known := cl.indexable[ns]
-	return may || !known
+	r, known := cl.owned[ns]
+	return r.index || !known
 }
 
 func (cl *Client) isOwned(ns string) bool {
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
-	return cl.owned[ns]
+	return cl.owned[ns].writable
 }
 
 // Server error codes matched by number, never by message text.

@@ -191,8 +191,8 @@ func (cl *Client) apply(ctx context.Context, st *colState, o SetupOptions, shard
 			return nil, fmt.Errorf("mark %s as created by mongoload: %w", col.Namespace(), err)
 		}
 	}
-	cl.setOwned(col.Namespace(), st.own.writable)
-	cl.setIndexable(col.Namespace(), o.Create && (!st.exists || o.CreateIndexes || o.OwnIndexes && st.own.ours))
+	cl.setRights(col.Namespace(), rights{writable: st.own.writable,
+		index: o.Create && (!st.exists || o.CreateIndexes || o.OwnIndexes && st.own.ours)})
 	col.Keys.Reset(0, st.meta.Keys)
 	var notices []string
 	if st.notice != "" {
