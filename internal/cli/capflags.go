@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/mongoload/mongoload/internal/config"
 )
 
@@ -28,4 +30,18 @@ func parseStepDuration(text, example string) (config.Duration, error) {
 		return 0, refuse
 	}
 	return d, nil
+}
+
+// addCalibrationFlag is --target-server-cpu, for sweep and findmax.
+func addCalibrationFlag(fs *pflag.FlagSet) *string {
+	return fs.String("target-server-cpu", "", "also find the load at which the server's CPU sits at this share of its cores, such as 80%, and record it")
+}
+
+// calibrationTarget reads --target-server-cpu, a share such as 80% or 0.8
+// (exit 12 naming the flag otherwise); 0 when not given.
+func calibrationTarget(s string) (float64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	return config.ParseShareFrom(config.FlagSource("target-server-cpu"), s, config.ShareRange)
 }
