@@ -89,10 +89,8 @@ func shapeLiteral(path string, v bson.RawValue) bool {
 		// Under a field whose name says it is private ($addFields:
 		// {cvv: 937}) only a flag is: a projection's or a sort's 0, 1, -1.
 		x := mongodb.Number(v)
-		if sensitiveName(fieldOf(path)) && math.Abs(x) > 1 {
-			return false
-		}
-		return !math.IsNaN(x) && (math.Abs(x) <= 1000 || math.Abs(x) < 1e8 && numericOption(path))
+		option := !math.IsNaN(x) && (math.Abs(x) <= 1000 || math.Abs(x) < 1e8 && numericOption(path))
+		return option && (math.Abs(x) <= 1 || !sensitiveName(fieldOf(path)))
 	case bson.TypeString:
 		// A stage's name ($lookup's from, $dateToString's onNull) is
 		// shape, unless it looks like data: it is then a placeholder,

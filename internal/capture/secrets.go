@@ -185,11 +185,13 @@ var sensitiveNames = []string{"password", "passwd", "passphrase", "pwhash", "sec
 // "pin", not "shipping").
 var sensitiveExact = []string{"pin", "cvv", "cvc", "cvv2", "cvc2", "ssn", "iban", "dob", "otp", "salt", "pan", "pwd", "taxid"}
 
+var separators = strings.NewReplacer("_", "", "-", "")
+
 // sensitiveName says whether a field path names a person's data or a
 // secret: any of its segments, in any case, with or without _ and -.
 func sensitiveName(path string) bool {
 	for _, seg := range strings.Split(path, ".") {
-		n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(seg))
+		n := strings.ToLower(separators.Replace(seg))
 		for _, w := range sensitiveExact {
 			if n == w {
 				return true
