@@ -407,3 +407,28 @@ func TestABRefusesDifferentDataBeforeEitherSideChanges(t *testing.T) {
 		t.Errorf("the candidate was set up before the pair was refused: %s holds %s", s.db, batch)
 	}
 }
+
+// TestABSaysEmptyComparisons: a read whose values match nothing on
+// either side (a hand-written workload, not a captured one) is said not
+// compared on data, in its sentence, the summary and a note; a read that
+// finds documents is not.
+func TestABSaysEmptyComparisons(t *testing.T) {
+	s := newABSides(t, 500)
+	w := rewrite(t, s.workload, "operations:\n", "operations:\n  - {name: ghost, type: find, weight: 30, filter: {org: {$gen: enum, values: [zz1, zz2]}}, limit: 5}\n")
+	code, ab, text := s.abWith(t, w, "--seed", "500", "--random-seed", "7", "--rounds", "2", "--verify", "20")
+	if code == ExitResultsDiffer {
+		t.Fatalf("exit %d:\n%s", code, text)
+	}
+	ghost, byOrg := opOf(t, ab, "ghost"), opOf(t, ab, "by_org")
+	if !ghost.NotComparedOnData || ghost.EmptyA != 1 || ghost.EmptyB != 1 {
+		t.Errorf("ghost: notComparedOnData %v, empty %.2f/%.2f, want true, 1/1", ghost.NotComparedOnData, ghost.EmptyA, ghost.EmptyB)
+	}
+	if byOrg.NotComparedOnData || byOrg.EmptyA != 0 {
+		t.Errorf("by_org finds documents: notComparedOnData %v, emptyA %.2f", byOrg.NotComparedOnData, byOrg.EmptyA)
+	}
+	notes := strings.Join(ab.Notes, " ")
+	if !strings.Contains(ab.Summary, "not compared on data (no documents on either side): ghost") || !strings.Contains(notes, "ghost returned no documents") ||
+		strings.Contains(notes, "captured") || !strings.Contains(text, "ghost: returned no documents in 100% of its verified operations on A and 100% on B") {
+		t.Errorf("summary %q, notes %q:\n%s", ab.Summary, ab.Notes, text)
+	}
+}
