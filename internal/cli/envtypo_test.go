@@ -29,3 +29,25 @@ func TestMisspeltVariableNamed(t *testing.T) {
 		t.Errorf("stderr %q, want %q", errb.String(), want)
 	}
 }
+
+// TestLoadReadsOnlyItsVariables: load reads the variables of the settings
+// it takes (MONGOLOAD_SEED_SCALE: refused when bad, exit 12), not a run's
+// (a bad MONGOLOAD_RATE is no concern of a load: it goes on to connect,
+// here to nothing, exit 16).
+func TestLoadReadsOnlyItsVariables(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "w.yaml")
+	if err := os.WriteFile(file, []byte("name: w\ncollections: [{database: d, name: c, template: {_id: {$gen: key}}}]\noperations: [{name: a, type: find, weight: 1, filter: {_id: 1}}]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		env  string
+		want int
+	}{{"MONGOLOAD_RATE", ExitUnreachable}, {"MONGOLOAD_SEED_SCALE", ExitInvalid}} {
+		var out, errb bytes.Buffer
+		code := Run(context.Background(), []string{"load", file, "--uri", "mongodb://127.0.0.1:1", "--server-selection-timeout", "100ms", "--documents", "1"},
+			IO{Stdout: &out, Stderr: &errb, Getenv: func(k string) (string, bool) { return "abc", k == tc.env }})
+		if code != tc.want {
+			t.Errorf("%s=abc: exit %d, want %d: %s", tc.env, code, tc.want, errb.String())
+		}
+	}
+}

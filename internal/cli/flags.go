@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/input"
 	"github.com/mongoload/mongoload/internal/workload"
 	"github.com/mongoload/mongoload/internal/ycsb"
 )
@@ -214,12 +215,24 @@ func plgmPaths(fs *pflag.FlagSet) (paths [3]string, ok bool) {
 // configure resolves a measuring command's configuration and plan
 // (resolve) and how it reports (output).
 func (f *runFlags) configure(ref string, fs *pflag.FlagSet, o IO) (*config.Config, *workload.Plan, output, error) {
-	cfg, plan, w, err := resolve(ref, fs, o, f.hide...)
+	cfg, plan, w, err := resolve(ref, fs, o, hiding(f.hide))
 	if err != nil {
 		return nil, nil, output{}, err
 	}
 	out, err := f.output(cfg, plan, w)
 	return cfg, plan, out, err
+}
+
+// hiding keeps the settings a command reads itself, or does not take,
+// out of its layers (config.Sources.Hide).
+func hiding(flags []string) func(*input.Given) {
+	return func(g *input.Given) { g.Hide = flags }
+}
+
+// reading reads only the variables of the settings a command takes
+// (config.Sources.Only): the others' are not its settings.
+func reading(flags ...string) func(*input.Given) {
+	return func(g *input.Given) { g.Only = flags }
 }
 
 // output is how a run with these flags reports (--format), with YCSB's

@@ -33,7 +33,7 @@ var loadFlags = []struct {
 // seed counts it loads to by default, the data's random seed, who owns the
 // collections, the partition, and the dashboard. The run's own (rate,
 // duration, SLOs, ...) are not load's flags; their environment variables
-// are ignored by it.
+// are ignored by it (reading), as a run's settings are.
 var loadSettings = []string{
 	"uri", "username", "auth-source", "app-name", "read-preference", "read-concern", "write-concern",
 	"max-pool-size", "min-pool-size", "compressors", "connect-timeout", "server-selection-timeout", "op-timeout",
@@ -65,7 +65,7 @@ func loadCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err := parse(fs, args, 1); err != nil {
 		return err
 	}
-	cfg, plan, _, err := resolve(fs.Arg(0), fs, o)
+	cfg, plan, _, err := resolve(fs.Arg(0), fs, o, reading(append(loadSettings, "password")...))
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,7 @@ type Given struct {
 	Env              func(string) (string, bool)
 	Flags            config.Flags
 	Hide             []string // the settings the command reads itself (config.Sources.Hide)
+	Only             []string // the settings whose variables the command reads; nil: all (config.Sources.Only)
 	Warn             func(string)
 }
 
@@ -78,7 +79,7 @@ func Workload(g Given) (cfg *config.Config, plan *workload.Plan, w *ycsb.Workloa
 // layer applies the environment and the flags over a workload read from
 // anywhere, validates the result (config.Resolve) and compiles it.
 func layer(cfg *config.Config, g Given) (*config.Config, *workload.Plan, error) {
-	cfg, err := config.Resolve(config.Sources{File: cfg, Env: g.Env, Flags: g.Flags, Hide: g.Hide, Workload: true, Check: run.CheckConfig})
+	cfg, err := config.Resolve(config.Sources{File: cfg, Env: g.Env, Flags: g.Flags, Hide: g.Hide, Only: g.Only, Workload: true, Check: run.CheckConfig})
 	if err != nil {
 		return nil, nil, err
 	}
