@@ -182,6 +182,9 @@ func rateInterval(f *results.FindMax) *results.RateInterval {
 		if p.Result != nil {
 			r.Seconds += p.Result.DurationSeconds
 		}
+		if p.Terms != nil && (p.Rate == r.Low || p.Rate == r.High) && len(p.Tails) > 0 && p.Tails[0].Verdict == "too few operations" {
+			r.ByPercentile = true
+		}
 	}
 	r.Seconds = float64(int64(r.Seconds*10+0.5)) / 10
 	return r

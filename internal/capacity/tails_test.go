@@ -3,6 +3,7 @@ package capacity
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/mongoload/mongoload/internal/analysis"
@@ -90,5 +91,25 @@ func TestSearchJudgesProportions(t *testing.T) {
 	}
 	if iv.Probes != len(f.Probes) || iv.Seconds != seconds || iv.Confidence != Confidence {
 		t.Errorf("interval says %d probes, %g s at %g; the search ran %d, %g s", iv.Probes, iv.Seconds, iv.Confidence, len(f.Probes), seconds)
+	}
+}
+
+// TestIntervalSaysByPercentile: an answer whose end was judged by its
+// percentile (too few operations for an interval) does not claim the
+// interval's confidence for it.
+func TestIntervalSaysByPercentile(t *testing.T) {
+	probe := func(rate float64, verdict string) results.Probe {
+		return results.Probe{Rate: rate, Terms: []results.Term{{Text: "p99<=8ms"}}, Result: &results.Result{DurationSeconds: 5},
+			Tails: []results.ProbeTail{{Objective: "p99<=8ms", Verdict: verdict}}}
+	}
+	for _, verdict := range []string{"pass", "too few operations"} {
+		f := &results.FindMax{MaxRate: 10, FailedAbove: &results.FailedProbe{Rate: 11}, Probes: []results.Probe{probe(10, verdict), probe(11, "fail")}}
+		iv := rateInterval(f)
+		if iv.Low != 10 || iv.High != 11 || iv.Probes != 2 || iv.Seconds != 10 || iv.ByPercentile != (verdict != "pass") {
+			t.Errorf("%s at the answer: %+v", verdict, iv)
+		}
+		if said := strings.Contains(results.IntervalText(iv), "judged by its percentile"); said != iv.ByPercentile {
+			t.Errorf("%s: the sentence %q", verdict, results.IntervalText(iv))
+		}
 	}
 }

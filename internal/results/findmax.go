@@ -107,6 +107,10 @@ type RateInterval struct {
 	Confidence float64 `json:"confidence"`
 	Probes     int     `json:"probes"`  // measured runs, extensions included
 	Seconds    float64 `json:"seconds"` // their measured seconds together (warm-ups and cooldowns besides)
+	// ByPercentile: the probe at low or at high had too few operations
+	// for an interval and was judged by its percentile, as measured: that
+	// end is not shown at Confidence.
+	ByPercentile bool `json:"byPercentile,omitempty"`
 }
 
 // Term is one term of a probe's service level.
@@ -279,7 +283,11 @@ func IntervalText(iv *RateInterval) string {
 	} else {
 		s += "an unmeasured rate above it"
 	}
-	return s + fmt.Sprintf(" (%.0f%% confidence in each probe's verdict), found in %d probes and %g s measured", 100*iv.Confidence, iv.Probes, iv.Seconds)
+	s += fmt.Sprintf(" (%.0f%% confidence in each probe's verdict), found in %d probes and %g s measured", 100*iv.Confidence, iv.Probes, iv.Seconds)
+	if iv.ByPercentile {
+		s += "; an end of it had too few operations for an interval and was judged by its percentile alone"
+	}
+	return s
 }
 
 // TailsText is a probe's latency objectives as proportions, for a table:
