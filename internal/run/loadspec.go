@@ -12,9 +12,6 @@ import (
 // DefaultLoadBatchSize is --batch-size's default: documents per insertMany.
 const DefaultLoadBatchSize = loader.DefaultBatchSize
 
-// DefaultLoadWorkers is --workers' default: 2 per core, 4 to 32.
-func DefaultLoadWorkers() int { return loader.DefaultWorkers() }
-
 // LoadProgress is a load's progress, as its bar and the dashboard show it.
 type LoadProgress = loader.Progress
 
