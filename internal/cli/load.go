@@ -37,7 +37,7 @@ var loadFlags = []struct {
 var loadSettings = []string{
 	"uri", "username", "auth-source", "app-name", "read-preference", "read-concern", "write-concern",
 	"max-pool-size", "min-pool-size", "compressors", "connect-timeout", "server-selection-timeout", "op-timeout",
-	"seed", "seed-scale", "random-seed", "drop", "allow-existing", "write-to-source", "partition", "label", "dashboard", "dashboard-linger",
+	"seed", "seed-scale", "random-seed", "drop", "allow-existing", "create-indexes", "write-to-source", "partition", "label", "dashboard", "dashboard-linger",
 }
 
 func addLoadFlags(fs *pflag.FlagSet) {
