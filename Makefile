@@ -32,9 +32,9 @@ demo: build ## start a local test server, seed and run the default workload, pri
 
 test: vet ## run every test (integration tests against a local test server) with the race detector
 	@[ "$$MONGOLOAD_SKIP_BROWSER" = 1 ] || command -v chromium >/dev/null || scripts/install-browser
-	scripts/with-testserver test bash -c 'go test -race -count=1 ./... && \
+	scripts/with-testserver test bash -c 'go test -race -count=1 -timeout 40m ./... && \
 	  echo "timing tests (pacing, a paused server), without the race detector, one package at a time:" && \
-	  go test -count=1 -p 1 -run "$(TIMING_RUN)" $(TIMING_PKGS)' 
+	  go test -count=1 -timeout 30m -p 1 -run "$(TIMING_RUN)" $(TIMING_PKGS)' 
 
 test-short: ## unit tests only (skips tests that need the server)
 	MONGOLOAD_SKIP_INTEGRATION=1 go test -race -count=1 ./...
