@@ -101,7 +101,10 @@ func loadBetween(a, b opStats) load {
 
 // impact of during against the baseline, in percent: the throughput lost
 // and the latency added.
-type impact struct{ throughput, latency float64 }
+type impact struct {
+	throughput, latency float64
+	latencyKnown        bool // both sides ran reads or writes
+}
 
 func impactOf(base, during load) impact {
 	var im impact
@@ -109,7 +112,7 @@ func impactOf(base, during load) impact {
 		im.throughput = 100 * (base.perSec - during.perSec) / base.perSec
 	}
 	if base.latency > 0 && during.latency > 0 {
-		im.latency = 100 * (during.latency - base.latency) / base.latency
+		im.latency, im.latencyKnown = 100*(during.latency-base.latency)/base.latency, true
 	}
 	return im
 }
@@ -127,6 +130,9 @@ func (im impact) harm() float64 {
 }
 
 func (im impact) String() string {
+	if !im.latencyKnown {
+		return fmt.Sprintf("throughput %+.1f%%, latency not measured (no read or write ran)", -im.throughput)
+	}
 	return fmt.Sprintf("throughput %+.1f%%, latency %+.1f%%", -im.throughput, im.latency)
 }
 

@@ -27,7 +27,7 @@ func TestLoadAndImpact(t *testing.T) {
 	}
 	base := load{perSec: 1000, latency: 100}
 	im := impactOf(base, load{perSec: 700, latency: 250})
-	if im.throughput != 30 || im.latency != 150 || im.harm() != 150 {
+	if im.throughput != 30 || im.latency != 150 || !im.latencyKnown || im.harm() != 150 {
 		t.Errorf("impact %+v (harm %v), want throughput 30, latency 150", im, im.harm())
 	}
 	// Throughput falling with latency flat: the application slowing by
@@ -39,7 +39,7 @@ func TestLoadAndImpact(t *testing.T) {
 	if im := impactOf(base, load{perSec: 400, latency: 110}); im.harm() != 60 {
 		t.Errorf("harm %v, want the throughput's 60%%", im.harm())
 	}
-	if got := (impact{throughput: 30, latency: 150}).String(); got != "throughput -30.0%, latency +150.0%" {
+	if got := (impact{throughput: 30, latency: 150, latencyKnown: true}).String(); got != "throughput -30.0%, latency +150.0%" {
 		t.Errorf("impact reads %q", got)
 	}
 }
