@@ -52,6 +52,8 @@ var (
 	MinShareRange = Range{Min: 0, Max: 0.9999, What: "a share below 1"}
 	// SampleRange is capture's --sample: documents sampled per collection.
 	SampleRange = Range{Min: 1, Max: 1_000_000, Whole: true, What: "a number of documents"}
+	// SampleRateRange is capture's --sample-rate: the profiler's sampleRate.
+	SampleRateRange = Range{Min: 0, AboveMin: true, Max: 1, What: "a fraction in (0, 1] (0.1: one operation in ten)"}
 	// SlowMSRange is capture's --slowms.
 	SlowMSRange = Range{Min: -1, Max: 86_400_000, Whole: true, What: "milliseconds (-1: level 2)"}
 )
@@ -77,11 +79,12 @@ var FlagRanges = map[string]Range{
 	"rounds": RoundsRange,
 	"verify": VerifyRange,
 	// capture
-	"rate":      RateRange,
-	"scale":     FactorRange,
-	"min-share": MinShareRange,
-	"sample":    SampleRange,
-	"slowms":    SlowMSRange,
+	"rate":        RateRange,
+	"scale":       FactorRange,
+	"min-share":   MinShareRange,
+	"sample":      SampleRange,
+	"slowms":      SlowMSRange,
+	"sample-rate": SampleRateRange,
 }
 
 // GivenFlag is a command's own flag as the command line gave it: its name,

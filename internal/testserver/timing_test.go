@@ -135,7 +135,7 @@ func timingPass(t *testing.T, root string) (*regexp.Regexp, []string) {
 	if err != nil {
 		t.Fatalf("make -n test: %v", err)
 	}
-	m := regexp.MustCompile(`go test -count=1 -p 1 -run "([^"]+)" ([^']+)'`).FindSubmatch(out)
+	m := regexp.MustCompile(`go test -count=1 (?:-timeout \S+ )?-p 1 -run "([^"]+)" ([^']+)'`).FindSubmatch(out)
 	if m == nil {
 		t.Fatalf("no timing pass (go test -count=1 -p 1 -run \"...\" PKGS) in make -n test:\n%s", out)
 	}
