@@ -13,7 +13,8 @@ TIMING_TESTS := TestFaultInterruptFrozenServer TestFaultSecondInterrupt \
 	TestClockNamesWhatIsMeasured TestOpenLoopKeepsItsRate TestOpenLoopDropsWhenFull TestOpenLoopMeasuresFromSchedule \
 	TestSchedulerMeasuresItself TestSessionsThink TestFindMax TestFaultSeedingServerKilled \
 	TestFaultPostPhaseBoundFrozenServer TestWatcherLagShowsPause TestCaptureCtrlCOnAFrozenServer \
-	TestABIdenticalServersFlagNothing TestABIndexDropped TestABSlowerCandidate TestFindMaxSaysNoise
+	TestABIdenticalServersFlagNothing TestABIndexDropped TestABSlowerCandidate TestFindMaxSaysNoise \
+	TestRunReportsMeasuredMemory
 empty :=
 space := $(empty) $(empty)
 TIMING_RUN := ^($(subst $(space),|,$(strip $(TIMING_TESTS))))$$
