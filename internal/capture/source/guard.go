@@ -20,7 +20,8 @@ import (
 // compares. With --max-impact the window starts at the lowest sampleRate
 // (0.01: a profiler at level 2 can cost a busy server most of its
 // throughput in the first second, before any measure can answer), and
-// two seconds in a row well within the bound (under half of it) raise it tenfold,
+// two seconds in a row well within the bound (latency added and throughput
+// lost both under half of it) raise it tenfold,
 // up to --sample-rate (1); a second over the bound lowers it tenfold, and
 // the rate that hurt is not tried again. Over the bound at the lowest,
 // capture restores the profiler and ends the window, keeping what it read.
@@ -231,7 +232,10 @@ func (g *guard) watch(ctx context.Context, stop func()) {
 			continue
 		}
 		if im.harm() <= g.o.MaxImpact {
-			if g.calm++; im.harm() > g.o.MaxImpact/2 {
+			// Raising needs no sign of harm at all: a throughput lost
+			// with latency flat is not counted against the bound, but it
+			// is no reason to record more (a loaded host hides the cost).
+			if g.calm++; im.harm() > g.o.MaxImpact/2 || im.throughput > g.o.MaxImpact/2 {
 				g.calm = 0
 			}
 			if g.calm >= 2 && g.rate() < g.ceiling {
