@@ -28,6 +28,9 @@ type Outcome struct {
 	Rate  float64
 	Pass  bool
 	Clear bool
+	// Segments are the runs the window pooled (a probe and its
+	// extensions); it counts as that many windows, at least one.
+	Segments int
 }
 
 // Policy is the rate search's rule: climb by Factor from Start until the
@@ -47,9 +50,9 @@ type Policy struct {
 	Precision float64 // the bracket's width as a share of its lower end at which bisecting stops
 	Floor     float64 // below this rate the descent gives up: no rate meets the service level
 	MaxProbes int     // the search ends after this many probes, whatever it found
-	// Decided: each probe's verdict is final (judged with its uncertainty,
-	// extended while it straddled the objective), so the answer is not
-	// probed again to confirm it.
+	// Decided: each probe's verdict is final about its window (judged
+	// with its uncertainty, extended while it straddled the objective),
+	// and the search decides rates from windows by nextDecided (edge.go).
 	Decided bool
 }
 
@@ -70,10 +73,18 @@ type Decision struct {
 	// Bracketed: a failing rate above Max was measured, within Precision
 	// unless the probe budget ran out. Without it Max is only a lower bound.
 	Bracketed bool
+	// Hi is a decided search's lowest rate shown to fail above the edge
+	// (0 otherwise); Unshown names the ends ("low", "high") the probe
+	// budget left without the windows that show them.
+	Hi      float64
+	Unshown string
 }
 
 // Next decides from the probes so far, in the order they ran.
 func (p Policy) Next(history []Outcome) Decision {
+	if p.Decided {
+		return p.nextDecided(history)
+	}
 	if len(history) == 0 {
 		return Decision{Rate: p.Start, Stage: Climb}
 	}
@@ -102,7 +113,7 @@ func (p Policy) Next(history []Outcome) Decision {
 	if mid := p.round((lo + hi) / 2); hi > lo*(1+p.Precision) && mid > lo && mid < hi {
 		return Decision{Rate: mid, Stage: Bisect}
 	}
-	if rates[lo].passes < 2 && !p.Decided {
+	if rates[lo].passes < 2 {
 		return Decision{Rate: lo, Stage: Confirm}
 	}
 	return Decision{Done: true, Max: lo, Found: true, Bracketed: true}
@@ -119,14 +130,15 @@ func tally(history []Outcome) map[float64]rateTally {
 	out := map[float64]rateTally{}
 	for _, o := range history {
 		t := out[o.Rate]
+		w := max(1, o.Segments)
 		switch {
 		case o.Pass:
-			t.passes++
+			t.passes += w
 		case o.Clear:
 			t.clear++
-			t.fails++
+			t.fails += w
 		default:
-			t.fails++
+			t.fails += w
 		}
 		out[o.Rate] = t
 	}

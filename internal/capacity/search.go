@@ -52,6 +52,7 @@ func (s Search) Do(ctx context.Context, f *results.FindMax) error {
 	counted := s.RunCounted != nil && len(tails) > 0
 	s.Policy.Decided = s.Policy.Decided || counted
 	var ext *extension // the probe being extended, nil between probes
+	segments := 1      // the last window's runs
 	for {
 		var d Decision
 		if ext != nil {
@@ -59,14 +60,13 @@ func (s Search) Do(ctx context.Context, f *results.FindMax) error {
 		} else if d = s.Policy.Next(history); !d.Done && counted && len(f.Probes) >= s.Policy.MaxProbes {
 			// Extensions count against the probe budget too: the search's
 			// time is bounded whatever the host does.
-			lo, hi := bracket(tally(history))
-			d = Decision{Done: true, Max: lo, Found: lo > 0, Bracketed: lo > 0 && hi > 0}
+			d = s.Policy.budgetDecided(viewEdge(history))
 		}
 		if d.Done {
 			f.MaxRate, f.Found, f.Bracketed = d.Max, d.Found, d.Bracketed
-			f.FailedAbove = failedAbove(f)
+			f.FailedAbove = failedAbove(f, d.Hi)
 			if counted {
-				f.MaxRateInterval = rateInterval(f)
+				f.MaxRateInterval = rateInterval(f, d, history)
 			}
 			return nil
 		}
@@ -115,7 +115,7 @@ func (s Search) Do(ctx context.Context, f *results.FindMax) error {
 						}
 						continue
 					}
-					ext = nil
+					segments, ext = ext.segments, nil
 				}
 			}
 			f.Probes = append(f.Probes, p)
@@ -125,15 +125,19 @@ func (s Search) Do(ctx context.Context, f *results.FindMax) error {
 		}
 		if err != nil {
 			// What was found so far stands, unconfirmed.
-			lo, _ := bracket(tally(history))
+			lo, hi := bracket(tally(history))
+			if s.Policy.Decided {
+				lo, hi = viewEdge(history).lo, viewEdge(history).hi
+			}
 			f.MaxRate, f.Found = lo, lo > 0
-			f.FailedAbove = failedAbove(f)
+			f.FailedAbove = failedAbove(f, hi)
 			return err
 		}
 		last := f.Probes[len(f.Probes)-1]
-		// A probe judged with its uncertainty is decided: a failure is as
-		// final as a pass, not run again to be compared.
-		history = append(history, Outcome{Rate: d.Rate, Pass: last.Pass, Clear: notCarried(last.Terms) || shownToFail(last)})
+		// A window judged with its uncertainty is decided about itself;
+		// the policy decides the rate from its windows (edge.go).
+		history = append(history, Outcome{Rate: d.Rate, Pass: last.Pass, Clear: notCarried(last.Terms), Segments: segments})
+		segments = 1
 	}
 }
 
@@ -175,12 +179,14 @@ func notCarried(terms []results.Term) bool {
 }
 
 // failedAbove is the lowest failing rate above the maximum and its failed
-// terms (the lowest failing rate when none met the service level).
-func failedAbove(f *results.FindMax) *results.FailedProbe {
+// terms (the lowest failing rate when none met the service level); at
+// rate hi when the search named it (a decided search's lowest rate shown
+// to fail, above the edge).
+func failedAbove(f *results.FindMax, hi float64) *results.FailedProbe {
 	var best *results.Probe
 	for i := range f.Probes {
 		p := &f.Probes[i]
-		if !p.Pass && p.Terms != nil && p.Rate > f.MaxRate && (best == nil || p.Rate < best.Rate) {
+		if !p.Pass && p.Terms != nil && p.Rate > f.MaxRate && (hi == 0 || p.Rate == hi) && (best == nil || p.Rate < best.Rate) {
 			best = p
 		}
 	}

@@ -173,8 +173,14 @@ func isTail(text string, objs []tailObjective) bool {
 // rateInterval is the answer's interval: the highest rate shown to pass
 // (maxRate) and the lowest failing rate above it, and what the search
 // measured to find them.
-func rateInterval(f *results.FindMax) *results.RateInterval {
-	r := &results.RateInterval{Low: f.MaxRate, Confidence: Confidence, Probes: len(f.Probes)}
+func rateInterval(f *results.FindMax, d Decision, history []Outcome) *results.RateInterval {
+	r := &results.RateInterval{Low: f.MaxRate, Confidence: Confidence, Probes: len(f.Probes), Unshown: d.Unshown}
+	for _, e := range Edge(history) {
+		if e > r.Low && (f.FailedAbove == nil || e < f.FailedAbove.Rate) {
+			r.Edge = append(r.Edge, e)
+		}
+	}
+	r.PassWindows, r.FailWindows = NeedPass, NeedFail
 	if f.FailedAbove != nil {
 		r.High = f.FailedAbove.Rate
 	}
@@ -211,18 +217,4 @@ func tooFew(tails []results.ProbeTail, ext *extension, segments int) bool {
 		}
 	}
 	return false
-}
-
-// shownToFail: a probe whose tails were shown to fail, or not shown to
-// pass within the budget, is decided: not measured again to be compared.
-func shownToFail(p results.Probe) bool {
-	if p.Pass || len(p.Tails) == 0 {
-		return false
-	}
-	for _, t := range p.Tails {
-		if t.Verdict == "too few operations" {
-			return false
-		}
-	}
-	return true
 }

@@ -66,7 +66,13 @@ func TestFindMax(t *testing.T) {
 		// no oracle run beside the same noise can judge it.
 		t.Skipf("the search says its answer is unreliable, so no oracle can judge it: %s", f.ReliableWhy)
 	}
-	if !f.Found || !f.Bracketed || f.MaxRate < 100 || f.FailedAbove == nil || f.FailedAbove.Rate > f.MaxRate*1.06 {
+	// The bracket is within the precision (5%) unless rates inside it
+	// were the edge, where some windows met the SLO and others did not.
+	width := 1.06
+	if iv := f.MaxRateInterval; iv != nil && len(iv.Edge) > 0 {
+		width = 2
+	}
+	if !f.Found || !f.Bracketed || f.MaxRate < 100 || f.FailedAbove == nil || f.FailedAbove.Rate > f.MaxRate*width {
 		t.Fatalf("findmax: found %v bracketed %v max %g failed above %+v\n%s", f.Found, f.Bracketed, f.MaxRate, f.FailedAbove, stdout)
 	}
 	if !strings.Contains(stdout, "The highest rate meeting p99<=20ms is "+results.Target(f.MaxRate)+" ops/s") {
@@ -78,9 +84,25 @@ func TestFindMax(t *testing.T) {
 	// moves ~5% from run to run here: 2,200/s held in the search, 2,073/s
 	// in a later run). So the claim is checked at the bracket's lower edge
 	// less that spread, 0.9x: an answer more than 10% too high still fails.
-	held := confirmRun(t, uri, wl, 0.9*f.MaxRate)
-	if held.p99 > 30 || held.dropped > 0 || held.throughput < 0.95*0.9*f.MaxRate {
-		t.Errorf("at 0.9x findmax's %g ops/s an independent run measured p99 %.3f ms, %d dropped, %.1f ops/s: the SLO does not hold", f.MaxRate, held.p99, held.dropped, held.throughput)
+	//
+	// A window at a rate the search showed to pass in several runs can
+	// still meet one of the server's hiccups (p99 165 ms at 0.9x a
+	// 1,500 ops/s answer, once, on a CI host): the claim is that windows
+	// there hold, so it is checked as a majority of up to three runs.
+	holds := func(c confirmed) bool {
+		return c.p99 <= 30 && c.dropped == 0 && c.throughput >= 0.95*0.9*f.MaxRate
+	}
+	var runs []confirmed
+	passed := 0
+	for passed < 2 && len(runs)-passed < 2 {
+		c := confirmRun(t, uri, wl, 0.9*f.MaxRate)
+		runs = append(runs, c)
+		if holds(c) {
+			passed++
+		}
+	}
+	if passed < 2 {
+		t.Errorf("at 0.9x findmax's %g ops/s independent runs measured %+v (p99, ops/s, dropped): the SLO does not hold in most of them", f.MaxRate, runs)
 	}
 	over := confirmRun(t, uri, wl, 2*f.MaxRate)
 	if over.p99 <= 20 && over.dropped == 0 && over.throughput >= 0.95*2*f.MaxRate {
@@ -123,7 +145,7 @@ func TestFindMaxNoRate(t *testing.T) {
 	if code != ExitNoRate {
 		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitNoRate, stdout, stderr)
 	}
-	if !strings.Contains(stderr, "No rate meets p99<=1us: even the lowest probe, 20 ops/s, failed p99<=1us") {
+	if !strings.Contains(stderr, "No rate meets p99<=1us: even the lowest probe, 10 ops/s, failed p99<=1us") {
 		t.Errorf("stderr does not name the lowest probe:\n%s", stderr)
 	}
 	f, err := results.ReadFindMax(out)

@@ -111,6 +111,17 @@ type RateInterval struct {
 	// for an interval and was judged by its percentile, as measured: that
 	// end is not shown at Confidence.
 	ByPercentile bool `json:"byPercentile,omitempty"`
+	// Edge are the rates inside the interval whose windows disagreed:
+	// the SLO held in some and not in others (capacity.NeedPass).
+	Edge []float64 `json:"edge,omitempty"`
+	// PassWindows and FailWindows are the windows that show a rate to
+	// pass (none failing at or below it) and to fail (none passing at
+	// or above it, unless one was not carried).
+	PassWindows int `json:"passWindows,omitempty"`
+	FailWindows int `json:"failWindows,omitempty"`
+	// Unshown names the ends ("low", "high") the probe budget left
+	// without those windows: that end is a single window's verdict.
+	Unshown string `json:"unshown,omitempty"`
 }
 
 // Term is one term of a probe's service level.
@@ -284,6 +295,22 @@ func IntervalText(iv *RateInterval) string {
 		s += "an unmeasured rate above it"
 	}
 	s += fmt.Sprintf(" (%.0f%% confidence in each probe's verdict), found in %d probes and %g s measured", 100*iv.Confidence, iv.Probes, iv.Seconds)
+	if iv.PassWindows > 0 && !strings.Contains(iv.Unshown, "low") {
+		s += fmt.Sprintf("; the low end passed in %d runs with none failing at or below it", iv.PassWindows)
+	}
+	if iv.FailWindows > 0 && iv.High > 0 && !strings.Contains(iv.Unshown, "high") {
+		s += fmt.Sprintf("; the high end failed in %d runs (or dropped operations) with none passing at or above it", iv.FailWindows)
+	}
+	if len(iv.Edge) > 0 {
+		var rs []string
+		for _, e := range iv.Edge {
+			rs = append(rs, Target(e))
+		}
+		s += "; at " + strings.Join(rs, ", ") + " ops/s, inside it, some windows met the SLO and others did not: the edge"
+	}
+	if iv.Unshown != "" {
+		s += "; the probes ran out before the " + strings.ReplaceAll(iv.Unshown, ",", " and ") + " end was measured in enough runs to show it (raise --max-probes)"
+	}
 	if iv.ByPercentile {
 		s += "; an end of it had too few operations for an interval and was judged by its percentile alone"
 	}
