@@ -16,6 +16,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/session"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/xoptions"
+
+	"github.com/mongoload/mongoload/internal/config"
 )
 
 // The fast path (--driver-path fast) sends the operations a workload sends
@@ -84,6 +86,17 @@ func newLower(opts *options.ClientOptions) (*lower, error) {
 			return nil, fmt.Errorf("error creating authenticator: %w", err)
 		}
 		l.auth = a
+	}
+	if opts.MaxPoolSize == nil {
+		// mongo.Connect gives an unset pool the drivers' default (its
+		// newClient), but only for the deployment it builds itself: this
+		// one is built here first, and without the default its pool had
+		// no bound. An open loop past the server's capacity then opened a
+		// connection for every operation in flight (911 in a 3-second run
+		// at 12,000 ops/s): a connection storm on the server measured,
+		// which slowed the test server's every later operation.
+		n := uint64(config.DefaultMaxPoolSize)
+		opts.SetMaxPoolSize(n)
 	}
 	cfg, err := topology.NewAuthenticatorConfig(l.auth, topology.WithAuthConfigClock(l.clock), topology.WithAuthConfigClientOptions(opts))
 	if err != nil {
