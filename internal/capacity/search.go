@@ -127,7 +127,8 @@ func (s Search) Do(ctx context.Context, f *results.FindMax) error {
 			// What was found so far stands, unconfirmed.
 			lo, hi := bracket(tally(history))
 			if s.Policy.Decided {
-				lo, hi = viewEdge(history).lo, viewEdge(history).hi
+				v := viewEdge(history)
+				lo, hi = v.lo, v.hi
 			}
 			f.MaxRate, f.Found = lo, lo > 0
 			f.FailedAbove = failedAbove(f, hi)
