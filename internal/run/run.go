@@ -297,8 +297,9 @@ func waitStartAt(ctx context.Context, log io.Writer, cfg *config.Config) error {
 // interrupt (the final server sample, collection statistics, explain,
 // saving the keys), and those still running when an interrupt comes. It is
 // less than the 3 s docs/reliability.md promises from abandoning to exit:
-// the report, the files and closing the client come after it.
-const postRunBudget = 2500 * time.Millisecond
+// the report, the files and closing the client come after it, and on a
+// loaded CI host they took a second (3.5 s in all with 2.5 s here).
+const postRunBudget = 2 * time.Second
 
 // postRunContext is the context of the steps after the measured phase: not
 // cancelled by the interrupt that ended the phase, but bounded to
