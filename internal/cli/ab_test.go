@@ -141,10 +141,10 @@ func TestABIdenticalServersFlagNothing(t *testing.T) {
 	flagged := 0
 	for i := range 10 {
 		code, ab, text := s.ab(t, "--drop", "--seed-workers", "1", "--rounds", "3", "--verify", "20")
-		any := false
+		moved := false
 		for _, o := range ab.Operations {
 			if o.Flag != results.FlagNone {
-				any = true
+				moved = true
 				t.Logf("comparison %d flagged %s (%s): %s", i+1, o.Name, o.Flag, o.Why)
 			}
 			if o.ResultDiffs != 0 {
@@ -157,7 +157,7 @@ func TestABIdenticalServersFlagNothing(t *testing.T) {
 		if code != 0 && !(code == ExitRegression && ab.Verdict == results.ABRegressed) {
 			t.Fatalf("comparison %d: exit %d, verdict %s:\n%s", i+1, code, ab.Verdict, text)
 		}
-		if any {
+		if moved {
 			flagged++
 		}
 	}
