@@ -28,9 +28,10 @@ import (
 // as long as a probe. A pass needs more runs than a failure because a
 // failing window is the rare event near the lower end: in a simulation of
 // that edge (TestDecidedEdge) a fresh window at the low end failed 43% of
-// the time when one window decided a rate, 17% with four.
+// the time when one window decided a rate, 22% with three (17% with four,
+// an answer too cautious for the capacity2 check's independent client).
 const (
-	NeedPass = 4
+	NeedPass = 3
 	NeedFail = 2
 )
 

@@ -21,15 +21,15 @@ func TestNextDecided(t *testing.T) {
 		// a window failing on latency bisects at once: no recheck before the end
 		{"bisect below a slow window", []Outcome{pass(100), slow(200)}, Decision{Rate: 150, Stage: Bisect}},
 		{"bisect below drops", []Outcome{pass(100), pass(200), fail(400)}, Decision{Rate: 300, Stage: Bisect}},
-		// within the precision: the low end is measured until it passed in NeedPass (4) windows
+		// within the precision: the low end is measured until it passed in NeedPass (3) windows
 		{"confirm low", []Outcome{pass(200), slow(210)}, Decision{Rate: 200, Stage: Confirm}},
 		{"confirm low again", []Outcome{pass(200), slow(210), pass(200)}, Decision{Rate: 200, Stage: Confirm}},
 		// then the high end until it failed in NeedFail windows
-		{"recheck high", []Outcome{pass(200), slow(210), pass(200), pass(200), pass(200)}, Decision{Rate: 210, Stage: Recheck}},
-		{"done", []Outcome{pass(200), slow(210), pass(200), pass(200), pass(200), slow(210)},
+		{"recheck high", []Outcome{pass(200), slow(210), pass(200), pass(200)}, Decision{Rate: 210, Stage: Recheck}},
+		{"done", []Outcome{pass(200), slow(210), pass(200), pass(200), slow(210)},
 			Decision{Done: true, Max: 200, Found: true, Bracketed: true, Hi: 210}},
 		// a window not carried shows the high end at once
-		{"done on drops", []Outcome{pass(200), fail(210), pass(200), pass(200), pass(200)},
+		{"done on drops", []Outcome{pass(200), fail(210), pass(200), pass(200)},
 			Decision{Done: true, Max: 200, Found: true, Bracketed: true, Hi: 210}},
 		// the low end failing a window makes it the edge: the gap below it is bisected
 		{"low end was the edge", []Outcome{pass(100), pass(200), slow(210), pass(200), slow(200)}, Decision{Rate: 150, Stage: Bisect}},
@@ -57,14 +57,14 @@ func TestNextDecided(t *testing.T) {
 // r fails with a probability rising across the edge (5% at 5,200, 18% at
 // 5,600, 50% at 6,000, 82% at 6,400 ops/s), within findmax's probe budget.
 // Over many searches a fresh window at the answer's low end must fail at
-// most one time in five on average (one window a rate, the rule before
+// most one time in four on average (one window a rate, the rule before
 // edge.go, gave 43%), and one at its high end fail more often than not.
 func TestDecidedEdge(t *testing.T) {
 	failP := func(r float64) float64 { return 1 / (1 + math.Exp(-(r-6000)/260)) }
 	rng := rand.New(rand.NewPCG(1, 2))
 	const searches = 2000
 	var atLow, atHigh float64
-	windows := 0
+	windows, unbracketed := 0, 0
 	for i := 0; i < searches; i++ {
 		p := Policy{Start: 3442, Factor: 2, Precision: 0.05, Floor: 1, MaxProbes: 16, Decided: true}
 		var h []Outcome
@@ -73,15 +73,23 @@ func TestDecidedEdge(t *testing.T) {
 			h = append(h, Outcome{Rate: d.Rate, Pass: rng.Float64() >= failP(d.Rate), Clear: d.Rate >= 8000})
 			d = p.Next(h)
 		}
-		if !d.Found || !d.Bracketed {
+		if !d.Found {
 			t.Fatalf("search %d: %+v", i, d)
 		}
 		windows += len(h)
 		atLow += failP(d.Max) / searches
-		atHigh += failP(d.Hi) / searches
+		if !d.Bracketed { // the budget ran out with a pass above every failure
+			unbracketed++
+			continue
+		}
+		atHigh += failP(d.Hi)
 	}
-	if atLow > 0.2 || atHigh < 0.6 {
-		t.Errorf("a fresh window fails %.0f%% of the time at the low end, %.0f%% at the high end: want at most 20%% and at least 60%%", 100*atLow, 100*atHigh)
+	atHigh /= float64(searches - unbracketed)
+	if unbracketed > searches/100 {
+		t.Errorf("%d of %d searches ended without a high end", unbracketed, searches)
+	}
+	if atLow > 0.25 || atHigh < 0.6 {
+		t.Errorf("a fresh window fails %.0f%% of the time at the low end, %.0f%% at the high end: want at most 25%% and at least 60%%", 100*atLow, 100*atHigh)
 	}
 	t.Logf("a fresh window fails %.0f%% at the low end, %.0f%% at the high end; %.1f windows a search", 100*atLow, 100*atHigh, float64(windows)/searches)
 }
