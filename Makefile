@@ -20,7 +20,7 @@ space := $(empty) $(empty)
 TIMING_RUN := ^($(subst $(space),|,$(strip $(TIMING_TESTS))))$$
 DEMO_ARGS ?= --duration 20s --warmup 3s --concurrency 8 --out demo-results.json
 
-.PHONY: help build demo test test-short vet fmt bench bench-cores ycsb-fidelity testserver clean
+.PHONY: help build demo test test-short vet fmt bench bench-cores bench-usl ycsb-fidelity testserver clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -53,6 +53,9 @@ bench: build ## mongoload vs the raw-BSON driver floors and the wire floor in tu
 	bench/cores.sh
 	{ cat bench/results/table.md; echo; cat bench/results/cores.md; } >bench/results/readme.md
 	bench/readme.sh bench/results/readme.md README.md
+
+bench-usl: ## the Universal Scalability Law's prediction for 32 workers against a run at 32, fitted to sweeps at 1-8 and 1-16 workers, test server on one core (~5 minutes)
+	bench/usl.sh
 
 bench-cores: ## each client's CPU per operation against bench/stub (no server work) at 1, 2 and 4 cores (~4 minutes)
 	bench/cores.sh
