@@ -140,6 +140,3 @@ func (p Policy) budgetDecided(v edgeView) Decision {
 	}
 	return d
 }
-
-// Edge is the rates whose windows disagreed, for the answer's interval.
-func Edge(history []Outcome) []float64 { return viewEdge(history).edge }

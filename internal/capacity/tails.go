@@ -175,15 +175,18 @@ func isTail(text string, objs []tailObjective) bool {
 // measured to find them.
 func rateInterval(f *results.FindMax, d Decision, history []Outcome) *results.RateInterval {
 	r := &results.RateInterval{Low: f.MaxRate, Confidence: Confidence, Probes: len(f.Probes), Unshown: d.Unshown}
-	for _, e := range Edge(history) {
+	v := viewEdge(history)
+	for _, e := range v.edge {
 		if e > r.Low && (f.FailedAbove == nil || e < f.FailedAbove.Rate) {
 			r.Edge = append(r.Edge, e)
 		}
 	}
-	r.PassWindows, r.FailWindows = NeedPass, NeedFail
 	if f.FailedAbove != nil {
 		r.High = f.FailedAbove.Rate
 	}
+	// The runs each end took, as counted (at least NeedPass and NeedFail
+	// where the end is shown), not the rule's thresholds.
+	r.PassWindows, r.FailWindows = v.rates[r.Low].passes, v.rates[r.High].fails
 	for _, p := range f.Probes {
 		if p.Result != nil {
 			r.Seconds += p.Result.DurationSeconds

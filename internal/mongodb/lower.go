@@ -95,8 +95,7 @@ func newLower(opts *options.ClientOptions) (*lower, error) {
 		// connection for every operation in flight (911 in a 3-second run
 		// at 12,000 ops/s): a connection storm on the server measured,
 		// which slowed the test server's every later operation.
-		n := uint64(config.DefaultMaxPoolSize)
-		opts.SetMaxPoolSize(n)
+		opts.SetMaxPoolSize(config.DefaultMaxPoolSize)
 	}
 	cfg, err := topology.NewAuthenticatorConfig(l.auth, topology.WithAuthConfigClock(l.clock), topology.WithAuthConfigClientOptions(opts))
 	if err != nil {

@@ -114,9 +114,10 @@ type RateInterval struct {
 	// Edge are the rates inside the interval whose windows disagreed:
 	// the SLO held in some and not in others (capacity.NeedPass).
 	Edge []float64 `json:"edge,omitempty"`
-	// PassWindows and FailWindows are the windows that show a rate to
-	// pass (none failing at or below it) and to fail (none passing at
-	// or above it, unless one was not carried).
+	// PassWindows and FailWindows are the runs measured at Low (none
+	// failing at or below it) and at High (none passing at or above it,
+	// unless one was not carried): at least capacity.NeedPass and
+	// NeedFail where that end is shown.
 	PassWindows int `json:"passWindows,omitempty"`
 	FailWindows int `json:"failWindows,omitempty"`
 	// Unshown names the ends ("low", "high") the probe budget left
