@@ -79,11 +79,13 @@ func TestCaptureMeasuresAndBoundsItsImpact(t *testing.T) {
 	if code == ExitProtected && !regexp.MustCompile(`(?m)^mongoload: the profiler cost the source .*[0-9]%.*even at sampleRate 0.01`).MatchString(errs) {
 		t.Errorf("exit 28 without the line naming the impact:\n%s", errs)
 	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !regexp.MustCompile(`sampleRate 0\.01`).Match(data) {
+	// A guard that trips before the window's first entry was read (on a
+	// loaded host it can) has nothing to write, and says so.
+	if data, err := os.ReadFile(out); err != nil {
+		if code != ExitProtected || !strings.Contains(errs, "no operation to capture") {
+			t.Fatalf("%v, and no line saying nothing was read:\n%s", err, all)
+		}
+	} else if !regexp.MustCompile(`sampleRate 0\.01`).Match(data) {
 		t.Errorf("the file does not record the sample rate of the window:\n%s", data)
 	}
 	st, err := cl.Profiler(ctx, db)
