@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/mongoload/mongoload/internal/dbcommand"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -17,7 +18,7 @@ import (
 // collections it created and how many keys it has handed out in them. A
 // collection without a mark was not created by mongoload, and is only
 // written to when the user says so.
-const MetaCollection = "mongoload_meta"
+const MetaCollection = dbcommand.MetaCollection
 
 // SetupOptions says what Prepare may do to the server.
 type SetupOptions struct {
