@@ -11,12 +11,12 @@ import (
 	"github.com/mongoload/mongoload/internal/run"
 )
 
-const replayArgs = "TRACE --uri URI [--speed 2 | --speed max] [--loop N] [--allow-existing] [--out results.json]"
+const replayArgs = "TRACE --uri URI [--speed 2 | --speed max] [--loop N] [--allow-existing] [--replay-ddl] [--out results.json]"
 
 // replaySettings are the settings replay takes: the connection, the
 // ownership rule, the open loop's cap and the run's outputs.
 var replaySettings = []string{"uri", "username", "auth-source", "app-name", "max-pool-size", "compressors", "connect-timeout",
-	"server-selection-timeout", "op-timeout", "write-concern", "allow-existing", "write-to-source", "max-in-flight", "interval",
+	"server-selection-timeout", "op-timeout", "write-concern", "allow-existing", "create-indexes", "replay-ddl", "replay-admin", "write-to-source", "max-in-flight", "interval",
 	"grace", "out", "label", "history", "quiet", "hdr-log", "server-telemetry", "server-stats"}
 
 // speedRange is --speed's: a factor of the captured pace.

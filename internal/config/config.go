@@ -228,6 +228,12 @@ type Run struct {
 	// WriteToSource: a long, blocking build on production is asked for
 	// on the command that does it.
 	CreateIndexes bool `yaml:"-" json:"-"`
+	// ReplayDDL and ReplayAdmin let a replay send the trace's DDL
+	// (collection and index commands, still under the ownership rule) and
+	// its server administration (and commands mongoload does not know).
+	// Only a flag or the environment sets them, as WriteToSource.
+	ReplayDDL   bool `yaml:"-" json:"-"`
+	ReplayAdmin bool `yaml:"-" json:"-"`
 	// RandomSeed seeds the data (seeding, mongoload load) and the value
 	// pools; OperationSeed seeds the operations (keys, values, the mix).
 	// OperationSeed 0 means a fresh one per run: a fixed one would have

@@ -3,6 +3,7 @@ package mongodb
 import (
 	"fmt"
 
+	"github.com/mongoload/mongoload/internal/dbcommand"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -24,6 +25,15 @@ import (
 // words (--create-indexes); it never drops or alters one. It says which of
 // the workload's indexes such a collection lacks (missingNotice).
 //
+// A replay's DDL (a drop, a rename, an index built or dropped: only with
+// --replay-ddl, Collection.AlteredBy) touches only a collection mongoload
+// created: on any other it is refused, --allow-existing or not, but an
+// index build with --create-indexes. Nothing is created, written or
+// altered in a namespace of the server's own (dbcommand.Reserved: admin,
+// local, config, system collections, $cmd), whatever the flags; reading
+// one that exists is allowed. What a command does to which namespace is
+// internal/dbcommand's reading; this rule decides over it.
+//
 // Sharding and index creation also need setup enabled (SetupOptions.Create).
 
 // ownership is what the rule decided for one collection.
@@ -39,9 +49,18 @@ type ownership struct {
 // ErrNotOurs, naming the writer and the fix, when the run would write to
 // a collection it may not.
 func decideOwnership(col *workload.Collection, ours, exists bool, o SetupOptions, fill string) (ownership, error) {
+	if why := dbcommand.Reserved(col.Namespace()); why != "" {
+		return reserved(col, exists, why, fill)
+	}
 	d := ownership{ours: ours, writable: ours || o.AllowExisting}
 	d.index = o.Create && !o.SkipIndexes && (!exists || o.CreateIndexes || o.OwnIndexes && ours)
 	d.shard = o.Create && ours
+	if col.AlteredBy != "" && exists && !ours && !(col.IndexBuildsOnly && o.CreateIndexes) {
+		if col.IndexBuildsOnly {
+			return d, fmt.Errorf("%w: %s existed before and %s: mongoload builds an index on a collection it did not create only with --create-indexes (or leave the trace's DDL unsent: without --replay-ddl)", ErrNotOurs, col.Namespace(), col.AlteredBy)
+		}
+		return d, fmt.Errorf("%w: %s existed before and %s: mongoload never drops, renames or alters a collection it did not create, nor its indexes, --allow-existing or not: leave the trace's DDL unsent (without --replay-ddl: it is counted), or replay into a copy whose collections mongoload created", ErrNotOurs, col.Namespace(), col.AlteredBy)
+	}
 	if d.writable {
 		return d, nil
 	}
@@ -61,6 +80,27 @@ func decideOwnership(col *workload.Collection, ours, exists bool, o SetupOptions
 	// The hint never suggests --drop: this collection is someone else's
 	// (issue 30: a captured workload run against its source).
 	return d, fmt.Errorf("%w: %s existed before and %s; mongoload writes only to collections it created: point the workload at a database of its own, or at a test deployment (--allow-existing writes into this one anyway: only for data you can lose)", ErrNotOurs, col.Namespace(), why)
+}
+
+// reserved decides for a namespace of the server's own: read when it
+// exists, nothing else.
+func reserved(col *workload.Collection, exists bool, why, fill string) (ownership, error) {
+	var what string
+	switch {
+	case !exists:
+		what = "setup would create it"
+	case col.AlteredBy != "":
+		what = col.AlteredBy
+	case col.WrittenBy != "":
+		what = col.WrittenBy
+	case col.Writes:
+		what = "this workload writes to it"
+	case fill != "":
+		what = fill
+	default:
+		return ownership{}, nil // reads only
+	}
+	return ownership{}, fmt.Errorf("%w: %s is %s, and %s: mongoload creates nothing there, and writes into or alters nothing there, whatever the flags", ErrNotOurs, col.Namespace(), why, what)
 }
 
 // rights are what setup decided for one namespace of this client's runs,

@@ -183,7 +183,7 @@ func (cl *Client) apply(ctx context.Context, st *colState, o SetupOptions, shard
 			return nil, fmt.Errorf("forget %s in %s.%s: %w", col.Namespace(), col.Database, MetaCollection, err)
 		}
 	}
-	if !st.exists {
+	if !st.exists && !col.LeaveMissing {
 		if err := db.CreateCollection(ctx, col.Name, createOptions(col)); err != nil {
 			return nil, createError(col, err)
 		}

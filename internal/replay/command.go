@@ -10,6 +10,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/mongoload/mongoload/internal/dbcommand"
 )
 
 // sessionFields are what a driver adds to a command for its session, its
@@ -24,48 +26,56 @@ var sessionFields = map[string]bool{
 	"databaseVersion": true, "clientOperationKey": true,
 }
 
-// notTheApplications are commands a driver sends for itself (cursors,
-// sessions, handshakes, authentication, monitoring) or a recording's own
-// (MongoDB's traffic recording holds every message, these included).
-var notTheApplications = map[string]bool{
-	"getMore": true, "killCursors": true, "endSessions": true, "hello": true, "isMaster": true, "ismaster": true, "ping": true,
-	"saslStart": true, "saslContinue": true, "authenticate": true, "logout": true, "buildInfo": true, "buildinfo": true,
-	"startTrafficRecording": true, "stopTrafficRecording": true,
-}
-
 // Why an entry is not sent.
 const (
 	WhyGetMore   = "getMores (each replayed find or aggregate reads its own cursor to its end)"
 	WhyNoDocs    = "inserts recorded without their documents (sent as a document sequence, which the source does not record)"
 	WhyTruncated = "commands the source truncated ($truncated)"
-	WhyOther     = "commands that are not an operation of the application"
+	WhyUnread    = "commands that did not read"
 )
 
-// command makes the command to send for one entry, or says why there is
-// none: the source's command less its session fields, and an update or a
-// delete statement (the profiler records statements) wrapped in its command.
-func command(op, ns string, cmd bson.Raw) ([]byte, string) {
+// command makes the command to send for one entry and its class under
+// the ownership rule (internal/dbcommand), or says why there is none: the
+// source's command less its session fields, and an update or a delete
+// statement (the profiler records statements) wrapped in its command.
+// What the policy does not send is said by why, naming the command.
+func command(op, ns string, cmd bson.Raw, pol dbcommand.Policy) ([]byte, dbcommand.Class, string) {
 	if op == "getmore" {
-		return nil, WhyGetMore
+		return nil, dbcommand.Class{}, WhyGetMore
 	}
 	els, err := cmd.Elements()
 	if err != nil || len(els) == 0 {
-		return nil, WhyOther
+		return nil, dbcommand.Class{}, WhyUnread
 	}
 	if cmd.Lookup("$truncated").Type != 0 {
-		return nil, WhyTruncated
+		return nil, dbcommand.Class{}, WhyTruncated
 	}
 	_, coll, _ := strings.Cut(ns, ".")
+	var out []byte
 	switch first := els[0].Key(); {
 	case op == "update" && first != "update":
-		return wrap("update", coll, "updates", cmd), ""
+		out = wrap("update", coll, "updates", cmd)
 	case op == "remove" && first != "delete":
-		return wrap("delete", coll, "deletes", cmd), ""
+		out = wrap("delete", coll, "deletes", cmd)
 	case first == "insert" && cmd.Lookup("documents").Type == 0:
-		return nil, WhyNoDocs
-	case notTheApplications[first]:
-		return nil, WhyOther
+		return nil, dbcommand.Class{}, WhyNoDocs
+	default:
+		out = strip(els)
 	}
+	// Classified as sent, on the database it was sent to ($db, which the
+	// source's command may carry, wins over the entry's).
+	cls := dbcommand.Classify(dbOf(ns), cmd)
+	if op == "update" || op == "remove" {
+		cls = dbcommand.Classify(dbOf(ns), out)
+	}
+	if why := pol.Skip(cls); why != "" {
+		return nil, cls, why
+	}
+	return out, cls, ""
+}
+
+// strip is the command less the source's session fields and clock.
+func strip(els []bson.RawElement) []byte {
 	idx, out := bsoncore.AppendDocumentStart(nil)
 	for _, e := range els {
 		k := e.Key()
@@ -85,7 +95,7 @@ func command(op, ns string, cmd bson.Raw) ([]byte, string) {
 		out = append(out, e...)
 	}
 	out, _ = bsoncore.AppendDocumentEnd(out, idx)
-	return out, ""
+	return out
 }
 
 // wrap makes {name: coll, list: [statement]}.

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongoload/mongoload/internal/dbcommand"
 )
 
 func raw(t *testing.T, d bson.D) bson.Raw {
@@ -43,9 +45,14 @@ func TestCommand(t *testing.T) {
 		{"insert without its documents", "insert", bson.D{{Key: "insert", Value: "c"}, {Key: "ordered", Value: true}}, nil, WhyNoDocs},
 		{"getMore", "getmore", bson.D{{Key: "getMore", Value: int64(9)}, {Key: "collection", Value: "c"}}, nil, WhyGetMore},
 		{"truncated", "query", bson.D{{Key: "$truncated", Value: "find..."}}, nil, WhyTruncated},
-		{"killCursors", "command", bson.D{{Key: "killCursors", Value: "c"}}, nil, WhyOther},
+		{"killCursors", "command", bson.D{{Key: "killCursors", Value: "c"}}, nil, dbcommand.WhyDriver},
+		// Not a data operation: not sent without the flag that asks for it, named.
+		{"dropIndexes", "command", bson.D{{Key: "dropIndexes", Value: "c"}, {Key: "index", Value: "a_1"}}, nil,
+			"dropIndexes: DDL (it creates, drops, renames, re-indexes or alters a collection): sent only with --replay-ddl"},
+		{"shutdown", "command", bson.D{{Key: "shutdown", Value: 1}}, nil,
+			"shutdown: no data operation (server administration, or a command mongoload does not know): sent only with --replay-admin"},
 	} {
-		got, why := command(c.op, "d.c", raw(t, c.cmd))
+		got, _, why := command(c.op, "d.c", raw(t, c.cmd), dbcommand.Policy{})
 		switch {
 		case c.want == nil && why != c.notFor:
 			t.Errorf("%s: sent %v (why %q), want not sent for %q", c.name, bson.Raw(got), why, c.notFor)

@@ -13,20 +13,34 @@ import (
 )
 
 // Plan is the replay's plan: one operation per shape (Trace.Shapes'
-// order), each on its collection; a collection that some shape writes to
-// is marked so, and the ownership rule applies to it at setup.
+// order), each on the database it was sent to; every namespace the sent
+// commands read, write into or alter is one of its collections, marked
+// with what writes or alters it, and the ownership rule applies to each
+// at setup (internal/mongodb), before anything is written: a write into
+// a collection mongoload did not create is refused (exit 19) unless
+// --allow-existing, an alteration always, but an index build with
+// --create-indexes. An operation on a namespace of the server's own
+// (admin.$cmd, a read of local.oplog.rs) runs there and is no collection
+// of the plan: setup creates nothing there.
 func (t *Trace) Plan() *workload.Plan {
 	p := &workload.Plan{Name: "replay " + t.Path, Source: t.Path}
 	cols := map[string]*workload.Collection{}
 	for _, ns := range t.Namespaces {
 		db, coll, _ := strings.Cut(ns.NS, ".")
-		c := &workload.Collection{Database: db, Name: coll, Keys: generate.NewKeySpace(0, 0), Writes: ns.Writes > 0}
+		c := &workload.Collection{Database: db, Name: coll, Keys: generate.NewKeySpace(0, 0), Writes: ns.Writes > 0,
+			WrittenBy: ns.WrittenBy, AlteredBy: ns.AlteredBy, IndexBuildsOnly: ns.Alters > 0 && ns.IndexBuildsOnly,
+			LeaveMissing: ns.Reads == 0 && ns.Writes == 0}
 		cols[ns.NS] = c
 		p.Collections = append(p.Collections, c)
 	}
 	for _, sh := range t.Shapes {
+		col := cols[sh.NS]
+		if col == nil {
+			db, coll, _ := strings.Cut(sh.NS, ".")
+			col = &workload.Collection{Database: db, Name: coll, Keys: generate.NewKeySpace(0, 0)}
+		}
 		p.Ops = append(p.Ops, &workload.Op{Index: sh.Index, Name: sh.Name, Type: sh.Type, Kind: workload.Replay,
-			Weight: float64(sh.Count), Collection: cols[sh.NS], StaticOptions: true})
+			Weight: float64(sh.Count), Collection: col, StaticOptions: true})
 	}
 	p.Mix = workload.NewMix(p.Ops)
 	return p
@@ -90,7 +104,7 @@ func (fd *Feed) Next() (*engine.Fed, bool) {
 			fd.err = fd.open()
 			continue
 		}
-		cmd, why := command(e.Op, e.NS, e.Cmd)
+		cmd, _, why := command(e.Op, e.NS, e.Cmd, fd.t.Policy)
 		sh := fd.t.byShape[e.Shape]
 		if why != "" || sh == nil {
 			continue

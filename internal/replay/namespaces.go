@@ -22,6 +22,9 @@ func (t *Trace) checkNamespaces(ctx context.Context, log io.Writer, cfg *config.
 	}
 	defer cl.Close()
 	for _, ns := range t.Namespaces {
+		if ns.Reads == 0 && ns.Writes == 0 {
+			continue // only DDL names it: the command itself creates, renames into or drops it
+		}
 		db, coll, _ := strings.Cut(ns.NS, ".")
 		reply, err := cl.Command(ctx, db, bson.D{{Key: "listCollections", Value: 1}, {Key: "filter", Value: bson.D{{Key: "name", Value: coll}}}, {Key: "nameOnly", Value: true}})
 		if err != nil {

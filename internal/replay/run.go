@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/dbcommand"
 	"github.com/mongoload/mongoload/internal/engine"
 	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/recording"
@@ -54,7 +56,7 @@ func Run(ctx context.Context, cfg *config.Config, o Options) (*Result, error) {
 	if err := mongodb.CheckURI(cfg.Connection.URI); err != nil {
 		return nil, err
 	}
-	t, err := Scan(o.Trace)
+	t, err := Scan(o.Trace, Policy(cfg))
 	if err != nil {
 		return nil, unreadable(err)
 	}
@@ -90,6 +92,12 @@ func Run(ctx context.Context, cfg *config.Config, o Options) (*Result, error) {
 		res.ReadErr = unreadable(fmt.Errorf("the trace could not be read again after its first pass: %w", err))
 	}
 	return res, nil
+}
+
+// Policy is what a replay sends beyond data reads and writes, as cfg's
+// flags ask (--replay-ddl, --replay-admin).
+func Policy(cfg *config.Config) dbcommand.Policy {
+	return dbcommand.Policy{DDL: cfg.Run.ReplayDDL, Admin: cfg.Run.ReplayAdmin}
 }
 
 // unreadable is a trace that cannot be read: the exit code of an
@@ -137,6 +145,9 @@ func (t *Trace) line(p Pace) string {
 	}
 	if t.Lanes {
 		s += "; each captured connection keeps its order"
+	}
+	if len(t.Skipped) > 0 {
+		s += "\nreplay: not sent" + strings.TrimPrefix(t.skippedText(), "; not sent")
 	}
 	if ok, cov := t.Coverage(); !ok {
 		s += "\nreplay: the trace is a sample, not every operation: " + cov

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mongoload/mongoload/internal/dbcommand"
 	"github.com/mongoload/mongoload/internal/trace"
 )
 
@@ -28,6 +29,7 @@ type Trace struct {
 	Shapes      []*Shape         // in order of count, most first
 	Namespaces  []*Namespace     // in order of first use
 	Lanes       bool             // the source names connections: their order is kept
+	Policy      dbcommand.Policy // what is sent beyond data reads and writes (--replay-ddl, --replay-admin)
 	SourceTime  time.Duration    // the sent entries' durations on the source, summed
 	Peak        int              // the most operations in flight at once on the source
 	ends        endHeap
@@ -44,31 +46,50 @@ type Shape struct {
 	Index int // the plan's operation
 }
 
-// Namespace is one collection the trace touches.
+// Namespace is one collection the trace's sent commands touch: read on,
+// written into (their own collection, a pipeline's $out...) or altered
+// (DDL, with --replay-ddl). The server's own namespaces (dbcommand.Reserved)
+// are none: setup never prepares them.
 type Namespace struct {
-	NS            string
-	Reads, Writes int64
+	NS                    string
+	Reads, Writes, Alters int64
+	WrittenBy, AlteredBy  string // the first command that writes into it, that alters it
+	IndexBuildsOnly       bool   // every command that alters it only builds indexes
 }
 
 // Span is the captured schedule's length, first start to last.
 func (t *Trace) Span() time.Duration { return t.Last.Sub(t.First) }
 
-// Scan reads the whole trace once.
-func Scan(path string) (*Trace, error) {
+// Scan reads the whole trace once; pol says what it sends beyond data
+// reads and writes.
+func Scan(path string, pol dbcommand.Policy) (*Trace, error) {
 	r, err := openEntries(path)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	t := &Trace{Path: path, Header: r.Header, Skipped: map[string]int64{}, byShape: map[string]*Shape{}}
+	t := &Trace{Path: path, Header: r.Header, Policy: pol, Skipped: map[string]int64{}, byShape: map[string]*Shape{}}
 	nss := map[string]*Namespace{}
+	use := func(ns string) *Namespace {
+		if dbcommand.Reserved(ns) != "" {
+			return nil // the server's, never set up: only a read reaches it (Policy.Skip)
+		}
+		n := nss[ns]
+		if n == nil {
+			n = &Namespace{NS: ns, IndexBuildsOnly: true}
+			nss[ns] = n
+			t.Namespaces = append(t.Namespaces, n)
+		}
+		return n
+	}
 	for {
 		e, err := r.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		t.Entries++
-		if _, why := command(e.Op, e.NS, e.Cmd); why != "" {
+		_, cls, why := command(e.Op, e.NS, e.Cmd, pol)
+		if why != "" {
 			t.Skipped[why]++
 			continue
 		}
@@ -86,21 +107,11 @@ func Scan(path string) (*Trace, error) {
 		}
 		sh := t.byShape[e.Shape]
 		if sh == nil {
-			sh = &Shape{Key: e.Shape, Type: opType(e.Shape), NS: e.NS}
+			sh = &Shape{Key: e.Shape, Type: opType(e.Shape), NS: cls.NS}
 			t.byShape[e.Shape] = sh
 		}
 		sh.Count++
-		ns := nss[e.NS]
-		if ns == nil {
-			ns = &Namespace{NS: e.NS}
-			nss[e.NS] = ns
-			t.Namespaces = append(t.Namespaces, ns)
-		}
-		if writes(sh.Type) {
-			ns.Writes++
-		} else {
-			ns.Reads++
-		}
+		t.touch(cls, use)
 	}
 	var skipped map[string]int64
 	t.Trailer, t.Damage, skipped = r.End()
@@ -141,12 +152,33 @@ func (t *Trace) name() {
 
 func dbOf(ns string) string { db, _, _ := strings.Cut(ns, "."); return db }
 
-func writes(typ string) bool {
-	switch typ {
-	case "find", "aggregate", "countDocuments", "distinct":
-		return false
+// touch counts what a sent command does to each namespace it names.
+func (t *Trace) touch(cls dbcommand.Class, use func(string) *Namespace) {
+	switch cls.Kind {
+	case dbcommand.Read:
+		if n := use(cls.NS); n != nil {
+			n.Reads++
+		}
+	case dbcommand.Write:
+		for _, w := range cls.Writes {
+			if n := use(w.NS); n != nil {
+				n.Writes++
+				if n.WrittenBy == "" {
+					n.WrittenBy = fmt.Sprintf("the trace's %s writes into it (%s)", cls.Name, w.How)
+				}
+			}
+		}
+	case dbcommand.DDL:
+		for _, ns := range cls.Alters {
+			if n := use(ns); n != nil {
+				n.Alters++
+				n.IndexBuildsOnly = n.IndexBuildsOnly && cls.IndexOnly()
+				if n.AlteredBy == "" || !cls.IndexOnly() && strings.Contains(n.AlteredBy, "createIndexes") {
+					n.AlteredBy = "the trace's " + cls.Name + " alters it"
+				}
+			}
+		}
 	}
-	return true
 }
 
 // lane is the connection whose order an entry keeps: a log's connection

@@ -48,6 +48,17 @@ type Collection struct {
 	// WrittenBy names the first pipeline stage that writes into it, when
 	// one does: the ownership rule's refusal quotes it.
 	WrittenBy string
+	// AlteredBy names the first command of a replay that alters it (DDL:
+	// a drop, a rename, an index built or dropped...); IndexBuildsOnly
+	// when every such command only builds indexes. The ownership rule
+	// lets none touch a collection mongoload did not create, but an
+	// index build with --create-indexes.
+	AlteredBy       string
+	IndexBuildsOnly bool
+	// LeaveMissing: setup does not create it when it is missing (only a
+	// replay's DDL names it: the command itself creates, renames into or
+	// drops it).
+	LeaveMissing bool
 	// OutputOnly: no collection of the workload, only a pipeline's
 	// target (it has no template, no key space to seed).
 	OutputOnly bool
