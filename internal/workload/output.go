@@ -2,8 +2,10 @@ package workload
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/dbcommand"
 	"github.com/mongoload/mongoload/internal/generate"
 )
 
@@ -23,7 +25,8 @@ func (o Output) Describe() string {
 }
 
 // pipelineOutputs lists the namespaces the stages of a pipeline write
-// into, in the forms the server takes:
+// into (dbcommand.WritingStages; a recorded pipeline's are read by
+// dbcommand.PipelineTargets), in the forms the server takes:
 //
 //	{$out: "c"}  {$out: {db: "d", coll: "c"}}
 //	{$merge: "c"}  {$merge: {into: "c"}}  {$merge: {into: {db: "d", coll: "c"}}}
@@ -34,9 +37,10 @@ func pipelineOutputs(pipeline config.Value, db string) ([]Output, error) {
 	for _, stage := range pipeline.Items {
 		for _, f := range stage.Fields {
 			target := f.Value
-			switch f.Key {
-			case "$out":
-			case "$merge":
+			if !slices.Contains(dbcommand.WritingStages, f.Key) {
+				continue
+			}
+			if f.Key == "$merge" {
 				if target.Kind == config.KindDoc {
 					into, ok := target.Param("into")
 					if !ok {
@@ -44,8 +48,6 @@ func pipelineOutputs(pipeline config.Value, db string) ([]Output, error) {
 					}
 					target = into
 				}
-			default:
-				continue
 			}
 			d, c, err := namespaceOf(target, db, f.Key)
 			if err != nil {
