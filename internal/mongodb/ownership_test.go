@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/mongoload/mongoload/internal/dbcommand"
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
@@ -202,4 +203,42 @@ func prepareOne(ctx context.Context, cl *Client, col *workload.Collection, o Set
 		return nil, err
 	}
 	return cl.apply(ctx, st, o, sharded)
+}
+
+// TestOwnershipRuleForCommands: what a replayed command alters (its DDL,
+// with --replay-ddl) touches only a collection mongoload created, whatever
+// --allow-existing says, but an index build with --create-indexes; nothing
+// is created, written or altered in the server's own namespaces, read only.
+func TestOwnershipRuleForCommands(t *testing.T) {
+	drop := &workload.Collection{Database: "crm", Name: "people", AlteredBy: "the trace's dropIndexes alters it"}
+	build := &workload.Collection{Database: "crm", Name: "people", AlteredBy: "the trace's createIndexes alters it", IndexBuildsOnly: true}
+	all := SetupOptions{Create: true, AllowExisting: true, CreateIndexes: true}
+	for _, c := range []struct {
+		name         string
+		col          *workload.Collection
+		ours, exists bool
+		o            SetupOptions
+		refuse       string
+	}{
+		{"DDL on its own", drop, true, true, SetupOptions{Create: true}, ""},
+		{"DDL on a missing one", drop, true, false, SetupOptions{Create: true}, ""},
+		{"DDL on a foreign one, every flag", drop, false, true, all, "never drops, renames or alters a collection it did not create"},
+		{"index build on a foreign one", build, false, true, SetupOptions{Create: true, AllowExisting: true}, "only with --create-indexes"},
+		{"index build on a foreign one, --create-indexes", build, false, true, SetupOptions{Create: true, CreateIndexes: true}, ""},
+		{"read of admin", &workload.Collection{Database: "admin", Name: "system.version"}, false, true, all, ""},
+		{"admin, missing", &workload.Collection{Database: "admin", Name: "x"}, true, false, all, "the server's own database admin (admin.x), and setup would create it"},
+		{"write into local", &workload.Collection{Database: "local", Name: "oplog.rs", Writes: true}, false, true, all, "this workload writes to it: mongoload creates nothing there"},
+		{"$cmd", &workload.Collection{Database: "crm", Name: "$cmd"}, true, false, all, "a command's pseudo-collection (crm.$cmd)"},
+		{"system collection altered", &workload.Collection{Database: "crm", Name: "system.views", AlteredBy: "the trace's drop alters it"}, false, true, all, "a system collection"},
+	} {
+		got, err := decideOwnership(c.col, c.ours, c.exists, c.o, "")
+		switch {
+		case c.refuse == "" && err != nil:
+			t.Errorf("%s: refused: %v", c.name, err)
+		case c.refuse != "" && (!errors.Is(err, ErrNotOurs) || !strings.Contains(err.Error(), c.refuse)):
+			t.Errorf("%s: %v, want ErrNotOurs saying %q", c.name, err, c.refuse)
+		case c.refuse == "" && dbcommand.Reserved(c.col.Namespace()) != "" && (got.writable || got.index || got.shard):
+			t.Errorf("%s: %+v: a namespace of the server's own is read only", c.name, got)
+		}
+	}
 }
