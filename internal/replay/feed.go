@@ -104,8 +104,8 @@ func (fd *Feed) Next() (*engine.Fed, bool) {
 			fd.err = fd.open()
 			continue
 		}
-		cmd, _, why := command(e.Op, e.NS, e.Cmd, fd.t.Policy)
-		sh := fd.t.byShape[e.Shape]
+		cmd, cls, why := command(e.Op, e.NS, e.Cmd, fd.t.Policy)
+		sh := fd.t.byShape[shapeKey(e.Shape, cls)]
 		if why != "" || sh == nil {
 			continue
 		}

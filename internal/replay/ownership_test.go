@@ -2,6 +2,8 @@ package replay
 
 import (
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -25,16 +27,20 @@ func TestTracePlanCarriesWhatCommandsWriteAndAlter(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := time.Unix(1_700_000_000, 0)
-	add := func(ns, op string, cmd bson.D) {
+	addShaped := func(ns, op, shape string, cmd bson.D) {
 		b, err := bson.Marshal(cmd)
 		if err != nil {
 			t.Fatal(err)
 		}
 		at = at.Add(time.Millisecond)
-		if err := w.Add(trace.Entry{Start: at, Dur: time.Millisecond, NS: ns, Op: op, Cmd: b, Shape: string(b)}); err != nil {
+		if shape == "" {
+			shape = string(b)
+		}
+		if err := w.Add(trace.Entry{Start: at, Dur: time.Millisecond, NS: ns, Op: op, Cmd: b, Shape: shape}); err != nil {
 			t.Fatal(err)
 		}
 	}
+	add := func(ns, op string, cmd bson.D) { addShaped(ns, op, "", cmd) }
 	add("app.items", "query", bson.D{{Key: "find", Value: "items"}})
 	add("app.items", "command", bson.D{{Key: "aggregate", Value: "items"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$out", Value: bson.D{{Key: "db", Value: "crm"}, {Key: "coll", Value: "orders"}}}}}}})
 	add("crm.people", "command", bson.D{{Key: "dropIndexes", Value: "people"}, {Key: "index", Value: "ssn_1"}})
@@ -42,6 +48,10 @@ func TestTracePlanCarriesWhatCommandsWriteAndAlter(t *testing.T) {
 	add("admin.$cmd", "command", bson.D{{Key: "shutdown", Value: 1}})
 	add("crm.$cmd", "command", bson.D{{Key: "aggregate", Value: 1}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$documents", Value: bson.A{}}}}}})
 	add("app.items", "command", bson.D{{Key: "insert", Value: "system.js"}, {Key: "documents", Value: bson.A{bson.D{}}}})
+	// One shape in two databases (a recording's shapes name no database):
+	// two operations, each sent where the rule checked it.
+	addShaped("app.items", "insert", "insert items", bson.D{{Key: "insert", Value: "items"}, {Key: "documents", Value: bson.A{bson.D{}}}})
+	addShaped("crm.items", "insert", "insert items", bson.D{{Key: "insert", Value: "items"}, {Key: "documents", Value: bson.A{bson.D{}}}})
 	if err := w.Close(trace.Trailer{}); err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +60,7 @@ func TestTracePlanCarriesWhatCommandsWriteAndAlter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := plan(plain); got != "app.items read; crm.orders written by the trace's aggregate writes into it ($out); " {
+	if got := plan(plain); got != "app.items written by the trace's insert writes into it (insert); crm.orders written by the trace's aggregate writes into it ($out); crm.items written by the trace's insert writes into it (insert); " {
 		t.Errorf("without flags, the plan's collections: %q", got)
 	}
 	for why, n := range map[string]int64{
@@ -63,16 +73,23 @@ func TestTracePlanCarriesWhatCommandsWriteAndAlter(t *testing.T) {
 			t.Errorf("not sent %v: want %d under %q", plain.Skipped, n, why)
 		}
 	}
-	if plain.Sent != 3 {
-		t.Errorf("%d sent, want the find, the $out and the read of crm.$cmd", plain.Sent)
+	if plain.Sent != 5 {
+		t.Errorf("%d sent, want the find, the $out, the read of crm.$cmd and the two inserts", plain.Sent)
+	}
+	var sentOn []string
+	for _, op := range plain.Plan().Ops {
+		sentOn = append(sentOn, op.Collection.Namespace())
+	}
+	if slices.Sort(sentOn); strings.Join(sentOn, " ") != "app.items app.items app.items crm.$cmd crm.items" {
+		t.Errorf("operations sent on %v: want the find, the $out and one insert on app.items, the read on crm.$cmd, the other insert on crm.items", sentOn)
 	}
 
 	ddl, err := Scan(path, dbcommand.Policy{DDL: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := plan(ddl); got != "app.items read; crm.orders written by the trace's aggregate writes into it ($out) altered by the trace's renameCollection alters it; "+
-		"crm.people altered by the trace's dropIndexes alters it left missing; crm.moved altered by the trace's renameCollection alters it left missing; " {
+	if got := plan(ddl); got != "app.items written by the trace's insert writes into it (insert); crm.orders written by the trace's aggregate writes into it ($out) altered by the trace's renameCollection alters it; "+
+		"crm.people altered by the trace's dropIndexes alters it left missing; crm.moved altered by the trace's renameCollection alters it left missing; crm.items written by the trace's insert writes into it (insert); " {
 		t.Errorf("with --replay-ddl, the plan's collections: %q", got)
 	}
 }

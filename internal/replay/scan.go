@@ -105,10 +105,10 @@ func Scan(path string, pol dbcommand.Policy) (*Trace, error) {
 		if lane(e.Conn) != "" {
 			t.Lanes = true
 		}
-		sh := t.byShape[e.Shape]
+		sh := t.byShape[shapeKey(e.Shape, cls)]
 		if sh == nil {
 			sh = &Shape{Key: e.Shape, Type: opType(e.Shape), NS: cls.NS}
-			t.byShape[e.Shape] = sh
+			t.byShape[shapeKey(e.Shape, cls)] = sh
 		}
 		sh.Count++
 		t.touch(cls, use)
@@ -151,6 +151,13 @@ func (t *Trace) name() {
 }
 
 func dbOf(ns string) string { db, _, _ := strings.Cut(ns, "."); return db }
+
+// shapeKey is the operation an entry is sent as: its shape on the
+// namespace it runs on. A shape names no database (a recording's "insert
+// items"), and the operation is sent on its collection's database: two
+// databases' entries of one shape are two operations, each sent where the
+// ownership rule checked it.
+func shapeKey(shape string, cls dbcommand.Class) string { return shape + "\x00" + cls.NS }
 
 // touch counts what a sent command does to each namespace it names.
 func (t *Trace) touch(cls dbcommand.Class, use func(string) *Namespace) {
