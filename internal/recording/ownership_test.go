@@ -96,7 +96,7 @@ func TestRecordedCommandsPassTheOwnershipRule(t *testing.T) {
 		{name: "createIndexes with --replay-ddl --create-indexes", cmd: bson.D{{Key: "createIndexes", Value: "people"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "status", Value: 1}}}, {Key: "name", Value: "status_1"}}}}},
 			flags: both(replayDDL, createIndexes), after: fmt.Sprintf("fx [orders people] people 2 [_id_ ssn_1 status_1] orders 1; admin [%s]; app [items mongoload_meta]", adminColls(t, cl))},
 		{name: "rename of its own with --replay-ddl", cmd: bson.D{{Key: "renameCollection", Value: app + ".items"}, {Key: "to", Value: app + ".moved"}, {Key: "$db", Value: "admin"}},
-			flags: replayDDL, after: fmt.Sprintf("fx [orders people] people 2 [_id_ ssn_1] orders 1; admin [%s]; app [moved mongoload_meta]", adminColls(t, cl))},
+			flags: replayDDL, after: fmt.Sprintf("fx [orders people] people 2 [_id_ ssn_1] orders 1; admin [%s]; app [mongoload_meta moved]", adminColls(t, cl))},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			seed()
