@@ -66,6 +66,10 @@ type Class struct {
 	Alters []string
 	// Database is the database a DDL command drops (dropDatabase).
 	Database string
+	// Opaque: administration that writes, drops or copies data under
+	// another name (applyOps, eval, a server's internal "_..." command),
+	// which the ownership rule cannot check: never sent.
+	Opaque bool
 }
 
 // IndexOnly reports whether a DDL command only builds indexes
@@ -88,6 +92,10 @@ var writesOwn = set("insert", "update", "delete", "findAndModify", "findandmodif
 // ddlOwn alter the collection they name (in their database).
 var ddlOwn = set("create", "drop", "createIndexes", "dropIndexes", "deleteIndexes", "reIndex", "collMod",
 	"convertToCapped", "compact", "createSearchIndexes", "dropSearchIndex", "updateSearchIndex")
+
+// opaque write, drop or copy data the rule cannot see: never sent.
+var opaque = set("applyOps", "doTxn", "eval", "$eval", "godinsert", "emptycapped", "cloneCollection", "clone",
+	"copydb", "cleanupOrphaned", "replSetResizeOplog")
 
 // ddlFull alter the collection they name by its full namespace.
 var ddlFull = set("shardCollection", "reshardCollection", "refineCollectionShardKey", "unshardCollection", "moveCollection")
@@ -150,6 +158,8 @@ func Classify(db string, cmd bson.Raw) Class {
 		c.Kind, c.Alters = DDL, []string{on(to)}
 	case name == "dropDatabase":
 		c.Kind, c.Database = DDL, db
+	default:
+		c.Opaque = opaque[name] || strings.HasPrefix(name, "_")
 	}
 	return c
 }

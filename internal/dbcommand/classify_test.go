@@ -90,6 +90,8 @@ func TestPolicySkip(t *testing.T) {
 		{Policy{DDL: true, Admin: true}, dropDB, "dropDatabase: never sent"},
 		{Policy{DDL: true}, shutdown, "shutdown: no data operation"},
 		{Policy{Admin: true}, shutdown, ""},
+		{Policy{DDL: true, Admin: true}, cls("admin", e{Key: "applyOps", Value: bson.A{}}), "applyOps: never sent"},
+		{Policy{DDL: true, Admin: true}, cls("admin", e{Key: "_shardsvrDropCollection", Value: "c"}), "_shardsvrDropCollection: never sent"},
 		{Policy{DDL: true, Admin: true}, toAdmin, "aggregate writing into the server's own database admin"},
 		{Policy{}, intoMeta, "mongoload's record"},
 		{Policy{Admin: true}, cls("admin", e{Key: "hello", Value: 1}), WhyDriver},

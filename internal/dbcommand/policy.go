@@ -43,6 +43,9 @@ func (p Policy) Skip(c Class) string {
 			}
 		}
 	case Admin:
+		if c.Opaque {
+			return c.Name + ": never sent (it writes, drops or copies data under another name, which the ownership rule cannot check)"
+		}
 		if !p.Admin {
 			return c.Name + ": no data operation (server administration, or a command mongoload does not know): sent only with --replay-admin"
 		}
