@@ -72,7 +72,9 @@ func runsText(runs []results.HistoryRun) string {
 	s := fmt.Sprintf("%d result(s), %s to %s", len(runs), runName(first), runName(last))
 	digests, hosts, versions := distinct(runs, func(r results.HistoryRun) string { return r.Digest }),
 		distinct(runs, func(r results.HistoryRun) string { return r.Host }), distinct(runs, func(r results.HistoryRun) string { return r.Version })
-	s += "; workload digest " + strings.Join(digests, ", ")
+	if len(digests) > 0 { // none: a CSV's runs
+		s += "; workload digest " + strings.Join(digests, ", ")
+	}
 	if len(digests) > 1 {
 		s += " (its definition changed: a change point may be the workload's, not the build's)"
 	}
