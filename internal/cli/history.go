@@ -44,6 +44,11 @@ func historyCommand(ctx context.Context, args []string, o IO) error {
 	}
 	q.Workload, q.Label, opts.Metrics = *workload, *label, *metrics
 	h, err := history.Read(ctx, store, q, opts)
+	if h != nil {
+		for _, s := range h.Skipped {
+			fmt.Fprintf(o.Stderr, "warning: history entry skipped, damaged: %s (delete it; the other results are analysed)\n", s)
+		}
+	}
 	if err != nil {
 		return withCode(historyExit(err), err)
 	}

@@ -35,7 +35,11 @@ func Read(ctx context.Context, spec string, q Query, o Options) (*results.Histor
 	if err != nil {
 		return nil, err
 	}
-	return Analyse(spec, entries, o)
+	h, err := Analyse(spec, entries, o)
+	if d, ok := s.(interface{ Skipped() []string }); ok && h != nil {
+		h.Skipped = d.Skipped()
+	}
+	return h, err
 }
 
 // The ranges of the history command's numbers (config/number.go's rule:

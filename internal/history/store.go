@@ -81,7 +81,7 @@ func Open(ctx context.Context, spec string, forAppend bool) (Store, error) {
 	if err := checkDir(spec, forAppend); err != nil {
 		return nil, err
 	}
-	return dirStore(spec), nil
+	return &dirStore{dir: spec}, nil
 }
 
 func readOnly(spec string) error {
