@@ -68,13 +68,14 @@ func (m Method) ChangePoints(xs []float64, salt uint64) []Split {
 	memo := map[[2]int]Split{} // a segment's best split: it stays until the segment is split
 	var found []Split
 	perm := make([]float64, len(ys))
+	var sp splitter // its buffers serve every scan of the search
 	for {
 		best := Split{Index: -1}
 		for i := 0; i+1 < len(bounds); i++ {
 			seg := [2]int{bounds[i], bounds[i+1]}
 			s, ok := memo[seg]
 			if !ok {
-				tau, t := bestSplit(ys[seg[0]:seg[1]])
+				tau, t := sp.best(ys[seg[0]:seg[1]])
 				s = Split{Index: seg[0] + tau, T: t}
 				memo[seg] = s
 			}
@@ -98,7 +99,7 @@ func (m Method) ChangePoints(xs []float64, salt uint64) []Split {
 			for i := 0; i+1 < len(bounds); i++ {
 				seg := perm[bounds[i]:bounds[i+1]]
 				rng.Shuffle(len(seg), func(a, b int) { seg[a], seg[b] = seg[b], seg[a] })
-				_, t := bestSplit(seg)
+				_, t := sp.best(seg)
 				strongest = max(strongest, t)
 			}
 			// At least as strong, up to rounding: a permutation that only

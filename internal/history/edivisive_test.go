@@ -187,12 +187,14 @@ func TestChangePointsDoNotDependOnScale(t *testing.T) {
 			t.Errorf("times %g: %+v, want %+v", f, got, want)
 		}
 	}
-	shifted := make([]float64, len(xs))
-	for i, x := range xs {
-		shifted[i] = x - 1e4
-	}
-	if got := DefaultMethod.ChangePoints(shifted, 1); !slices.Equal(splitsAt(got), splitsAt(want)) {
-		t.Errorf("shifted by -1e4 (negative values): %v, want %v", splitsAt(got), splitsAt(want))
+	for _, by := range []float64{-1e4, 1e9} { // negative values; noise a millionth of the level
+		shifted := make([]float64, len(xs))
+		for i, x := range xs {
+			shifted[i] = x + by
+		}
+		if got := DefaultMethod.ChangePoints(shifted, 1); !slices.Equal(splitsAt(got), splitsAt(want)) {
+			t.Errorf("shifted by %g: %v, want %v", by, splitsAt(got), splitsAt(want))
+		}
 	}
 	drop := make([]float64, 20)
 	for i := range 10 {
