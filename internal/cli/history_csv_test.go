@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,5 +90,26 @@ func TestHistoryRefusesBadCSV(t *testing.T) {
 		if code != tt.code || !strings.Contains(errs, tt.want) || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
 			t.Errorf("history %s: exit %d, %q; want %d and one line with %q", tt.name, code, errs, tt.code, tt.want)
 		}
+	}
+}
+
+// TestHistoryNearTheLargestFloat (issue 46): a drop from 1.7e308 to 0 is
+// a change point of -100% and a regression (the sums had overflowed to
+// "no change point"), written as a number a person reads.
+func TestHistoryNearTheLargestFloat(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("time,label,throughput\n")
+	for i := 1; i <= 12; i++ {
+		v := "1.7e308"
+		if i > 6 {
+			v = "0"
+		}
+		fmt.Fprintf(&b, "2026-01-%02d,b%d,%s\n", i, i, v)
+	}
+	file := filepath.Join(t.TempDir(), "big.csv")
+	os.WriteFile(file, []byte(b.String()), 0o644)
+	code, out, errs := runCLI(t, context.Background(), nil, "history", file, "--fail-on-regression")
+	if code != ExitRegression || !strings.Contains(out, "at b7: -100.0% (1.7e+308 → 0 ops/s)") {
+		t.Errorf("a drop from 1.7e308 to 0: exit %d, %s%s", code, out, errs)
 	}
 }

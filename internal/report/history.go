@@ -121,6 +121,8 @@ func percent(p float64) string       { return strconv.FormatFloat(p, 'f', -1, 64
 // num is a figure with as many digits as it needs: 1998.6, 0.412.
 func figure(v float64) string {
 	switch a := max(v, -v); {
+	case a >= 1e12: // 1.7e+308, not three hundred digits
+		return strconv.FormatFloat(v, 'g', 4, 64)
 	case a >= 100:
 		return strconv.FormatFloat(v, 'f', 1, 64)
 	case a >= 1:
