@@ -59,8 +59,8 @@ type Split struct {
 // Values that are not finite have no place in a series: the caller leaves
 // them out (series.go) or refuses them where they were read (csvstore.go).
 func (m Method) ChangePoints(xs []float64, salt uint64) []Split {
-	if len(xs) < 3 {
-		return nil
+	if len(xs) < 3 || !(m.PValue > 0 && m.PValue < 1) || m.Permutations < 1 {
+		return nil // no level, no test: the flags' ranges (read.go) keep such a Method out
 	}
 	ys := scaled(xs)
 	rng := rand.New(rand.NewPCG(m.Seed, salt))

@@ -131,6 +131,11 @@ func TestChangePointsAreReproducible(t *testing.T) {
 	if got := DefaultMethod.ChangePoints([]float64{5, 5, 5, 5, 5}, 1); got != nil {
 		t.Errorf("a constant series: %v, want none", got)
 	}
+	for _, p := range []float64{math.NaN(), 1, 0} { // NaN had named every run, p = 1 (issue 46)
+		if got := (Method{PValue: p, Permutations: 199}).ChangePoints(xs, 9); got != nil {
+			t.Errorf("level %g: %v, want no test and no change point", p, got)
+		}
+	}
 }
 
 // TestTStatisticIsItsDefinition: bestSplit's one pass gives, at its τ,
