@@ -16,7 +16,7 @@ import (
 // historyCommand shows a store's series and their change points
 // (docs/history.md); --fail-on-regression gates a CI pipeline on them.
 func historyCommand(ctx context.Context, args []string, o IO) error {
-	fs := newFlags("history", "[STORE] [flags]   (STORE: a directory or a mongodb:// URI that --history wrote to; default "+config.EnvName("history")+")", o)
+	fs := newFlags("history", "[STORE] [flags]   (STORE: a directory or a mongodb:// URI that --history wrote to, or a CSV file in the layout --format csv writes, read only; default "+config.EnvName("history")+")", o)
 	since := fs.String("since", "", "only results from then on: a date (2026-11-01), an RFC 3339 time, or an age (30d, 12h)")
 	workload := fs.String("workload", "", "only this workload")
 	metrics := fs.StringSlice("metric", nil, "only these metrics: throughput, errors, cpu_per_op, p50, p95, p99 (every operation's) or p99_NAME (repeatable)")
@@ -24,7 +24,7 @@ func historyCommand(ctx context.Context, args []string, o IO) error {
 	format := fs.String("format", "text", "text, csv (Apache Otava reads it), json, markdown or html (a chart per metric)")
 	fail := fs.Bool("fail-on-regression", false, fmt.Sprintf("exit %d when the latest change point of the throughput or errors (or of each metric --metric names) is a regression beyond --threshold", ExitRegression))
 	threshold := fs.String("threshold", "5%", "the smallest worsening that --fail-on-regression counts")
-	pvalue := fs.String("p-value", fmt.Sprint(history.DefaultMethod.PValue), "the permutation test's significance level")
+	pvalue := fs.String("p-value", fmt.Sprint(history.DefaultMethod.PValue), "the permutation test's significance level, "+history.PValueRange.String())
 	if err := parse(fs, args, 1); err != nil {
 		return err
 	}
@@ -37,13 +37,18 @@ func historyCommand(ctx context.Context, args []string, o IO) error {
 	}
 	opts, q, err := history.ParseOptions(*since, *threshold, *pvalue, time.Now())
 	if err != nil {
-		return withCode(ExitUsage, err)
+		return err // config.Errors: exit 12, each bad value naming its flag
 	}
 	if !slices.Contains(report.HistoryFormats, *format) {
 		return withCode(ExitUsage, fmt.Errorf("--format %q: give text, csv, json, markdown or html", *format))
 	}
 	q.Workload, q.Label, opts.Metrics = *workload, *label, *metrics
 	h, err := history.Read(ctx, store, q, opts)
+	if h != nil {
+		for _, s := range h.Skipped {
+			fmt.Fprintf(o.Stderr, "warning: history entry skipped, damaged: %s (delete it; the other results are analysed)\n", s)
+		}
+	}
 	if err != nil {
 		return withCode(historyExit(err), err)
 	}
@@ -58,6 +63,9 @@ func historyCommand(ctx context.Context, args []string, o IO) error {
 
 // historyExit is the code of a store that cannot be read.
 func historyExit(err error) int {
+	if kind, ok := config.KindOf(err); ok {
+		return configExit[kind] // a CSV's bad line: 10, a value that is not finite: 12
+	}
 	switch {
 	case errors.Is(err, history.ErrNothing):
 		return ExitNothing

@@ -98,7 +98,15 @@ func TestHistoryBadInput(t *testing.T) {
 		{[]string{empty}, ExitNothing, "is empty"},
 		{[]string{other}, ExitUnreadable, `schema "mongoload.results/v9"`},
 		{[]string{nightly(t, 1, 99)}, ExitNothing, "a change point needs 3"},
-		{[]string{nightly(t, 5, 99), "--since", "last tuesday"}, ExitUsage, "--since"},
+		{[]string{nightly(t, 5, 99), "--since", "last tuesday"}, ExitInvalid, "--since"},
+		// issue 46 (history-nan, history-exit): a value that is not
+		// finite or out of range is refused, exit 12, naming the flag
+		// and its range; NaN had passed the gate and named every run
+		{[]string{nightly(t, 5, 99), "--threshold", "NaN"}, ExitInvalid, "--threshold: \"NaN\": NaN is not a number: give a worsening in percent (5% or 5) from 0 to 1,000"},
+		{[]string{nightly(t, 5, 99), "--threshold", "-5%"}, ExitInvalid, "--threshold: \"-5%\": -5 is out of range"},
+		{[]string{nightly(t, 5, 99), "--threshold", "abc"}, ExitInvalid, "--threshold: \"abc\" is not a percentage"},
+		{[]string{nightly(t, 5, 99), "--p-value", "NaN"}, ExitInvalid, "--p-value: \"NaN\": NaN is not a number: give a significance level from 0.001 to 0.5"},
+		{[]string{nightly(t, 5, 99), "--p-value", "1"}, ExitInvalid, "--p-value: \"1\": 1 is out of range"},
 		{[]string{nightly(t, 5, 99), "--format", "pdf"}, ExitUsage, "--format"},
 		{[]string{nightly(t, 5, 99), "--metric", "p42"}, ExitNothing, "--metric"},
 		{nil, ExitUsage, "give the store"},

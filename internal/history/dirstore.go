@@ -24,7 +24,12 @@ const (
 	entryExt   = ".json.gz"
 )
 
-type dirStore string
+// dirStore is a directory store; Skipped names the entries its last
+// Entries left out as damaged.
+type dirStore struct {
+	dir     string
+	skipped []string
+}
 
 // checkDir refuses a path that is not a store: a file, a directory of
 // other files, or (to read) nothing at all.
@@ -56,10 +61,10 @@ func checkDir(dir string, forAppend bool) error {
 	return fmt.Errorf("%w: %s holds other files and no %s: give a new or empty directory, or one --history wrote to", ErrNotStore, dir, marker)
 }
 
-func (d dirStore) Close() {}
+func (d *dirStore) Close() {}
 
-func (d dirStore) Append(_ context.Context, e Entry) error {
-	dir := string(d)
+func (d *dirStore) Append(_ context.Context, e Entry) error {
+	dir := d.dir
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("history store %s: %w", dir, err)
 	}
@@ -84,35 +89,85 @@ func (d dirStore) Append(_ context.Context, e Entry) error {
 	if l := safe(e.Label); l != "" {
 		name += "-" + l
 	}
-	// O_EXCL: two runs that start in the same nanosecond keep both entries.
+	return writeEntry(dir, name, buf.Bytes())
+}
+
+// writeEntry writes an entry whole or not at all: into a temporary file of
+// the store's directory (its name starts with ".", so no reader globs it),
+// synced, then linked under its name, so a run killed while writing leaves
+// no damaged entry behind. The link fails on an existing name where a
+// rename would replace it: two runs that start in the same nanosecond keep
+// both entries (.2, .3, ...).
+func writeEntry(dir, name string, b []byte) error {
+	tmp, err := os.CreateTemp(dir, ".writing-*.tmp")
+	if err != nil {
+		return fmt.Errorf("history store %s: %w", dir, err)
+	}
+	defer os.Remove(tmp.Name())
+	err = tmp.Chmod(0o644) // CreateTemp's 0600: an entry is as readable as the results file it holds
+	if err == nil {
+		_, err = tmp.Write(b)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("history store %s: %w", dir, err)
+	}
 	for i := 1; ; i++ {
 		p := filepath.Join(dir, name+entryExt)
 		if i > 1 {
 			p = filepath.Join(dir, fmt.Sprintf("%s.%d%s", name, i, entryExt))
 		}
-		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		err := os.Link(tmp.Name(), p)
 		if errors.Is(err, fs.ErrExist) {
 			continue
+		}
+		if err != nil { // a file system without hard links: a rename, which the name's absence was checked for
+			if _, serr := os.Lstat(p); serr == nil {
+				continue
+			}
+			err = os.Rename(tmp.Name(), p)
 		}
 		if err != nil {
 			return fmt.Errorf("history store %s: %w", dir, err)
 		}
-		if _, err := f.Write(buf.Bytes()); err != nil {
-			f.Close()
-			return fmt.Errorf("history store %s: %w", dir, err)
-		}
-		return f.Close()
+		syncDir(dir)
+		return nil
 	}
 }
 
-func (d dirStore) Entries(_ context.Context, q Query) ([]Entry, error) {
-	paths, err := filepath.Glob(filepath.Join(string(d), "*"+entryExt))
+// syncDir makes the new name durable; a directory that cannot be synced
+// (some file systems refuse) still holds the entry once the kernel writes it.
+func syncDir(dir string) {
+	if f, err := os.Open(dir); err == nil {
+		_ = f.Sync()
+		f.Close()
+	}
+}
+
+// Entries are the entries q selects. A damaged entry (cut short, empty,
+// not gzip or not JSON: a run killed while an older mongoload wrote it in
+// place, a disk that failed) is left out and named in Skipped, so that one
+// bad file does not stop every later gate; an entry of another schema
+// still fails the read (it is a newer mongoload's, not damage).
+func (d *dirStore) Entries(_ context.Context, q Query) ([]Entry, error) {
+	paths, err := filepath.Glob(filepath.Join(d.dir, "*"+entryExt))
 	if err != nil {
 		return nil, err
 	}
 	var out []Entry
+	d.skipped = nil
 	for _, p := range paths {
 		e, err := readEntry(p)
+		var damage *damagedError
+		if errors.As(err, &damage) {
+			d.skipped = append(d.skipped, damage.Error())
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -134,11 +189,14 @@ func readEntry(p string) (Entry, error) {
 	defer f.Close()
 	zr, err := gzip.NewReader(f)
 	if err != nil {
-		return Entry{}, fmt.Errorf("%s: not a gzip file (%v): a history store holds only what --history wrote", p, err)
+		return Entry{}, &damagedError{p, fmt.Sprintf("not a gzip file (%v)", err)}
 	}
 	doc, err := io.ReadAll(zr)
 	if err != nil {
-		return Entry{}, fmt.Errorf("%s: damaged (%v)", p, err)
+		return Entry{}, &damagedError{p, fmt.Sprintf("cut short or damaged (%v)", err)}
+	}
+	if !json.Valid(doc) {
+		return Entry{}, &damagedError{p, "not whole JSON (cut short?)"}
 	}
 	var meta Entry
 	_ = json.Unmarshal([]byte(zr.Comment), &meta) // absent: a result gzipped by hand, read as from no host
@@ -151,3 +209,12 @@ func readEntry(p string) (Entry, error) {
 	}
 	return e, nil
 }
+
+// damagedError is an entry that cannot be read at all.
+type damagedError struct{ path, why string }
+
+func (e *damagedError) Error() string { return e.path + ": " + e.why }
+
+// Skipped names the entries the last Entries left out as damaged, each
+// with why.
+func (d *dirStore) Skipped() []string { return d.skipped }

@@ -8,8 +8,12 @@ import (
 
 // Method is how change points are found: E-Divisive means (Matteson and
 // James, "A Nonparametric Approach for Multiple Change Point Analysis of
-// Multivariate Data", 2014), the method MongoDB's performance CI uses
-// (Daly et al., ICPE 2020), with its permutation test.
+// Multivariate Data", JASA 2014) as MongoDB's performance CI runs it
+// (Daly et al., "Change Point Detection in Software Performance Testing",
+// ICPE 2020; its implementation is the e_divisive of the PyPI package
+// signal-processing-algorithms): binary segmentation, each segment split
+// at the τ of greatest t̂ (tstat.go), each split kept while a permutation
+// test finds it significant.
 type Method struct {
 	// PValue is the significance level: a split is a change point when
 	// at most this share of permuted series split as well or better.
@@ -21,54 +25,87 @@ type Method struct {
 	Seed uint64
 }
 
-// DefaultMethod is ecp's e.divisive default test (sig.lvl 0.05, R 199),
-// the reference implementation of the paper.
-var DefaultMethod = Method{PValue: 0.05, Permutations: 199, Seed: 1}
+// DefaultMethod is the level MongoDB's CI and ecp's e.divisive use (0.05),
+// with 999 permutations where they draw 199: near the level a p-value
+// from 199 permutations is off by ±0.015 (one standard error), enough to
+// name a change in one flat series and not in its twin; 999 make it
+// ±0.007, so the verdict depends on the series rather than on the draw.
+// The test stops as soon as the split cannot be significant, so the
+// failing test that ends every search costs about as much as before.
+var DefaultMethod = Method{PValue: 0.05, Permutations: 999, Seed: 1}
 
-// Split is one change point: Index is the first value of the segment after it.
+// Split is one change point: Index is the first value of the segment after
+// it; T is its t̂ on the series scaled to at most 1 in magnitude (scaled).
 type Split struct {
 	Index  int
-	QHat   float64
+	T      float64
 	PValue float64
 }
 
-// ChangePoints finds the change points of xs in index order: binary
-// segmentation, each step taking the split of greatest q̂ over the
-// current segments, kept while the permutation test finds it significant.
-// salt varies the permutations between series under one Method.Seed.
+// ChangePoints finds the change points of xs in index order. Each step
+// takes, over the segments between the change points found so far, the
+// split of greatest t̂ and tests it: the values are permuted within each
+// segment (the null: no change inside any of them) and the permuted
+// series whose best split is at least as strong are counted; the split is
+// kept when their share is at most PValue. The first split that fails
+// ends the search. salt varies the permutations between series under one
+// Method.Seed.
+//
+// The p-value counts the observed series among the permutations,
+// (over+1)/(R+1), as ecp's e.divisive does (Davison and Hinkley,
+// "Bootstrap Methods", 1997, §4.3); signal-processing-algorithms divides
+// over by R+1 alone, which names a change at most one permutation sooner.
+//
+// Values that are not finite have no place in a series: the caller leaves
+// them out (series.go) or refuses them where they were read (csvstore.go).
 func (m Method) ChangePoints(xs []float64, salt uint64) []Split {
-	if len(xs) < 3 {
-		return nil
+	if len(xs) < 3 || !(m.PValue > 0 && m.PValue < 1) || m.Permutations < 1 {
+		return nil // no level, no test: the flags' ranges (read.go) keep such a Method out
 	}
+	ys := scaled(xs)
 	rng := rand.New(rand.NewPCG(m.Seed, salt))
+	bounds := []int{0, len(ys)}
+	memo := map[[2]int]Split{} // a segment's best split: it stays until the segment is split
 	var found []Split
-	bounds := []int{0, len(xs)}
-	d := newDistances(xs)
+	perm := make([]float64, len(ys))
+	var sp splitter // its buffers serve every scan of the search
 	for {
-		best, ok := d.best(bounds)
-		if !ok || best.QHat <= 0 {
-			return found
+		best := Split{Index: -1}
+		for i := 0; i+1 < len(bounds); i++ {
+			seg := [2]int{bounds[i], bounds[i+1]}
+			s, ok := memo[seg]
+			if !ok {
+				tau, t := sp.best(ys[seg[0]:seg[1]])
+				s = Split{Index: seg[0] + tau, T: t}
+				memo[seg] = s
+			}
+			if s.T > best.T {
+				best = s
+			}
 		}
-		// The test: permute the values within each current segment (the
-		// null: no further change inside any of them) and count the
-		// permuted series whose best split is at least as strong.
+		if best.Index < 0 {
+			return found // every segment is flat: nothing to split
+		}
 		// Once more permutations beat it than the level allows, no count
 		// of the rest makes it significant: the test stops there (the
 		// last test of every series, the one that fails, costs least).
 		over, allowed := 0, int(math.Floor(m.PValue*float64(m.Permutations+1)+1e-9))-1
-		perm := slices.Clone(xs)
+		copy(perm, ys)
 		for range m.Permutations {
 			if over > allowed {
 				return found
 			}
+			strongest := 0.0
 			for i := 0; i+1 < len(bounds); i++ {
 				seg := perm[bounds[i]:bounds[i+1]]
 				rng.Shuffle(len(seg), func(a, b int) { seg[a], seg[b] = seg[b], seg[a] })
+				_, t := sp.best(seg)
+				strongest = max(strongest, t)
 			}
 			// At least as strong, up to rounding: a permutation that only
-			// moves a lone outlier to the other end gives the same q̂
+			// moves a lone outlier to the other end gives the same t̂
 			// summed in another order, an ulp apart.
-			if pb, _ := newDistances(perm).best(bounds); pb.QHat >= best.QHat*(1-1e-9) {
+			if strongest >= best.T*(1-1e-9) {
 				over++
 			}
 		}
@@ -81,72 +118,4 @@ func (m Method) ChangePoints(xs []float64, salt uint64) []Split {
 		slices.Sort(bounds)
 		slices.SortFunc(found, func(a, b Split) int { return a.Index - b.Index })
 	}
-}
-
-// distances holds the 2-D prefix sums of |x_i - x_j|, so that the sum of
-// distances over any rectangle of indexes is four lookups.
-type distances struct {
-	n   int
-	sum []float64 // (n+1)×(n+1): sum[a*(n+1)+b] = Σ_{i<a, j<b} |x_i - x_j|
-}
-
-func newDistances(xs []float64) distances {
-	n := len(xs)
-	w := n + 1
-	s := make([]float64, w*w)
-	for i := range n {
-		row := 0.0
-		for j := range n {
-			row += math.Abs(xs[i] - xs[j])
-			s[(i+1)*w+j+1] = s[i*w+j+1] + row
-		}
-	}
-	return distances{n: n, sum: s}
-}
-
-// rect is Σ_{a≤i<b, c≤j<e} |x_i - x_j|.
-func (d distances) rect(a, b, c, e int) float64 {
-	w := d.n + 1
-	return d.sum[b*w+e] - d.sum[a*w+e] - d.sum[b*w+c] + d.sum[a*w+c]
-}
-
-// best is the split of greatest q̂ over the segments between bounds.
-func (d distances) best(bounds []int) (Split, bool) {
-	var best Split
-	ok := false
-	for i := 0; i+1 < len(bounds); i++ {
-		if s, found := d.bestIn(bounds[i], bounds[i+1]); found && (!ok || s.QHat > best.QHat) {
-			best, ok = s, true
-		}
-	}
-	return best, ok
-}
-
-// bestIn maximises q̂(X, Y) over X = [s, τ) and Y = [τ, κ), s < τ < κ ≤ e,
-// as Matteson and James define it with α = 1:
-//
-//	q̂ = 2/(n+m)·Σ|X-Y| − 2m/((n+m)(n−1))·Σ_{i<k}|X_i-X_k| − 2n/((n+m)(m−1))·Σ_{j<k}|Y_j-Y_k|
-//
-// (a within-term of a single value is 0).
-func (d distances) bestIn(s, e int) (Split, bool) {
-	var best Split
-	ok := false
-	for tau := s + 1; tau < e; tau++ {
-		n := float64(tau - s)
-		withinX := d.rect(s, tau, s, tau) / 2
-		for kappa := tau + 1; kappa <= e; kappa++ {
-			m := float64(kappa - tau)
-			q := 2 / (n + m) * d.rect(s, tau, tau, kappa)
-			if n > 1 {
-				q -= 2 * m / ((n + m) * (n - 1)) * withinX
-			}
-			if m > 1 {
-				q -= 2 * n / ((n + m) * (m - 1)) * d.rect(tau, kappa, tau, kappa) / 2
-			}
-			if !ok || q > best.QHat {
-				best, ok = Split{Index: tau, QHat: q}, true
-			}
-		}
-	}
-	return best, ok
 }

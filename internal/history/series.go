@@ -74,7 +74,7 @@ func series(workload, metric string, es []Entry, runs []results.HistoryRun, o Op
 	var xs []float64
 	var at []int // the run of each value of xs
 	for i, e := range es {
-		if v, ok := e.Metrics[metric]; ok && !math.IsNaN(v) {
+		if v, ok := e.Metrics[metric]; ok && !math.IsNaN(v) && !math.IsInf(v, 0) { // not measured (0/0); a CSV's refused where read
 			s.Values[i] = &v
 			xs, at = append(xs, v), append(at, i)
 		}
@@ -96,12 +96,17 @@ func series(workload, metric string, es []Entry, runs []results.HistoryRun, o Op
 		run := at[sp.Index]
 		cp := results.ChangePoint{Run: run, Label: runs[run].Label, Time: runs[run].Time, PValue: sp.PValue, MeanBefore: before, MeanAfter: after}
 		worse := 0.0
+		// after/|before| - sign(before), not (after-before)/|before|:
+		// the difference of two values near ±1.8e308 overflows
+		ratio := after/math.Abs(before) - math.Copysign(1, before)
 		switch {
-		case before != 0:
-			cp.Change = 100 * (after - before) / math.Abs(before)
-			worse = cp.Change / 100
-		case after > 0:
+		case before != 0 && !math.IsInf(100*ratio, 0):
+			cp.Change = 100 * ratio
+			worse = ratio
+		case after > before:
 			worse = math.Inf(1) // errors where there were none: worse by any threshold
+		case after < before:
+			worse = math.Inf(-1)
 		}
 		if s.HigherIsBetter {
 			worse = -worse
@@ -178,10 +183,19 @@ func selected(m string, patterns []string) bool {
 	return len(patterns) == 0 || slices.ContainsFunc(patterns, func(p string) bool { return Matches(p, m) })
 }
 
+// mean is the mean of xs, finite when they are: summed as they are, or
+// each divided first where their sum overflows (values near 1.8e308).
 func mean(xs []float64) float64 {
 	sum := 0.0
 	for _, x := range xs {
 		sum += x
 	}
-	return sum / float64(len(xs))
+	if !math.IsInf(sum, 0) {
+		return sum / float64(len(xs))
+	}
+	sum = 0
+	for _, x := range xs {
+		sum += x / float64(len(xs))
+	}
+	return sum
 }

@@ -59,19 +59,33 @@ func Check(spec string) error {
 	if IsURI(spec) {
 		return mongodb.CheckURI(spec)
 	}
+	if IsCSV(spec) {
+		return readOnly(spec)
+	}
 	return checkDir(spec, true)
 }
 
-// Open opens the store spec names: a mongodb:// URI, or a directory
-// (created on the first append when forAppend).
+// Open opens the store spec names: a mongodb:// URI, a directory
+// (created on the first append when forAppend), or a CSV file to read
+// (csvstore.go).
 func Open(ctx context.Context, spec string, forAppend bool) (Store, error) {
 	if IsURI(spec) {
 		return openMongo(ctx, spec)
 	}
+	if IsCSV(spec) && forAppend {
+		return nil, readOnly(spec)
+	}
+	if IsCSV(spec) {
+		return openCSV(spec)
+	}
 	if err := checkDir(spec, forAppend); err != nil {
 		return nil, err
 	}
-	return dirStore(spec), nil
+	return &dirStore{dir: spec}, nil
+}
+
+func readOnly(spec string) error {
+	return fmt.Errorf("%w: %s: mongoload history reads a CSV; --history keeps results in a directory or a mongodb:// URI", ErrReadOnly, spec)
 }
 
 // Keep appends doc (a *results.Result, Sweep, FindMax or AB) to the store

@@ -129,7 +129,7 @@ func TestNotAStore(t *testing.T) {
 		t.Fatal("NewEntry read a result of schema v9")
 	}
 	raw := Entry{Workload: "nightly", Time: t0.Add(48 * time.Hour), Doc: []byte(strings.Replace(string(b), results.Schema, "mongoload.results/v9", 1))}
-	if err := dirStore(store).Append(ctx, raw); err != nil {
+	if err := (&dirStore{dir: store}).Append(ctx, raw); err != nil {
 		t.Fatal(err)
 	}
 	_, err := Read(ctx, store, Query{}, Options{Method: DefaultMethod})

@@ -72,7 +72,9 @@ func runsText(runs []results.HistoryRun) string {
 	s := fmt.Sprintf("%d result(s), %s to %s", len(runs), runName(first), runName(last))
 	digests, hosts, versions := distinct(runs, func(r results.HistoryRun) string { return r.Digest }),
 		distinct(runs, func(r results.HistoryRun) string { return r.Host }), distinct(runs, func(r results.HistoryRun) string { return r.Version })
-	s += "; workload digest " + strings.Join(digests, ", ")
+	if len(digests) > 0 { // none: a CSV's runs
+		s += "; workload digest " + strings.Join(digests, ", ")
+	}
 	if len(digests) > 1 {
 		s += " (its definition changed: a change point may be the workload's, not the build's)"
 	}
@@ -119,6 +121,8 @@ func percent(p float64) string       { return strconv.FormatFloat(p, 'f', -1, 64
 // num is a figure with as many digits as it needs: 1998.6, 0.412.
 func figure(v float64) string {
 	switch a := max(v, -v); {
+	case a >= 1e12: // 1.7e+308, not three hundred digits
+		return strconv.FormatFloat(v, 'g', 4, 64)
 	case a >= 100:
 		return strconv.FormatFloat(v, 'f', 1, 64)
 	case a >= 1:

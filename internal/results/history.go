@@ -12,6 +12,9 @@ type History struct {
 	Store     string            `json:"store"` // password removed
 	Method    HistoryMethod     `json:"method"`
 	Workloads []HistoryWorkload `json:"workloads"`
+	// Skipped are the store's entries left out as damaged, each with why
+	// (a run killed while writing it): the rest is analysed.
+	Skipped []string `json:"skipped,omitempty"`
 }
 
 // HistoryMethod is how the change points were found.
