@@ -1,10 +1,7 @@
 package source
 
 import (
-	"compress/gzip"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -77,17 +74,19 @@ func (lr *logReader) readFile(in *logInput) error {
 	counted := &countingReader{r: f} // the file's bytes, for the progress line
 	lr.meter.file(counted)
 	unzipped := &countingReader{r: maybeGzip(counted)}
+	lines, garbage := lr.lines, lr.p.Tally.Garbage
 	err = parseLines(unzipped, &lr.p.Tally.TooLong, func(l parsedLine) {
 		lr.lines++
 		lr.line(l)
 		lr.meter.tick(lr.lines)
 	})
-	switch {
-	case err != nil && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum)):
-		// A gzip stream cut short (a copy taken while it was written, a
-		// partial download) gives what it held and a note, not an error.
-		lr.p.Tally.Lost = append(lr.p.Tally.Lost, fmt.Sprintf("log %s: the gzip stream is cut short (%v) after %d bytes: the lines before were read, the rest of the file is lost", path, err, unzipped.n.Load()))
-	case err != nil:
+	if lost, ok := gzipLost("log "+path, err, lr.lines-lines, lr.p.Tally.Garbage-garbage); ok {
+		// Cut short, damaged or followed by stray bytes: what was read
+		// is kept, and a lost: line says what was not (gzip.go).
+		lr.p.Tally.Lost = append(lr.p.Tally.Lost, lost)
+		return nil
+	}
+	if err != nil {
 		return fmt.Errorf("log %s: line %d: %w", path, lr.lines+1, err)
 	}
 	return nil
