@@ -3,8 +3,10 @@ package merge
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -34,4 +36,20 @@ func misnamed(t *testing.T, sp *split) []string {
 		paths = append(paths, p)
 	}
 	return paths
+}
+
+// TestMergeRefusesAStream: an input piped (<(cat p0.json)) is refused in
+// words: its first bytes tell its kind and it is then read from its start,
+// which a stream cannot give twice (the second reading lost its start and
+// was refused as malformed JSON).
+func TestMergeRefusesAStream(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	go func() { w.Write([]byte(`{"schema": "mongoload.results/v1"}`)); w.Close() }()
+	if _, err := Read(fmt.Sprintf("/dev/fd/%d", r.Fd())); err == nil || !strings.Contains(err.Error(), "write it to a file") {
+		t.Errorf("a piped input: %v; want it refused in words", err)
+	}
 }

@@ -83,6 +83,11 @@ func kindOf(path string) (string, error) {
 		return "", fmt.Errorf("read %q: %w", path, err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+		// Its first bytes tell its kind, then it is read from its start:
+		// a stream would give the second reading what follows them.
+		return "", fmt.Errorf("read %q: a stream (a pipe or a FIFO): merge reads each input from its start twice; write it to a file and give the file", path)
+	}
 	br := bufio.NewReader(f)
 	var r io.Reader = br
 	zipped := false
