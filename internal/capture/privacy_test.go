@@ -145,6 +145,11 @@ func TestStringsThatIdentify(t *testing.T) {
 		{"+33 1 23 45 67 89", true},                    // a phone number
 		{"iPhone", false},                              // a device
 		{"Mozilla/5.0 (X11; Linux x86_64)", false},     // a user agent: not a name
+		{"Zelda Quixote\xe9", true},                    // bytes that are not UTF-8 (Latin-1): unreadable, data
+		{"COUPON-ZQ-7781\ufffd", true},                 // U+FFFD, the mark of such a byte
+		{"paid\u200b", true},                           // a zero-width space: not printed, data
+		{"Zoe\u0308 Quixote", true},                    // a name with a combining accent
+		{"café", false},                                // an accent is a letter: a category still
 	} {
 		if got := stringIdentifies(c.s); got != c.want {
 			t.Errorf("stringIdentifies(%q) = %v, want %v", c.s, got, c.want)

@@ -6,12 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/results"
@@ -59,13 +56,10 @@ func (o *Options) Check(out string) error {
 	return nil
 }
 
-// ParseImpact reads --max-impact: a percentage above 0 (20% or 20).
+// ParseImpact reads --max-impact: a percentage above 0 and at most
+// 1000% (20% or 20), refused with exit 12 as every bad value is.
 func ParseImpact(s string) (float64, error) {
-	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
-	if err != nil || v <= 0 || v > 1000 || math.IsNaN(v) {
-		return 0, usage(fmt.Errorf("--max-impact %q: write a percentage above 0, such as 20%%", s))
-	}
-	return v, nil
+	return config.ParsePercentFrom(config.FlagSource("max-impact"), s, config.ImpactRange)
 }
 
 // IsConsole says whether path is a terminal or other device, or one of

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -39,9 +40,10 @@ func valueIdentifies(v bson.RawValue) bool {
 // a card, phone or social security number (9 digits or more, with spaces
 // or dashes), a secret (a crypt hash, a long random token, a key of a
 // known form, an upper-case code such as a coupon), or a person's name
-// (two capitalised words, alone or in a sentence).
+// (two capitalised words, alone or in a sentence). A string that cannot be
+// read as text identifies too: its look cannot be judged (unreadable).
 func stringIdentifies(s string) bool {
-	if identifiesAlone(s) || personName(s) || longDigitRun(s) {
+	if unreadable(s) || identifiesAlone(s) || personName(s) || longDigitRun(s) {
 		return true
 	}
 	words := strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(`,;()[]{}"'<>|`, r) })
@@ -52,6 +54,24 @@ func stringIdentifies(s string) bool {
 		}
 		if i > 0 && nameWord(strings.TrimRight(words[i-1], ".:!?")) && nameWord(w) && !strings.ContainsAny(words[i-1], ".:!?") {
 			return true // "Zelda Quixote owes ...", "742 Evergreen Terrace"
+		}
+	}
+	return false
+}
+
+// unreadable: bytes that are not UTF-8 (a Latin-1 é in a log), U+FFFD
+// (what a log writer puts for such a byte), or a character that is not
+// printed (a control or format character: a zero-width space, a BOM; a
+// private or unassigned code point). The rules above read letters, and
+// "Zelda Quixote\xe9" is a name they cannot see: such a string is judged
+// data whatever it looks like, so no byte hides a value (promises6).
+func unreadable(s string) bool {
+	if !utf8.ValidString(s) {
+		return true
+	}
+	for _, r := range s {
+		if r == utf8.RuneError || !unicode.IsGraphic(r) && !unicode.IsSpace(r) {
+			return true
 		}
 	}
 	return false
@@ -139,7 +159,7 @@ func personName(s string) bool {
 			return false
 		}
 		for _, c := range r[1:] {
-			if !unicode.IsLetter(c) && c != '\'' && c != '-' && !unicode.IsDigit(c) {
+			if !unicode.IsLetter(c) && !unicode.IsMark(c) && c != '\'' && c != '-' && !unicode.IsDigit(c) {
 				return false
 			}
 		}
@@ -147,8 +167,9 @@ func personName(s string) bool {
 	return true
 }
 
-// nameWord: a capital, then lower-case letters (an apostrophe or a dash
-// between them): a word of a name within a sentence.
+// nameWord: a capital, then lower-case letters (an apostrophe, a dash or
+// a combining accent between them: Zoe\u0308 as a decomposed Zoë): a word
+// of a name within a sentence.
 func nameWord(w string) bool {
 	r := []rune(w)
 	if len(r) < 2 || !unicode.IsUpper(r[0]) {
@@ -159,7 +180,7 @@ func nameWord(w string) bool {
 		switch {
 		case unicode.IsLower(c):
 			lower = true
-		case c != '\'' && c != '-':
+		case c != '\'' && c != '-' && !unicode.IsMark(c):
 			return false
 		}
 	}

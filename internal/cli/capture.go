@@ -113,8 +113,8 @@ func guardFlags(fs *pflag.FlagSet, opts *capture.Options, maxImpact string, samp
 		}
 		opts.MaxImpact = v
 	}
-	if !(sampleRate > 0 && sampleRate <= 1) {
-		return withCode(ExitUsage, fmt.Errorf("--sample-rate %g: write a fraction in (0, 1], such as 0.1 for one operation in ten", sampleRate))
+	if err := config.CheckNumber(config.FlagSource("sample-rate"), sampleRate, config.SampleRateRange); err != nil {
+		return err // as every numeric flag is checked (numbers.go): exit 12
 	}
 	opts.SampleRate = sampleRate
 	return nil

@@ -125,6 +125,11 @@ func TestCaptureBadInput(t *testing.T) {
 		{"a bad scale", []string{"--log", garbage, "--scale", "0"}, ExitInvalid, `--scale: 0 is out of range: give a factor above 0`},
 		{"a bad sample", []string{"--log", garbage, "--sample", "-5"}, ExitInvalid, `--sample: -5 is out of range`},
 		{"an infinite rate", []string{"--log", garbage, "--rate", "Inf"}, ExitInvalid, `--rate: +Inf is not finite`}, // wrote run.rate: .inf (issue 30)
+		// Exit 2 and no range, where --sample-rate beside it said 12 (promises6 case 11).
+		{"--max-impact over its range", []string{"--uri", uri, "--database", empty, "--enable-profiler", "--duration", "1h", "--max-impact", "2000%"}, ExitInvalid, `--max-impact: "2000%": 2000% is out of range: give a percentage of the source's latency or throughput (20%) above 0% and at most 1,000%`},
+		{"--max-impact NaN", []string{"--uri", uri, "--database", empty, "--enable-profiler", "--duration", "1h", "--max-impact", "NaN"}, ExitInvalid, `at most 1,000%`},
+		{"--max-impact 0%", []string{"--uri", uri, "--database", empty, "--enable-profiler", "--duration", "1h", "--max-impact", "0%"}, ExitInvalid, `above 0%`},
+		{"--sample-rate 0", []string{"--uri", uri, "--database", empty, "--enable-profiler", "--duration", "1h", "--sample-rate", "0"}, ExitInvalid, `--sample-rate: 0 is out of range: give a fraction in (0, 1]`},
 		// --out is tried before anything is read: a log or an export is
 		// never overwritten, and a window is never lost to a bad path.
 		{"--out over the log read", []string{"--log", garbage, "--out", garbage}, ExitOutput, "is also an input of this command"},

@@ -54,6 +54,9 @@ var (
 	SampleRange = Range{Min: 1, Max: 1_000_000, Whole: true, What: "a number of documents"}
 	// SampleRateRange is capture's --sample-rate: the profiler's sampleRate.
 	SampleRateRange = Range{Min: 0, AboveMin: true, Max: 1, What: "a fraction in (0, 1] (0.1: one operation in ten)"}
+	// ImpactRange is capture's --max-impact: the most the profiler may
+	// cost the source, in percent (ParsePercentFrom).
+	ImpactRange = Range{Min: 0, AboveMin: true, Max: 1000, Unit: "%", What: "a percentage of the source's latency or throughput (20%)"}
 	// SlowMSRange is capture's --slowms.
 	SlowMSRange = Range{Min: -1, Max: 86_400_000, Whole: true, What: "milliseconds (-1: level 2)"}
 )

@@ -35,6 +35,8 @@ type Range struct {
 	Whole bool
 	// What the number is, for the refusal: "a rate in operations per second".
 	What string
+	// Unit is written after the bounds and the value refused ("%").
+	Unit string
 }
 
 // The ceilings of the ranges below: far above any real use, and low enough
@@ -95,9 +97,9 @@ func (r Range) String() string {
 		what = "a whole number (" + what + ")"
 	}
 	if r.AboveMin {
-		return fmt.Sprintf("%s above %s and at most %s", what, formatBound(r.Min), formatBound(r.Max))
+		return fmt.Sprintf("%s above %s%s and at most %s%s", what, formatBound(r.Min), r.Unit, formatBound(r.Max), r.Unit)
 	}
-	return fmt.Sprintf("%s from %s to %s", what, formatBound(r.Min), formatBound(r.Max))
+	return fmt.Sprintf("%s from %s%s to %s%s", what, formatBound(r.Min), r.Unit, formatBound(r.Max), r.Unit)
 }
 
 // formatBound writes a bound as people read it: 1,000,000 rather than 1e+06.
@@ -124,7 +126,7 @@ func (r Range) Check(v float64) error {
 	case math.IsInf(v, 0):
 		return fmt.Errorf("%s is not finite: give %s", formatValue(v), r)
 	case v < r.Min || (r.AboveMin && v == r.Min) || v > r.Max:
-		return fmt.Errorf("%s is out of range: give %s", formatValue(v), r)
+		return fmt.Errorf("%s%s is out of range: give %s", formatValue(v), r.Unit, r)
 	case r.Whole && v != math.Trunc(v):
 		return fmt.Errorf("%s is not a whole number: give %s", formatValue(v), r)
 	}
@@ -178,6 +180,22 @@ func (r Range) ParseShare(text string) (float64, error) {
 		return 0, fmt.Errorf("%q: %w", text, err)
 	}
 	return v / 100, nil
+}
+
+// ParsePercentFrom reads text from src as a percentage, its % sign
+// optional ("20%" or "20": a flag whose help says it is in percent), and
+// checks it in percent against r (whose Unit is "%"); a share flag whose
+// bare number is a fraction ("0.2") reads with ParseShareFrom instead.
+func ParsePercentFrom(src Source, text string, r Range) (float64, error) {
+	t, _ := strings.CutSuffix(strings.TrimSpace(text), "%")
+	v, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(t), "_", ""), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, src.Refuse(fmt.Errorf("%q is not a percentage: give %s", text, r))
+	}
+	if err := r.Check(v); err != nil { // 1e400 is +Inf: not finite
+		return 0, src.Refuse(fmt.Errorf("%q: %w", text, err))
+	}
+	return v, nil
 }
 
 // Source is where a number came from, named in its refusal. Make one

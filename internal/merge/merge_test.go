@@ -155,16 +155,21 @@ func TestMergeEqualsTheWholeStream(t *testing.T) {
 		}
 	}
 	tests := []struct {
-		name   string
-		inputs []string
-		errors map[string]int64 // errors the merged result must count
+		name        string
+		inputs      []string
+		errors      map[string]int64 // errors the merged result must count
+		fromResults int              // inputs that are results files (which say their rate)
 	}{
 		// every process wrote a results file
-		{"results files", sp.json, allErrs},
+		{"results files", sp.json, allErrs, 3},
 		// interval logs carry latencies but no errors
-		{"interval logs", sp.hlog, map[string]int64{}},
+		{"interval logs", sp.hlog, map[string]int64{}, 0},
 		// a process whose results file was lost is merged from its log
-		{"mixed", []string{sp.json[0], sp.json[1], sp.hlog[2]}, sumErrs(sp.errs[0], sp.errs[1])},
+		{"mixed", []string{sp.json[0], sp.json[1], sp.hlog[2]}, sumErrs(sp.errs[0], sp.errs[1]), 2},
+		// files told by their content, not their names (promises6 case 8):
+		// an interval log named .json, a results file gzipped as a
+		// history store keeps it, a results file named .hlog
+		{"named otherwise", misnamed(t, sp), sumErrs(sp.errs[1], sp.errs[2]), 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -215,7 +220,7 @@ func TestMergeEqualsTheWholeStream(t *testing.T) {
 				t.Errorf("throughput %v, want %v", got.Totals.Throughput, tput)
 			}
 			// Only results files say what rate their process aimed at.
-			if wantRate := 1000 * float64(strings.Count(strings.Join(tt.inputs, " "), ".json")); len(got.Merged.Sources) != len(tt.inputs) || got.Load.Rate != wantRate || got.Load.Partition != "" {
+			if wantRate := 1000 * float64(tt.fromResults); len(got.Merged.Sources) != len(tt.inputs) || got.Load.Rate != wantRate || got.Load.Partition != "" {
 				t.Errorf("merged %d sources, rate %v (want %v), partition %q", len(got.Merged.Sources), got.Load.Rate, wantRate, got.Load.Partition)
 			}
 		})

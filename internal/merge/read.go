@@ -3,11 +3,11 @@ package merge
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -61,8 +61,8 @@ type ivOp struct {
 	hist *hdrhistogram.Histogram
 }
 
-// Read reads one input: a results file (.json) or an interval log (.hlog).
-// A file with neither extension is recognized by its first character.
+// Read reads one input: a results file (.json) or an interval log (.hlog),
+// recognized by its content (kindOf), not its name.
 func Read(path string) (*Source, error) {
 	kind, err := kindOf(path)
 	if err != nil {
@@ -74,29 +74,42 @@ func Read(path string) (*Source, error) {
 	return readHlog(path)
 }
 
+// kindOf tells a results file from an interval log by its first bytes,
+// whatever its name: an interval log named .json, a results file gzipped
+// as a history store keeps it (results.ReadFile unzips it).
 func kindOf(path string) (string, error) {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".json":
-		return KindResults, nil
-	case ".hlog":
-		return KindHlog, nil
-	}
 	f, err := os.Open(path)
 	if err != nil {
 		return "", fmt.Errorf("read %q: %w", path, err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+		// Its first bytes tell its kind, then it is read from its start:
+		// a stream would give the second reading what follows them.
+		return "", fmt.Errorf("read %q: a stream (a pipe or a FIFO): merge reads each input from its start twice; write it to a file and give the file", path)
+	}
+	br := bufio.NewReader(f)
+	var r io.Reader = br
+	zipped := false
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return "", fmt.Errorf("read %q: a damaged gzip file: %w", path, err)
+		}
+		r, zipped = zr, true
+	}
 	head := make([]byte, 512)
-	n, _ := io.ReadFull(f, head)
+	n, _ := io.ReadFull(r, head)
 	switch t := bytes.TrimSpace(head[:n]); {
 	case len(t) == 0:
 		return "", fmt.Errorf("read %q: the file is empty", path)
 	case t[0] == '{':
 		return KindResults, nil
+	case zipped:
 	case t[0] == '#' || bytes.HasPrefix(t, []byte("Tag=")) || bytes.HasPrefix(t, []byte(`"StartTimestamp"`)):
 		return KindHlog, nil
 	}
-	return "", fmt.Errorf("read %q: neither a results file (JSON) nor an interval log (.hlog)", path)
+	return "", fmt.Errorf("read %q: neither a results file (JSON, gzipped or not) nor an interval log (.hlog)", path)
 }
 
 func readResults(path string) (*Source, error) {

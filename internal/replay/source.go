@@ -1,9 +1,9 @@
 package replay
 
 import (
+	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/mongoload/mongoload/internal/recording"
 	"github.com/mongoload/mongoload/internal/trace"
@@ -23,11 +23,20 @@ type entries struct {
 	Close func() error
 }
 
-// openEntries opens path as a trace, or as a traffic recording when it is
-// one.
+// openEntries opens path as a trace when it starts with a trace's magic
+// line, else as a traffic recording: by its content, never its name
+// (capture --trace shop.bin writes a trace, which a .bin rule refused).
 func openEntries(path string) (*entries, error) {
-	if recording.IsRecording(path) || strings.HasSuffix(path, ".bin") {
+	if fi, err := os.Stat(path); err == nil && !fi.IsDir() && !fi.Mode().IsRegular() {
+		// Read twice (Scan plans, the feed sends), and once more to tell
+		// its kind: a stream would give its start to the first reading only.
+		return nil, fmt.Errorf("%s: a stream (a pipe or a FIFO): replay reads its trace more than once; write it to a file and give the file", path)
+	}
+	if !trace.IsTrace(path) {
 		r, err := recording.Open(path)
+		if errors.Is(err, recording.ErrLayout) {
+			return nil, fmt.Errorf("%s: %w, and %w", path, trace.ErrNotTrace, recording.ErrLayout)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"os"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -71,13 +72,31 @@ type Reader struct {
 	zr      io.ReadCloser
 }
 
+// ErrNotTrace: the file does not start with the magic line.
+var ErrNotTrace = errors.New("not a mongoload trace (it does not start with the trace's magic line): write one with capture --trace --keep-values")
+
+// IsTrace says whether the file at path starts with a trace's magic
+// line: what tells a trace from another file, whatever its name
+// (capture --trace shop.bin writes a trace). A directory, or a file that
+// cannot be read, is none.
+func IsTrace(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	m := make([]byte, len(magic))
+	_, err = io.ReadFull(f, m)
+	return err == nil && string(m) == magic
+}
+
 // NewReader checks the magic and reads the header; a file that is no trace,
 // or one of a later version, is refused by name.
 func NewReader(r io.Reader) (*Reader, error) {
 	tr := &Reader{r: bufio.NewReaderSize(r, 256<<10)}
 	m := make([]byte, len(magic))
 	if _, err := io.ReadFull(tr.r, m); err != nil || string(m) != magic {
-		return nil, errors.New("not a mongoload trace (it does not start with the trace's magic line): write one with capture --trace --keep-values")
+		return nil, ErrNotTrace
 	}
 	kind, docs, err := tr.readFrame()
 	if err != nil || kind != kindHeader || len(docs) != 1 {

@@ -3,7 +3,6 @@ package source
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"io"
 	"sync/atomic"
@@ -50,17 +49,6 @@ func eachLine(r io.Reader, long *int, fn func(line []byte) error) error {
 			return err
 		}
 	}
-}
-
-// maybeGzip unzips r when it is gzip; it reads r from the start either way.
-func maybeGzip(r io.Reader) io.Reader {
-	br := bufio.NewReader(r)
-	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
-		if zr, err := gzip.NewReader(br); err == nil {
-			return zr
-		}
-	}
-	return br
 }
 
 // countingReader counts the bytes read through it (the progress line's).

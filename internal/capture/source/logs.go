@@ -1,14 +1,9 @@
 package source
 
 import (
-	"compress/gzip"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -26,26 +21,26 @@ func ReadLogs(paths []string, dbs []string, emit func(Op) bool) (*Source, error)
 // ReadLogsShowing is ReadLogs telling progress (bytes, lines per second,
 // the time left) on inputs large enough to wait for.
 func ReadLogsShowing(paths []string, dbs []string, emit func(Op) bool, progress func(string)) (*Source, error) {
-	type file struct {
-		path  string
-		first time.Time
-		size  int64
-	}
-	var files []file
+	var files []*logInput
+	defer func() {
+		for _, f := range files {
+			f.close()
+		}
+	}()
 	lr := &logReader{p: Profiled{Databases: dbs, Emit: emit}}
 	var total int64
 	for _, p := range paths {
-		first, size, err := firstTime(p)
+		in, err := openLog(p, len(paths) > 1)
 		if err != nil {
 			return nil, fmt.Errorf("log %s: %w", p, err)
 		}
-		files = append(files, file{p, first, size})
-		total += size
+		files = append(files, in)
+		total += in.size
 	}
-	slices.SortStableFunc(files, func(a, b file) int { return a.first.Compare(b.first) })
+	slices.SortStableFunc(files, func(a, b *logInput) int { return a.first.Compare(b.first) })
 	lr.meter = newMeter(total, progress)
 	for _, f := range files {
-		if err := lr.readFile(f.path); err != nil {
+		if err := lr.readFile(f); err != nil {
 			return nil, err
 		}
 	}
@@ -69,8 +64,9 @@ type logReader struct {
 
 // readFile streams one log through the parsers (parse.go): memory holds a
 // few batches of lines, whatever the file's size.
-func (lr *logReader) readFile(path string) error {
-	f, err := os.Open(path)
+func (lr *logReader) readFile(in *logInput) error {
+	path := in.path
+	f, err := in.open()
 	if err != nil {
 		return fmt.Errorf("log %s: %w", path, err)
 	}
@@ -78,17 +74,19 @@ func (lr *logReader) readFile(path string) error {
 	counted := &countingReader{r: f} // the file's bytes, for the progress line
 	lr.meter.file(counted)
 	unzipped := &countingReader{r: maybeGzip(counted)}
+	lines, garbage := lr.lines, lr.p.Tally.Garbage
 	err = parseLines(unzipped, &lr.p.Tally.TooLong, func(l parsedLine) {
 		lr.lines++
 		lr.line(l)
 		lr.meter.tick(lr.lines)
 	})
-	switch {
-	case err != nil && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum)):
-		// A gzip stream cut short (a copy taken while it was written, a
-		// partial download) gives what it held and a note, not an error.
-		lr.p.Tally.Lost = append(lr.p.Tally.Lost, fmt.Sprintf("log %s: the gzip stream is cut short (%v) after %d bytes: the lines before were read, the rest of the file is lost", path, err, unzipped.n.Load()))
-	case err != nil:
+	if lost, ok := gzipLost("log "+path, err, lr.lines-lines, lr.p.Tally.Garbage-garbage); ok {
+		// Cut short, damaged or followed by stray bytes: what was read
+		// is kept, and a lost: line says what was not (gzip.go).
+		lr.p.Tally.Lost = append(lr.p.Tally.Lost, lost)
+		return nil
+	}
+	if err != nil {
 		return fmt.Errorf("log %s: line %d: %w", path, lr.lines+1, err)
 	}
 	return nil
@@ -218,37 +216,4 @@ func entryDoc(e entry) bson.Raw {
 	}
 	d, _ = bsoncore.AppendDocumentEnd(d, idx)
 	return d
-}
-
-// firstTime is the time of a log's first line that has one, read from
-// the file's start only, and the file's size.
-func firstTime(path string) (time.Time, int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return time.Time{}, 0, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return time.Time{}, 0, err
-	}
-	var first time.Time
-	long := 0
-	errFound := errors.New("found")
-	scanned := 0
-	_ = eachLine(maybeGzip(f), &long, func(line []byte) error {
-		var raw bson.Raw
-		if scanned++; scanned > 1000 {
-			return errFound // a log whose first lines have no time sorts first
-		}
-		if bson.UnmarshalExtJSON(line, false, &raw) != nil {
-			return nil
-		}
-		if t, ok := raw.Lookup("t").DateTimeOK(); ok {
-			first = bson.DateTime(t).Time()
-			return errFound
-		}
-		return nil
-	})
-	return first, st.Size(), nil
 }

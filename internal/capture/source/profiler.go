@@ -2,7 +2,6 @@ package source
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -173,8 +172,8 @@ func (p *Profiled) ReadExport(r io.Reader, name string) error {
 		p.Add(bson.Raw(d))
 		return nil
 	})
-	if err != nil && parsed > 0 && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum)) {
-		p.Tally.Lost = append(p.Tally.Lost, fmt.Sprintf("%s: the gzip stream is cut short (%v) after line %d: the lines before were read, the rest is lost", name, err, line))
+	if lost, ok := gzipLost(name, err, line, p.Tally.Garbage); ok && parsed > 0 {
+		p.Tally.Lost = append(p.Tally.Lost, lost) // gzip.go
 		err = nil
 	}
 	if err != nil {

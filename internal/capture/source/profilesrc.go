@@ -116,8 +116,8 @@ func Profile(ctx context.Context, srv Server, o Options, emit func(Op) bool, unr
 			remove = o.Urgent(restore)
 		}
 		defer func() { restore(); remove() }()
-		states[len(states)-1] = want
-		o.Progress(fmt.Sprintf("profiler of %s at level %d (slowms %d, sampleRate %g) for the window; it goes back to level %d after", db, want.Level, want.SlowMS, want.SampleRate, original.Level))
+		states[len(states)-1] = inForce(ctx, srv, db, want, o.Progress)
+		o.Progress(fmt.Sprintf("profiler of %s at level %d (slowms %d, sampleRate %g) for the window; it goes back to level %d after", db, want.Level, want.SlowMS, states[len(states)-1].SampleRate, original.Level))
 	}
 	if o.Duration > 0 {
 		// The guard may end the window early; Ctrl-C still ends it (ctx).
@@ -336,6 +336,19 @@ func (s *Source) complete(states []mongodb.ProfilerState, p *Profiled) {
 	}
 	s.Complete = all
 	if s.Sampling > 0 && s.Sampling < 1 {
-		s.Why += fmt.Sprintf("; sampleRate %g: counts divided by it", s.Sampling)
+		s.Why += fmt.Sprintf("; sampleRate %g, as the server reports it: counts divided by it (a server that records every operation whatever its sampleRate, as the test server does, makes the rate 1/%g too high: capture at --sample-rate 1 there, or give --rate)", s.Sampling, s.Sampling)
 	}
+}
+
+// inForce is the profiler's state as the server reports it once set: the
+// sample rate the counts are divided by is the one in force, not the one
+// asked for (a server may keep its own, or round it); a difference is said.
+func inForce(ctx context.Context, srv Server, db string, want mongodb.ProfilerState, progress func(string)) mongodb.ProfilerState {
+	got, err := srv.Profiler(ctx, db)
+	if err != nil || got.SampleRate <= 0 || got.SampleRate == want.SampleRate {
+		return want
+	}
+	progress(fmt.Sprintf("profiler of %s: sampleRate %g asked, the server reports %g: the counts are divided by %g", db, want.SampleRate, got.SampleRate, got.SampleRate))
+	want.SampleRate = got.SampleRate
+	return want
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"time"
 
@@ -76,32 +75,31 @@ type Source struct {
 }
 
 func ReadExport(path string, dbs []string, emit func(Op) bool) (*Source, error) {
-	open := func() (io.ReadCloser, io.Reader, error) {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, nil, fmt.Errorf("profiler export %s: %w", path, err)
-		}
-		return f, maybeGzip(f), nil
-	}
-	f, r, err := open()
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("profiler export %s: %w", path, err)
 	}
+	defer f.Close()
 	p := &Profiled{Databases: dbs, Emit: emit}
-	err = p.ReadExport(r, path)
-	f.Close()
+	// A stream's bytes are kept until a line is read as a document: then
+	// the second reading below is not needed (reread.go).
+	r, err := newRereader(f, func() bool { return p.Tally.Read+p.Tally.Own == 0 })
+	if err != nil {
+		return nil, fmt.Errorf("profiler export %s: %w", path, err)
+	}
+	err = p.ReadExport(maybeGzip(r), path)
 	if errors.Is(err, errNoLine) {
 		// Not one document a line: documents written over several lines
 		// (JSON.stringify(doc, null, 2), an array), as real exports are.
 		// If that finds none either, the line reader's error says what
 		// was read (it was lost here, and a nil source panicked).
 		first := err
-		if f, r, err = open(); err != nil {
-			return nil, err
+		start, aerr := r.again()
+		if aerr != nil {
+			return nil, fmt.Errorf("profiler export %s: not one document a line, and %w", path, aerr)
 		}
-		defer f.Close()
 		p = &Profiled{Databases: dbs, Emit: emit}
-		if perr := p.ReadDocuments(r, path); perr != nil {
+		if perr := p.ReadDocuments(maybeGzip(start), path); perr != nil {
 			return nil, first
 		}
 		err = nil
