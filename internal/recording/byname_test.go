@@ -10,6 +10,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/mongoload/mongoload/internal/dbcommand"
 	"github.com/mongoload/mongoload/internal/recording"
 	"github.com/mongoload/mongoload/internal/replay"
 	"github.com/mongoload/mongoload/internal/trace"
@@ -34,7 +35,7 @@ func TestReplayTellsFilesByContent(t *testing.T) {
 	if err := w.Close(trace.Trailer{}); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := replay.Scan(filepath.Join(dir, "shop.bin"))
+	tr, err := replay.Scan(filepath.Join(dir, "shop.bin"), dbcommand.Policy{})
 	if err != nil || tr.Header.Tool != "mongoload capture" || tr.Entries != 1 {
 		t.Errorf("a trace named shop.bin: %v (%+v)", err, tr)
 	}
@@ -43,7 +44,7 @@ func TestReplayTellsFilesByContent(t *testing.T) {
 	r.Packet(recording.EventRequest, 4, 1000, recording.BuildMsg(t, 1, 0, 0, bson.D{{Key: "find", Value: "people"}, {Key: "$db", Value: "shop"}}))
 	r.Packet(recording.EventResponse, 4, 1200, recording.BuildMsg(t, 2, 1, 0, bson.D{{Key: "ok", Value: 1.0}}))
 	rec := r.Write(t, dir, "shop.trace")
-	if tr, err := replay.Scan(rec); err != nil || tr.Header.Tool != recording.Tool || tr.Entries != 1 {
+	if tr, err := replay.Scan(rec, dbcommand.Policy{}); err != nil || tr.Header.Tool != recording.Tool || tr.Entries != 1 {
 		t.Errorf("a recording named shop.trace: %v (%+v)", err, tr)
 	}
 
@@ -56,13 +57,13 @@ func TestReplayTellsFilesByContent(t *testing.T) {
 	}
 	defer pr.Close()
 	pw.Close()
-	if _, err := replay.Scan(fmt.Sprintf("/dev/fd/%d", pr.Fd())); err == nil || !strings.Contains(err.Error(), "write it to a file") {
+	if _, err := replay.Scan(fmt.Sprintf("/dev/fd/%d", pr.Fd()), dbcommand.Policy{}); err == nil || !strings.Contains(err.Error(), "write it to a file") {
 		t.Errorf("a trace piped: %v; want it refused in words", err)
 	}
 
 	other := filepath.Join(dir, "notes.bin")
 	os.WriteFile(other, []byte("name: x\n"), 0o600)
-	if _, err := replay.Scan(other); err == nil || !strings.Contains(err.Error(), "not a mongoload trace") || !strings.Contains(err.Error(), "not a MongoDB traffic recording") {
+	if _, err := replay.Scan(other, dbcommand.Policy{}); err == nil || !strings.Contains(err.Error(), "not a mongoload trace") || !strings.Contains(err.Error(), "not a MongoDB traffic recording") {
 		t.Errorf("a file that is neither: %v; want both named", err)
 	}
 }
