@@ -8,8 +8,8 @@ import (
 
 // commandVariables are the commands' own options that a variable sets
 // besides the Settings (Sources.Value): load's, verify's --database, and
-// MONGOLOAD_PPROF.
-var commandVariables = []string{"documents", "size", "batch-size", "workers", "indexes", "load-write-concern", "resume", "collection", "database", "pprof"}
+// MONGOLOAD_PPROF, and replay's --speed and --loop.
+var commandVariables = []string{"documents", "size", "batch-size", "workers", "indexes", "load-write-concern", "resume", "collection", "database", "pprof", "speed", "loop"}
 
 // Variables are the names of every variable mongoload reads.
 func Variables() []string {

@@ -16,6 +16,8 @@ func TestMisspeltVariables(t *testing.T) {
 		"MONGOLOAD_CONCURRENCY=4",       // right
 		"MONGOLOAD_TEST_URI=mongodb://", // the test harness's
 		"MONGOLOAD_REPO=/src",           // far from any
+		"MONGOLOAD_SPEED=2",             // replay's --speed, read (was: "did you mean MONGOLOAD_SEED?")
+		"MONGOLOAD_LOOP=3",              // replay's --loop, read
 		"PATH=/bin", "CONCURENCY=1",
 	})
 	want := []string{

@@ -87,7 +87,7 @@ func ReadLoadSpec(src config.Sources, cfg *config.Config) (LoadSpec, error) {
 	}
 	a.Part, _ = config.ParsePartition(cfg.Run.Partition) // validated with the configuration
 	if a.Part.Count > 1 && cfg.Run.Drop {
-		bad("--drop", "with --partition each process would drop what the others loaded: drop once first (mongoload load --drop --documents 0), then start the partitions without --drop")
+		bad(cfg.Origin("run.drop"), "with --partition each process would drop what the others loaded: drop once first (mongoload load --drop --documents 0), then start the partitions without --drop")
 	}
 	return a, es.Err()
 }
