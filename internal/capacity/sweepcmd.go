@@ -111,7 +111,9 @@ func (r SweepRequest) Run(ctx context.Context, cfg *config.Config, st *Stepper) 
 		return sw, errors.Join(err, &AnalysisError{What: "sweep", Err: aerr})
 	}
 	sw.Analysis = a
-	sw.USL = usl.FitSweep(sw)
+	if a.Limit.Kind != analysis.ErrorsLimitKind { // every operation failed: no throughput to fit, the summary says so
+		sw.USL = usl.FitSweep(sw)
+	}
 	AssessSweep(sw)
 	return sw, err
 }
