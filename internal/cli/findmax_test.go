@@ -26,7 +26,7 @@ var reads = mixed[:strings.Index(mixed, "  - name: bump")]
 // and at twice the rate it fails.
 func TestFindMax(t *testing.T) {
 	testserver.Timing(t) // latencies at rates: meaningless under the race detector
-	uri := testserver.URI(t)
+	uri := testserver.Fresh(t).URI // a capacity: of a server no earlier test has aged
 	dir := t.TempDir()
 	wl := uniqueDB(t, reads)
 	out, page, csvDir := filepath.Join(dir, "f.json"), filepath.Join(dir, "f.html"), filepath.Join(dir, "csv")
