@@ -25,8 +25,9 @@ var reads = mixed[:strings.Index(mixed, "  - name: bump")]
 // rate the SLO holds (within 1.5x, nothing dropped, the rate achieved),
 // and at twice the rate it fails.
 func TestFindMax(t *testing.T) {
-	testserver.Timing(t)           // latencies at rates: meaningless under the race detector
-	uri := testserver.Fresh(t).URI // a capacity: of a server no earlier test has aged
+	testserver.Timing(t) // latencies at rates: meaningless under the race detector
+	// a capacity: of a server no earlier test has aged
+	uri := testserver.Fresh(t).URI
 	dir := t.TempDir()
 	wl := uniqueDB(t, reads)
 	out, page, csvDir := filepath.Join(dir, "f.json"), filepath.Join(dir, "f.html"), filepath.Join(dir, "csv")
