@@ -79,8 +79,8 @@ func ReadLoadSpec(src config.Sources, cfg *config.Config) (LoadSpec, error) {
 		}
 		a.Resume = b
 	}
-	if v, _, ok := get("collection"); ok {
-		a.Only = config.SplitList(v)
+	if v, field, ok := get("collection"); ok {
+		a.Only, a.OnlyFrom = config.SplitList(v), field
 	}
 	if !a.HasDocuments && a.Size == 0 && !a.Resume && !Seeds(cfg) && len(es) == 0 {
 		bad("--documents", "say how many documents to load, for example --documents 1000000 or --size 50GB (or --resume to finish an interrupted load)")
