@@ -27,7 +27,7 @@ import (
 // test's second pass, without -race (it failed 1 run in 3 under -race).
 func TestRunReportsMeasuredMemory(t *testing.T) {
 	testserver.Timing(t)
-	uri := testserver.URI(t)
+	uri := testserver.Fresh(t).URI // seeding and the phase timed on a server no earlier test has aged
 	out := filepath.Join(t.TempDir(), "r.json")
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), "MONGOLOAD_RUN_MAIN=1",

@@ -77,6 +77,9 @@ func AnalyseSweep(sw *results.Sweep, o SweepOptions) (*results.SweepAnalysis, er
 			pts = append(pts, SweepPoint{Level: st.Level, Throughput: f.Throughput, Latency: pick(f.Latency, o.Latency)})
 		}
 	}
+	if why := allFailed(sw, a.Steps); why != "" {
+		return failedAnalysis(sw, a, why), nil
+	}
 	j := JudgeSweep(pts, o.Rules)
 	for k, i := range judged {
 		a.Steps[i].Verdict = string(j.Verdicts[k])

@@ -53,7 +53,7 @@ func (r *FindMaxRequest) Prepare(cfg *config.Config) error {
 	}
 	objectives, err := analysis.ParseObjectives(cfg.Run.SLO)
 	if err != nil {
-		return &config.Error{Kind: config.Invalid, Field: "--slo", Msg: err.Error()}
+		return cfg.Refuse("run.slo", err)
 	}
 	r.objectives = objectives
 	if len(cfg.Run.Stages) > 0 {

@@ -39,21 +39,21 @@ type SweepRequest struct {
 // an invalid value (a config error, exit 12); naming no parameter or two
 // is a usage error (of Kind run.Usage, exit 2).
 func SweepLevels(src config.Sources) (string, []float64, error) {
-	var param, text string
+	var param, text, from string
 	for _, p := range SweepParams {
-		v, _, given := src.Value(p) // the flag's values, joined, else its variable
+		v, where, given := src.Value(p) // the flag's values, joined, else its variable
 		if !given || v == "" {
 			continue
 		}
 		if param != "" {
-			return "", nil, runFail(run.Usage, fmt.Errorf("give one of --concurrency, --rate or --sessions as the swept parameter, not both --%s and --%s", param, p))
+			return "", nil, runFail(run.Usage, fmt.Errorf("give one of --concurrency, --rate or --sessions as the swept parameter, not both %s and %s", from, where))
 		}
-		param, text = p, v
+		param, text, from = p, v, where
 	}
 	if param == "" {
 		return "", nil, runFail(run.Usage, errors.New("say what to sweep: --concurrency 4,8,16,32 (workers), --rate 1000,2000,4000 (open loop) or --sessions 100,1000 (think-time sessions)"))
 	}
-	out, err := config.ParseLevels(param, text)
+	out, err := config.ParseLevels(config.Source{Name: from}, param, text)
 	return param, out, err
 }
 
@@ -111,7 +111,9 @@ func (r SweepRequest) Run(ctx context.Context, cfg *config.Config, st *Stepper) 
 		return sw, errors.Join(err, &AnalysisError{What: "sweep", Err: aerr})
 	}
 	sw.Analysis = a
-	sw.USL = usl.FitSweep(sw)
+	if a.Limit.Kind != analysis.ErrorsLimitKind { // every operation failed: no throughput to fit, the summary says so
+		sw.USL = usl.FitSweep(sw)
+	}
 	AssessSweep(sw)
 	return sw, err
 }

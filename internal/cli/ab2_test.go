@@ -302,8 +302,8 @@ func copyBooks(t *testing.T, ctx context.Context, from, to *mongodb.Client, db s
 func TestABCapturedWorkloadOnCopies(t *testing.T) {
 	ctx := context.Background()
 	uriApp := testserver.URI(t)
-	uriA, _ := testserver.Own(t)
-	uriB := testserver.OwnServer(t).URI
+	copyA, copyB := testserver.Twins(t) // the two restored copies: alike
+	uriA, uriB := copyA.URI, copyB.URI
 	db := fmt.Sprintf("ab_%d_captured", os.Getpid())
 	app, a, b := connectTest(t, ctx, uriApp), connectTest(t, ctx, uriA), connectTest(t, ctx, uriB)
 	t.Cleanup(func() { _, _ = app.Command(context.Background(), db, bson.D{{Key: "dropDatabase", Value: 1}}) })

@@ -65,8 +65,10 @@ type abSides struct {
 
 func newABSides(t *testing.T, docs int) *abSides {
 	ctx := context.Background()
-	s := &abSides{ctx: ctx, uriA: testserver.URI(t), docs: docs}
-	s.uriB, s.pidB = testserver.Own(t)
+	// two fresh servers alike, both the test's: never the suite's shared
+	// server, which every test before has aged (testserver.Twins)
+	a, b := testserver.Twins(t)
+	s := &abSides{ctx: ctx, uriA: a.URI, uriB: b.URI, pidB: b.PID(), docs: docs}
 	s.db = fmt.Sprintf("ab_%d_%s", os.Getpid(), strings.ToLower(strings.TrimPrefix(t.Name(), "Test")))
 	s.a, s.b = connectTest(t, ctx, s.uriA), connectTest(t, ctx, s.uriB)
 	s.workload = abWorkload(t, s.db)

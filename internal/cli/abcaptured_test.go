@@ -52,8 +52,8 @@ func TestABCapturedWorkloadAllExplained(t *testing.T) {
 			t.Fatalf("the capture has no %s (types %v): the test needs one", k, kinds)
 		}
 	}
-	a, _ := testserver.Own(t)
-	b := testserver.OwnServer(t).URI
+	sideA, sideB := testserver.Twins(t)
+	a, b := sideA.URI, sideB.URI
 	out := filepath.Join(dir, "ab.json")
 	code, stdout, errs := runCLI(t, ctx, nil, "ab", w, "--uri", a, "--candidate-uri", b, "--seed", "2000", "--random-seed", "7",
 		"--operation-seed", "11", "--rounds", "2", "--duration", "1s", "--warmup", "0s", "--out", out)

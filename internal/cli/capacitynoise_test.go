@@ -19,7 +19,7 @@ import (
 // that waited on a busy host.
 func TestFindMaxSaysNoise(t *testing.T) {
 	testserver.Timing(t)
-	uri := testserver.URI(t)
+	uri := testserver.Fresh(t).URI // a capacity: of a server no earlier test has aged
 	wl := uniqueDB(t, reads)
 	search := func(name string, extra ...string) (int, *results.FindMax, string) {
 		out := filepath.Join(t.TempDir(), name+".json")

@@ -12,13 +12,16 @@ import (
 	"github.com/mongoload/mongoload/internal/run"
 )
 
+// captureSettings are the settings capture takes: how to connect.
+var captureSettings = []string{"uri", "username", "auth-source", "connect-timeout", "server-selection-timeout"}
+
 const captureArgs = "--uri URI --database DB [--duration 10m] --out FILE | --log FILE... | --export FILE | --query-stats | --compare SOURCE.yaml REPLAY.yaml"
 
 // captureCommand turns what a deployment recorded into a workload file
 // (docs/capture.md).
 func captureCommand(ctx context.Context, args []string, o IO) error {
 	fs := newFlags("capture", captureArgs, o)
-	addSettingsOf(fs, []string{"uri", "username", "auth-source", "connect-timeout", "server-selection-timeout"})
+	addSettingsOf(fs, captureSettings)
 	dbs := fs.StringSlice("database", nil, "databases to capture (the profiler is per database), comma separated or repeated")
 	duration := fs.Duration("duration", 0, "profiler: read what arrives during a window this long (a tailable cursor) instead of what it holds; $queryStats: the time between its two snapshots")
 	enable := fs.Bool("enable-profiler", false, "turn the profiler on for the window (level 2, or level 1 with --slowms) and restore the previous level on every exit, Ctrl-C included; without it capture never changes it")
@@ -95,9 +98,7 @@ func uriGiven(fs *pflag.FlagSet, o IO) bool {
 // captureConfig is the connection's settings, resolved as every
 // command's are (config.Resolve).
 func captureConfig(fs *pflag.FlagSet, o IO) (*config.Config, error) {
-	src := sources(fs, o)
-	src.Check = run.CheckConnection
-	return config.Resolve(src)
+	return resolveSettings(fs, o, captureSettings)
 }
 
 // guardFlags reads --max-impact (20% or 20) and --sample-rate, which bound

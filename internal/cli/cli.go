@@ -107,8 +107,8 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\n'mongoload COMMAND --help' lists a command's flags. Every flag can also be set")
-	fmt.Fprintln(w, "as MONGOLOAD_<FLAG> in the environment (MONGOLOAD_URI, MONGOLOAD_CONCURRENCY, ...);")
+	fmt.Fprintln(w, "\n'mongoload COMMAND --help' lists a command's flags. A flag whose help names")
+	fmt.Fprintln(w, "[MONGOLOAD_<FLAG>] can also be set by that variable (MONGOLOAD_URI, MONGOLOAD_CONCURRENCY, ...);")
 	fmt.Fprintln(w, "credentials: MONGOLOAD_USERNAME and MONGOLOAD_PASSWORD.")
 	fmt.Fprintln(w, "Exit codes: docs/exit-codes.md.")
 }

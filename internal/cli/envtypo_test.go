@@ -5,7 +5,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"testing"
+
+	"github.com/mongoload/mongoload/internal/config"
 )
 
 // TestMisspeltVariableNamed: a MONGOLOAD_ variable one letter off is
@@ -48,6 +52,36 @@ func TestLoadReadsOnlyItsVariables(t *testing.T) {
 			IO{Stdout: &out, Stderr: &errb, Getenv: func(k string) (string, bool) { return "abc", k == tc.env }})
 		if code != tc.want {
 			t.Errorf("%s=abc: exit %d, want %d: %s", tc.env, code, tc.want, errb.String())
+		}
+	}
+}
+
+// TestEveryFlagReadsItsVariableOrSaysNot: every flag of every command is
+// a setting, a command's own option that reads its variable, or listed in
+// config.CommandLineOnly, and that list names only flags that exist; so a
+// variable named after a flag is read, or told it is not, never answered
+// with another variable's name (promises6: MONGOLOAD_SPEED was "did you
+// mean MONGOLOAD_SEED?").
+func TestEveryFlagReadsItsVariableOrSaysNot(t *testing.T) {
+	known := config.Variables()
+	seen := map[string]bool{}
+	for name := range commands {
+		_, stdout, _ := runCLI(t, context.Background(), nil, name, "--help")
+		for _, m := range regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([a-z][a-z0-9-]*)`).FindAllStringSubmatch(stdout, -1) {
+			flag := m[1]
+			seen[flag] = true
+			if flag == "help" || slices.Contains(known, config.EnvName(flag)) || slices.Contains(config.CommandLineOnly, flag) {
+				continue
+			}
+			t.Errorf("%s --%s: neither read from %s nor in config.CommandLineOnly", name, flag, config.EnvName(flag))
+		}
+	}
+	for _, flag := range config.CommandLineOnly {
+		if !seen[flag] {
+			t.Errorf("config.CommandLineOnly lists --%s, which no command has", flag)
+		}
+		if slices.Contains(known, config.EnvName(flag)) {
+			t.Errorf("config.CommandLineOnly lists --%s, whose variable is read", flag)
 		}
 	}
 }

@@ -26,7 +26,8 @@ var reads = mixed[:strings.Index(mixed, "  - name: bump")]
 // and at twice the rate it fails.
 func TestFindMax(t *testing.T) {
 	testserver.Timing(t) // latencies at rates: meaningless under the race detector
-	uri := testserver.URI(t)
+	// a capacity: of a server no earlier test has aged
+	uri := testserver.Fresh(t).URI
 	dir := t.TempDir()
 	wl := uniqueDB(t, reads)
 	out, page, csvDir := filepath.Join(dir, "f.json"), filepath.Join(dir, "f.html"), filepath.Join(dir, "csv")

@@ -73,7 +73,7 @@ func loadCommand(ctx context.Context, args []string, o IO) (err error) {
 	if err != nil {
 		return err
 	}
-	cols, err := run.SelectCollections(plan, spec.Only)
+	cols, err := run.SelectCollections(plan, spec.Only, spec.OnlyFrom)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/replay"
 	"github.com/mongoload/mongoload/internal/results"
-	"github.com/mongoload/mongoload/internal/run"
 )
 
 const replayArgs = "TRACE --uri URI [--speed 2 | --speed max] [--loop N] [--allow-existing] [--replay-ddl] [--out results.json]"
@@ -28,33 +27,23 @@ var speedRange = config.Range{Min: 0, AboveMin: true, Max: config.MaxFactor, Wha
 func replayCommand(ctx context.Context, args []string, o IO) error {
 	fs := newFlags("replay", replayArgs, o)
 	addSettingsOf(fs, replaySettings)
-	speedText := fs.String("speed", "1", "replay at this factor of the captured pace (2: twice as fast, in half the time), or max: as fast as the in-flight places allow")
-	loops := fs.Float64("loop", 1, "replay the trace this many times, one pass after the other")
-	if err := parse(fs, args, 1); err != nil {
+	speedText := fs.String("speed", "1", "replay at this factor of the captured pace (2: twice as fast, in half the time), or max: as fast as the in-flight places allow ["+config.EnvName("speed")+"]")
+	loops := fs.Float64("loop", 1, "replay the trace this many times, one pass after the other ["+config.EnvName("loop")+"]")
+	if err := parseArgs(fs, args, 1); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		return withCode(ExitUsage, errors.New("replay needs the trace: mongoload replay TRACE --uri URI (write one with capture --trace FILE --keep-values)"))
 	}
-	var es config.Errors
-	speed := 0.0
-	if *speedText != "max" {
-		v, err := config.ParseNumber(config.FlagSource("speed"), *speedText, speedRange)
-		es.Add(err)
-		speed = v
-	}
-	es.Add(config.CheckNumber(config.FlagSource("loop"), *loops, flagRanges["loop"]))
+	speed, passes, es := replayNumbers(sources(fs, o), *speedText, *loops)
+	es = append(es, flagNumbers(fs)...)
+	cfg, err := resolveSettings(fs, o, replaySettings)
+	es.Add(err)
 	if err := es.Err(); err != nil {
-		return err
-	}
-	src := sources(fs, o)
-	src.Check = run.CheckConnection
-	cfg, err := config.Resolve(src)
-	if err != nil {
-		return err
+		return err // every bad value at once, before the trace is read
 	}
 	out := output{format: "console"}
-	r, err := replay.Run(ctx, cfg, replay.Options{Trace: fs.Arg(0), Speed: speed, Loops: int(*loops), Log: o.Stderr, Version: Version,
+	r, err := replay.Run(ctx, cfg, replay.Options{Trace: fs.Arg(0), Speed: speed, Loops: passes, Log: o.Stderr, Version: Version,
 		Sinks: out.live(o, cfg.Run.Quiet)})
 	if err != nil {
 		return err
@@ -64,6 +53,26 @@ func replayCommand(ctx context.Context, args []string, o IO) error {
 	}
 	printReplay(o, r.Result.Result.Replay)
 	return errors.Join(r.Err(), keepHistory(o, cfg.Run.History, r.Result.Result))
+}
+
+// replayNumbers reads --speed (0 for max) and --loop, from the flag or
+// else its variable, each refusal naming the one that gave it.
+func replayNumbers(src config.Sources, speedText string, loops float64) (speed float64, passes int, es config.Errors) {
+	from := config.FlagSource("speed")
+	if v, where, ok := src.Value("speed"); ok {
+		speedText, from = v, config.Source{Name: where}
+	}
+	if speedText != "max" {
+		v, err := config.ParseNumber(from, speedText, speedRange)
+		es.Add(err)
+		speed = v
+	}
+	if v, where, ok := src.Value("loop"); ok && where != "--loop" { // the flag's own number pflag read
+		n, err := config.ParseNumber(config.EnvSource(where), v, flagRanges["loop"])
+		es.Add(err)
+		loops = n
+	}
+	return speed, int(loops), es
 }
 
 // printReplay prints the replay's own lines after run's report.

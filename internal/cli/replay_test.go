@@ -367,26 +367,38 @@ func TestReplayReproducesTheApplication(t *testing.T) {
 	})
 }
 
-// TestReplayRefusesBadFlags: each bad value is refused in one line that
-// names it (exit 12), a file that is no trace by name (exit 3), before
-// any server is asked.
+// TestReplayRefusesBadFlags: each bad value, by flag or variable, is
+// refused in one line that names its source (exit 12), a file that is no
+// trace by name (exit 3), before any server is asked.
 func TestReplayRefusesBadFlags(t *testing.T) {
 	ctx := context.Background()
 	notTrace := writeFile(t, "w.yaml", "name: x\n")
 	for _, c := range []struct {
 		args []string
+		env  map[string]string
 		code int
 		says string
 	}{
-		{[]string{"--speed", "0"}, 12, "--speed"},
-		{[]string{"--speed", "NaN"}, 12, "--speed"},
-		{[]string{"--speed", "fast"}, 12, "--speed"},
-		{[]string{"--loop", "1.5"}, 12, "--loop"},
-		{[]string{"--loop", "0"}, 12, "--loop"},
-		{nil, 3, "not a mongoload trace"},
+		{[]string{"--speed", "0"}, nil, 12, "--speed"},
+		{[]string{"--speed", "NaN"}, nil, 12, "--speed"},
+		{[]string{"--speed", "fast"}, nil, 12, "--speed"},
+		{[]string{"--loop", "1.5"}, nil, 12, "--loop"},
+		{[]string{"--loop", "0"}, nil, 12, "--loop"},
+		{nil, nil, 3, "not a mongoload trace"},
+		// the run's settings by run's rules, before the trace is read (promises6
+		// replay-interval-panic: 0s panicked after setup, 1ms was taken)
+		{[]string{"--interval", "0s"}, nil, 12, "--interval: the reporting interval must be at least 10ms"},
+		{[]string{"--interval", "1ms"}, nil, 12, "--interval: the reporting interval must be at least 10ms"},
+		{nil, map[string]string{"MONGOLOAD_INTERVAL": "0s"}, 12, "MONGOLOAD_INTERVAL: the reporting interval must be at least 10ms"},
+		// --speed and --loop read their variables, as their help says
+		{nil, map[string]string{"MONGOLOAD_SPEED": "0"}, 12, "MONGOLOAD_SPEED: \"0\": 0 is out of range"},
+		{nil, map[string]string{"MONGOLOAD_LOOP": "0"}, 12, "MONGOLOAD_LOOP: \"0\": 0 is out of range"},
+		{[]string{"--speed", "2"}, map[string]string{"MONGOLOAD_SPEED": "0"}, 3, "not a mongoload trace"}, // the flag wins
+		// a variable of a setting replay does not take is not its own
+		{nil, map[string]string{"MONGOLOAD_CONCURRENCY": "0"}, 3, "not a mongoload trace"},
 	} {
 		args := append([]string{"replay", notTrace, "--uri", "mongodb://127.0.0.1:1"}, c.args...)
-		code, _, stderr := runCLI(t, ctx, nil, args...)
+		code, _, stderr := runCLI(t, ctx, c.env, args...)
 		if code != c.code || !strings.Contains(stderr, c.says) || strings.Count(strings.TrimSpace(stderr), "\n") > 1 {
 			t.Errorf("%v: exit %d, want %d naming %q:\n%s", c.args, code, c.code, c.says, stderr)
 		}

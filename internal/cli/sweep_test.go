@@ -167,7 +167,14 @@ func TestSweepBadInput(t *testing.T) {
 		{[]string{"sweep", "--concurrency", "1,2", "--out", "/nonexistent/dir/s.json"}, nil, ExitOutput, "cannot be written"},
 		{[]string{"sweep", "--rate", "100,Inf"}, nil, ExitInvalid, `+Inf is not finite`},                                    // issue 30
 		{[]string{"sweep", "--concurrency", "1,2", "--plateau", "NaN"}, nil, ExitInvalid, `--plateau: NaN is not a number`}, // issue 30
-		{[]string{"sweep"}, map[string]string{"MONGOLOAD_CONCURRENCY": "1,x"}, ExitInvalid, `"x" is not a number`},          // from the environment
+		// from the environment, named by its variable, not by a flag never given (promises6 env-named-flag)
+		{[]string{"sweep"}, map[string]string{"MONGOLOAD_CONCURRENCY": "1,x"}, ExitInvalid, `MONGOLOAD_CONCURRENCY: "1,x": "x" is not a number`},
+		{[]string{"sweep"}, map[string]string{"MONGOLOAD_RATE": "100,50"}, ExitInvalid, `MONGOLOAD_RATE: "100,50": the levels must increase`},
+		{[]string{"sweep", "--rate", "10,20"}, map[string]string{"MONGOLOAD_SESSIONS": "5"}, ExitUsage, "not both --rate and MONGOLOAD_SESSIONS"},
+		// an empty level is a typo, not a level to drop in silence
+		{[]string{"sweep", "--concurrency", "4,,8"}, nil, ExitInvalid, `--concurrency: "4,,8": level 2 is empty`},
+		{[]string{"sweep", "--concurrency", ",4"}, nil, ExitInvalid, `--concurrency: ",4": level 1 is empty`},
+		{[]string{"sweep"}, map[string]string{"MONGOLOAD_SESSIONS": "10, ,20"}, ExitInvalid, `MONGOLOAD_SESSIONS: "10, ,20": level 2 is empty`},
 	} {
 		code, _, stderr := runCLI(t, context.Background(), c.env, c.args...)
 		if code != c.code || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {

@@ -32,8 +32,7 @@ func verifyCommand(ctx context.Context, args []string, o IO) error {
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
-	src.Only, src.Check = verifySettings, run.CheckConnection
-	cfg, err := config.Resolve(src)
+	cfg, err := resolveSettings(fs, o, verifySettings)
 	if err != nil {
 		return err
 	}

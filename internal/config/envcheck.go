@@ -8,8 +8,22 @@ import (
 
 // commandVariables are the commands' own options that a variable sets
 // besides the Settings (Sources.Value): load's, verify's --database, and
-// MONGOLOAD_PPROF.
-var commandVariables = []string{"documents", "size", "batch-size", "workers", "indexes", "load-write-concern", "resume", "collection", "database", "pprof"}
+// MONGOLOAD_PPROF, and replay's --speed and --loop.
+var commandVariables = []string{"documents", "size", "batch-size", "workers", "indexes", "load-write-concern", "resume", "collection", "database", "pprof", "speed", "loop"}
+
+// CommandLineOnly are the commands' own flags that no variable sets (a
+// comparison's files, capture's sources, the verdict rules, the
+// privacy switches): a variable named after one is no typo of another
+// variable, and is told so rather than offered a wrong "did you mean".
+// cli's TestEveryFlagReadsItsVariableOrSaysNot keeps the list in step with
+// the commands' flags.
+var CommandLineOnly = []string{"accept-noise", "achieved", "allow-same", "alpha", "baseline", "candidate-uri", "client-cpu-limit",
+	"compare", "csv", "degraded-drop", "enable-profiler", "export", "factor", "fail-on-regression", "format", "growth", "headroom",
+	"html", "keep-values", "knee-gain", "latency-knee", "linear-gain", "log", "markdown", "max-impact", "max-probes", "metric",
+	"min-share", "name", "objective", "oversaturated", "p-value", "parallel", "plateau", "plgm-collections", "plgm-config",
+	"plgm-queries", "precision", "print-config", "profiler", "property", "query-stats", "redact-names", "rounds", "sample",
+	"sample-rate", "scale", "since", "slowms", "start", "step-duration", "target-server-cpu", "threshold", "trace", "users",
+	"verdict-latency", "verify", "workload", "ycsb"}
 
 // Variables are the names of every variable mongoload reads.
 func Variables() []string {
@@ -35,6 +49,10 @@ func MisspeltVariables(environ []string) []string {
 		name, _, _ := strings.Cut(kv, "=")
 		suffix, ok := strings.CutPrefix(name, EnvPrefix)
 		if !ok || slices.Contains(known, name) {
+			continue
+		}
+		if flag := strings.ToLower(strings.ReplaceAll(suffix, "_", "-")); slices.Contains(CommandLineOnly, flag) {
+			out = append(out, fmt.Sprintf("%s is not a mongoload variable and is ignored: --%s is given on the command line only", name, flag))
 			continue
 		}
 		near := 2

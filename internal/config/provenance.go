@@ -62,3 +62,23 @@ func fieldKey(flag string) string {
 	}
 	return strings.Join(parts, "")
 }
+
+// Refuse is the refusal (exit 12) of field's value ("run.slo"), named
+// where the value came from: the flag or variable that set it, else the
+// key of the workload file. A check outside Validate (the SLO grammar, a
+// listen address) names the source as Validate does.
+func (c *Config) Refuse(field string, err error) *Error {
+	if where, ok := c.blame(field); ok {
+		return &Error{Kind: Invalid, Field: where, Msg: err.Error()}
+	}
+	return &Error{Kind: Invalid, File: c.Source, Field: field, Msg: err.Error()}
+}
+
+// Origin names where field's value came from: the flag or variable that
+// set it, else field itself (the workload's key, or the default).
+func (c *Config) Origin(field string) string {
+	if where, ok := c.blame(field); ok {
+		return where
+	}
+	return field
+}

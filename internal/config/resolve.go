@@ -36,15 +36,16 @@ type Sources struct {
 	Env func(string) (string, bool)
 	// Flags are the command line's.
 	Flags Flags
-	// Only names the settings whose variables the command reads (verify:
-	// only how to connect); nil: every setting's.
+	// Only names the settings the command reads, by variable or flag
+	// (verify: only how to connect); nil: every setting's.
 	Only []string
 	// Hide names the settings the command reads itself, in its own way (a
 	// sweep's levels, a list): neither their variable nor their flag is
 	// applied.
 	Hide []string
 	// Workload validates the result as a workload to run (Validate);
-	// without it only the values set are checked (a connection).
+	// without it, as the settings of a command that runs none of its own
+	// (ValidateSettings): either way, before the command does anything.
 	Workload bool
 	// Check is the validation that needs other packages than config (the
 	// driver's URI parser, the SLO grammar, listen addresses), reported
@@ -66,6 +67,8 @@ func Resolve(s Sources) (*Config, error) {
 	es.Add(s.applyFlags(cfg))
 	if s.Workload {
 		es = append(es, cfg.Validate()...)
+	} else {
+		es = append(es, cfg.ValidateSettings()...)
 	}
 	if s.Check != nil {
 		es = append(es, s.Check(cfg)...)
@@ -112,8 +115,8 @@ func (s Sources) applyFlags(c *Config) error {
 	}
 	var es Errors
 	for _, st := range Settings {
-		if slices.Contains(s.Hide, st.Flag) {
-			continue
+		if !s.reads(st.Flag) {
+			continue // hidden, or a command's own flag of the same name (capture's --duration)
 		}
 		if v, ok := s.Flags(st.Flag); ok {
 			if err := st.Apply(c, v, "--"+st.Flag); err != nil {

@@ -18,7 +18,17 @@ var (
 
 // Validate fills derived defaults (operation names, an operation's collection
 // when there is only one) and returns every problem found, in file order.
-func (c *Config) Validate() Errors {
+func (c *Config) Validate() Errors { return c.validate(true) }
+
+// ValidateSettings checks what a command that runs no workload of its own
+// reads (replay, capture, verify: the connection and the run's settings) by
+// the rules Validate holds a workload's run to, so that --interval 0s is
+// refused by replay as by run, before anything connects or is created.
+func (c *Config) ValidateSettings() Errors { return c.validate(false) }
+
+// validate is Validate, with the workload's own parts (collections,
+// operations, watchers, how long it runs) when workload is set.
+func (c *Config) validate(workload bool) Errors {
 	var es Errors
 	add := func(kind Kind, line int, field, format string, args ...any) {
 		file := c.Source
@@ -28,10 +38,15 @@ func (c *Config) Validate() Errors {
 		es = append(es, &Error{Kind: kind, File: file, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)})
 	}
 	c.validateConnection(add)
-	c.validateCollections(add)
-	c.validateOperations(add)
+	if workload {
+		c.validateCollections(add)
+		c.validateOperations(add)
+		c.validateLength(add)
+	}
 	c.validateRun(add)
-	c.validateWatchers(add)
+	if workload {
+		c.validateWatchers(add)
+	}
 	c.checkNumbers(add)
 	return es
 }
@@ -153,11 +168,16 @@ func validateIndex(add adder, field string, ix Index) {
 	}
 }
 
-func (c *Config) validateRun(add adder) {
+// validateLength checks that a workload's run ends.
+func (c *Config) validateLength(add adder) {
 	r := &c.Run
 	if r.Duration <= 0 && r.Operations <= 0 && len(r.Stages) == 0 {
 		add(Invalid, 0, "run.duration", "give the run a duration or an operation count")
 	}
+}
+
+func (c *Config) validateRun(add adder) {
+	r := &c.Run
 	if r.Interval.D() < 10*time.Millisecond {
 		add(Invalid, 0, "run.interval", "the reporting interval must be at least 10ms, not %s", r.Interval)
 	}

@@ -23,7 +23,7 @@ type Given struct {
 	Env              func(string) (string, bool)
 	Flags            config.Flags
 	Hide             []string // the settings the command reads itself (config.Sources.Hide)
-	Only             []string // the settings whose variables the command reads; nil: all (config.Sources.Only)
+	Only             []string // the settings the command reads, by variable or flag; nil: all (config.Sources.Only)
 	Warn             func(string)
 }
 

@@ -16,27 +16,19 @@ import (
 // mistake of a command line at once.
 func CheckConfig(cfg *config.Config) config.Errors {
 	var es config.Errors
-	bad := func(kind config.Kind, field string, err error) {
-		var ce *config.Error
-		if errors.As(err, &ce) {
-			es = append(es, ce)
-			return
-		}
-		es = append(es, &config.Error{Kind: kind, Field: field, Msg: err.Error()})
-	}
 	if cfg.Run.SLO != "" {
 		if _, err := analysis.ParseObjectives(cfg.Run.SLO); err != nil {
-			bad(config.Invalid, "--slo", err)
+			es = append(es, cfg.Refuse("run.slo", err))
 		}
 	}
 	if cfg.Run.Dashboard != "" {
 		if _, err := dashboard.ListenAddr(cfg.Run.Dashboard); err != nil {
-			bad(config.Invalid, "--dashboard", err)
+			es = append(es, cfg.Refuse("run.dashboard", err))
 		}
 	}
 	if cfg.Run.Prometheus != "" {
 		if _, err := promsink.ListenAddr(cfg.Run.Prometheus); err != nil {
-			bad(config.Invalid, "--prometheus", err)
+			es = append(es, cfg.Refuse("run.prometheus", err))
 		}
 	}
 	if cfg.Run.Target != config.TargetNoop {

@@ -28,6 +28,7 @@ type LoadSpec struct {
 	WriteConcern *config.WriteConcern
 	Resume       bool
 	Only         []string // --collection: these collections, all when none
+	OnlyFrom     string   // what gave Only: --collection or MONGOLOAD_COLLECTION
 	Part         config.Partition
 	// OnProgress and OnNotice are told the load's progress and notices.
 	OnProgress func(loader.Progress)
@@ -61,8 +62,10 @@ func PrepareLoad(ctx context.Context, log io.Writer, client *mongodb.Client, cfg
 	return nil
 }
 
-// SelectCollections picks the collections --collection names (all when none).
-func SelectCollections(plan *workload.Plan, only []string) ([]*workload.Collection, error) {
+// SelectCollections picks the collections --collection names (all when
+// none); from names what gave them (the flag or its variable), for the
+// refusal of one the workload lacks.
+func SelectCollections(plan *workload.Plan, only []string, from string) ([]*workload.Collection, error) {
 	if len(only) == 0 {
 		return plan.Collections, nil
 	}
@@ -79,7 +82,7 @@ func SelectCollections(plan *workload.Plan, only []string) ([]*workload.Collecti
 			}
 		}
 		if found == nil {
-			return nil, &config.Error{Kind: config.Invalid, Field: "--collection",
+			return nil, &config.Error{Kind: config.Invalid, Field: from,
 				Msg: fmt.Sprintf("the workload has no collection %q (it has %s)%s", ref, strings.Join(names, ", "), config.DidYouMean(ref, names))}
 		}
 		out = append(out, found)

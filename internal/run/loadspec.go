@@ -79,15 +79,15 @@ func ReadLoadSpec(src config.Sources, cfg *config.Config) (LoadSpec, error) {
 		}
 		a.Resume = b
 	}
-	if v, _, ok := get("collection"); ok {
-		a.Only = config.SplitList(v)
+	if v, field, ok := get("collection"); ok {
+		a.Only, a.OnlyFrom = config.SplitList(v), field
 	}
 	if !a.HasDocuments && a.Size == 0 && !a.Resume && !Seeds(cfg) && len(es) == 0 {
 		bad("--documents", "say how many documents to load, for example --documents 1000000 or --size 50GB (or --resume to finish an interrupted load)")
 	}
 	a.Part, _ = config.ParsePartition(cfg.Run.Partition) // validated with the configuration
 	if a.Part.Count > 1 && cfg.Run.Drop {
-		bad("--drop", "with --partition each process would drop what the others loaded: drop once first (mongoload load --drop --documents 0), then start the partitions without --drop")
+		bad(cfg.Origin("run.drop"), "with --partition each process would drop what the others loaded: drop once first (mongoload load --drop --documents 0), then start the partitions without --drop")
 	}
 	return a, es.Err()
 }

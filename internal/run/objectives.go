@@ -26,7 +26,7 @@ func checkObjectives(cfg *config.Config, plan *workload.Plan) error {
 	}
 	for _, o := range objectives {
 		if why := unmeasurable(o, cfg, plan); why != "" {
-			return &config.Error{Kind: config.Invalid, Field: "--slo", Msg: fmt.Sprintf("objective %q: %s, so it would fail every run; change or remove the objective", o.Text, why)}
+			return cfg.Refuse("run.slo", fmt.Errorf("objective %q: %s, so it would fail every run; change or remove the objective", o.Text, why))
 		}
 	}
 	return nil

@@ -5,8 +5,12 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
+
+// owned numbers the servers tests start, so that a test may own several.
+var owned atomic.Int64
 
 // Server is a test server a test owns and may break: stop, kill, pause,
 // resume and restart it on the same port with its data (scripts/testserver).
@@ -29,7 +33,7 @@ func OwnServer(t testing.TB, serverArgs ...string) *Server {
 		t.Fatal(err)
 	}
 	s := &Server{t: t, script: script, args: serverArgs,
-		Name: fmt.Sprintf("fault-%d-%s", os.Getpid(), strings.NewReplacer("/", "_", " ", "_").Replace(t.Name()))}
+		Name: fmt.Sprintf("fault-%d-%s-%d", os.Getpid(), strings.NewReplacer("/", "_", " ", "_").Replace(t.Name()), owned.Add(1))}
 	s.URI = s.do("start")
 	t.Cleanup(func() { _ = exec.Command(script, "stop", s.Name).Run() })
 	return s
@@ -65,6 +69,16 @@ func (s *Server) Start() {
 	if uri := s.do("start"); uri != s.URI {
 		s.t.Fatalf("server came back at %s, not %s", uri, s.URI)
 	}
+}
+
+// PID is the server's process ID (for a test that signals it itself).
+func (s *Server) PID() int {
+	s.t.Helper()
+	var pid int
+	if _, err := fmt.Sscan(s.do("pid"), &pid); err != nil {
+		s.t.Fatalf("pid of %s: %v", s.Name, err)
+	}
+	return pid
 }
 
 // Pause freezes the server (SIGSTOP); Resume lets it run again.
