@@ -75,8 +75,15 @@ func unknownSetting(fs *pflag.FlagSet, err error) error {
 	return err
 }
 
-// addSettings registers every config.Setting as a flag of fs.
-func addSettings(fs *pflag.FlagSet) { addSettingsOf(fs, nil) }
+// replayOnly are the settings only replay reads: what a trace may send
+// beyond data operations. A workload's operations are data operations, so
+// the commands that run one do not list them.
+var replayOnly = []string{"replay-ddl", "replay-admin"}
+
+// addSettings registers every config.Setting a workload's run reads as a flag of fs.
+func addSettings(fs *pflag.FlagSet) {
+	addSettingsWhere(fs, func(flag string) bool { return !slices.Contains(replayOnly, flag) }, nil)
+}
 
 // addSettingsOf registers the settings named in only (all when nil) as
 // flags, so that a command's --help lists only the flags it reads.

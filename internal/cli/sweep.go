@@ -157,7 +157,7 @@ func (f *sweepFlags) request(fs *pflag.FlagSet, o IO, targetCPU string) (capacit
 // measures several steps, but those in skip (which it sets itself), with
 // its own usage for some (--out: what the command writes).
 func addStepSettings(fs *pflag.FlagSet, skip []string, usages map[string]string) {
-	addSettingsWhere(fs, func(flag string) bool { return !slices.Contains(skip, flag) }, usages)
+	addSettingsWhere(fs, func(flag string) bool { return !slices.Contains(skip, flag) && !slices.Contains(replayOnly, flag) }, usages)
 }
 
 // openSteps opens the session of a command that measures several steps
