@@ -32,6 +32,14 @@ func TestIndexedJob(t *testing.T) {
 	t.Cleanup(func() { _, _ = c.run(script, "stop") })
 	c.kubeconfig = lastLine(t, c.sh(script, "start"))
 	c.script = script
+	// README step 4: the data is loaded once, before the Job. (Pods that all
+	// seed a new collection at once race on mongoload's ownership mark:
+	// one creates it, another finds it unmarked and refuses to write.)
+	wl := filepath.Join(t.TempDir(), "workload.yaml")
+	if err := os.WriteFile(wl, []byte(strings.ReplaceAll(workload("20s"), "\n    ", "\n")[4:]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.sh(filepath.Join(filepath.Dir(c.kubeconfig), "bin", "mongoload"), "load", wl, "--uri", c.uri)
 	nodes := c.nodes()
 	if len(nodes) < 2 {
 		t.Fatalf("%d nodes Ready, at least 2 wanted", len(nodes))
@@ -146,16 +154,22 @@ func (c *cluster) mergeJob(id string) {
 // (finds and updates by key at 2,000 ops/s), the run id, the start time,
 // the target's URI (the test server has no users).
 func editSupport(s, id, uri string, start time.Time, duration string) string {
-	wl := "    name: k8s-e2e\n    collections:\n      - database: k8se2e\n        name: items\n        template:\n" +
-		"          k: {$gen: key}\n          n: {$gen: int, min: 0, max: 100}\n        indexes: [{keys: {k: 1}}]\n" +
-		"    operations:\n      - {name: get, type: findOne, weight: 80, filter: {k: {$gen: key}}}\n" +
-		"      - {name: bump, type: updateOne, weight: 20, filter: {k: {$gen: key}}, update: {$inc: {n: 1}}}\n" +
-		"    run: {rate: 2000, duration: " + duration + ", warmup: 2s, seed: 2000}\n"
+	wl := workload(duration)
 	s = regexp.MustCompile(`(  workload.yaml: \|\n)(?:    .*\n|\s*\n)+`).ReplaceAllLiteralString(s, "  workload.yaml: |\n"+wl)
 	s = regexp.MustCompile(`runId: .*`).ReplaceAllLiteralString(s, "runId: "+id)
 	s = regexp.MustCompile(`startAt: .*`).ReplaceAllLiteralString(s, `startAt: "`+start.UTC().Format(time.RFC3339)+`"`)
 	s = regexp.MustCompile(`  uri: .*`).ReplaceAllLiteralString(s, "  uri: "+uri)
 	return regexp.MustCompile(`  username: .*\n  password: .*\n`).ReplaceAllLiteralString(s, "")
+}
+
+// workload is the workload of the runs, as support.yaml holds it: finds
+// and updates by key at 2,000 ops/s.
+func workload(duration string) string {
+	return "    name: k8s-e2e\n    collections:\n      - database: k8se2e\n        name: items\n        template:\n" +
+		"          k: {$gen: key}\n          n: {$gen: int, min: 0, max: 100}\n        indexes: [{keys: {k: 1}}]\n" +
+		"    operations:\n      - {name: get, type: findOne, weight: 80, filter: {k: {$gen: key}}}\n" +
+		"      - {name: bump, type: updateOne, weight: 20, filter: {k: {$gen: key}}, update: {$inc: {n: 1}}}\n" +
+		"    run: {rate: 2000, duration: " + duration + ", warmup: 2s, seed: 2000}\n"
 }
 
 // editCount sets N: completions, parallelism and PARTITIONS.
