@@ -20,7 +20,7 @@ space := $(empty) $(empty)
 TIMING_RUN := ^($(subst $(space),|,$(strip $(TIMING_TESTS))))$$
 DEMO_ARGS ?= --duration 20s --warmup 3s --concurrency 8 --out demo-results.json
 
-.PHONY: help build demo test test-short vet fmt bench bench-cores bench-usl ycsb-fidelity testserver clean
+.PHONY: help build demo test test-k8s test-short vet fmt bench bench-cores bench-usl ycsb-fidelity testserver clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -36,6 +36,9 @@ test: vet ## run every test (integration tests against a local test server) with
 	scripts/with-testserver test bash -c 'go test -race -count=1 -timeout 40m ./... && \
 	  echo "timing tests (pacing, a paused server), without the race detector, one package at a time:" && \
 	  go test -count=1 -timeout 30m -p 1 -run "$(TIMING_RUN)" $(TIMING_PKGS)' 
+
+test-k8s: ## deploy/kubernetes's manifests through kubectl on Kubernetes's own control plane, pods as processes (root; the first run builds Kubernetes, 8 to 60 minutes; then ~6)
+	cd deploy/kubernetes/e2e && go vet -trimpath ./... && MONGOLOAD_TEST_K8S=1 go test -trimpath -count=1 -timeout 60m -v ./...
 
 test-short: ## unit tests only (skips tests that need the server)
 	MONGOLOAD_SKIP_INTEGRATION=1 go test -race -count=1 ./...

@@ -176,7 +176,7 @@ func runInfo(srcs []*Source, tool results.Tool) (results.RunInfo, []string) {
 	if len(runs) > 0 {
 		info.Workload = runs[0].Workload
 		info.Load = mergeLoad(runs)
-		notes = append(notes, partitionNote(runs)...)
+		notes = append(notes, partitionNotes(srcs)...)
 	}
 	return info, notes
 }
@@ -200,13 +200,26 @@ func mergeLoad(rs []*results.Result) results.LoadModel {
 	return l
 }
 
-// partitionNote says which partitions of a partitioned run are missing.
-func partitionNote(rs []*results.Result) []string {
+// partitionNotes says which partitions of a partitioned run are missing,
+// and which ended early (a process interrupted, or whose server went away):
+// either way the merged result is not the load of the whole run.
+func partitionNotes(srcs []*Source) []string {
 	have := map[int]bool{}
 	n := 0
-	for _, r := range rs {
-		if p, err := config.ParsePartition(r.Load.Partition); err == nil && r.Load.Partition != "" {
-			have[p.Index], n = true, p.Count
+	var notes []string
+	for _, s := range srcs {
+		r := s.Result
+		if r == nil || r.Load.Partition == "" {
+			continue
+		}
+		p, err := config.ParsePartition(r.Load.Partition)
+		if err != nil {
+			continue
+		}
+		have[p.Index], n = true, p.Count
+		if r.Outcome != results.Completed && r.Outcome != results.DurationReached {
+			notes = append(notes, fmt.Sprintf("partition %s (%s) ended early (%s after %s measured): the merged result covers its load only until then",
+				r.Load.Partition, s.File, cmp.Or(r.Reason, string(r.Outcome)), time.Duration(r.DurationSeconds*float64(time.Second)).Round(time.Millisecond)))
 		}
 	}
 	var missing []string
@@ -215,10 +228,10 @@ func partitionNote(rs []*results.Result) []string {
 			missing = append(missing, fmt.Sprintf("%d/%d", i, n))
 		}
 	}
-	if len(missing) == 0 {
-		return nil
+	if len(missing) > 0 {
+		notes = append([]string{fmt.Sprintf("partition %s of the run is not among the inputs: the merged result covers only part of its load", strings.Join(missing, ", "))}, notes...)
 	}
-	return []string{fmt.Sprintf("partition %s of the run is not among the inputs: the merged result covers only part of its load", strings.Join(missing, ", "))}
+	return notes
 }
 
 // gaps says when the inputs' measured phases do not overlap, since the
