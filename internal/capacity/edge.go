@@ -38,37 +38,54 @@ const (
 // edgeView is what the windows so far show, by rate.
 type edgeView struct {
 	rates map[float64]rateTally
-	// minFail is the lowest rate where any window failed (0: none);
-	// maxPass the highest rate where any window passed (0: none).
+	// minFail is the lowest rate where any window did not pass: failed,
+	// or stayed inconclusive (0: none); maxPass the highest rate where
+	// any window passed (0: none).
 	minFail, maxPass float64
 	// lo is the highest rate below minFail where windows passed (none
 	// failed there, as no window failed below minFail); hi the lowest
 	// rate above maxPass where windows failed (none passed there). Each
 	// is 0 when there is none.
 	lo, hi float64
-	edge   []float64 // the rates where windows disagreed, ascending
+	// shown is the highest rate shown to pass (0: none), at or below lo.
+	shown float64
+	top   float64 // the highest rate probed
+	// above is the lowest rate over maxPass where windows missed, failed
+	// or inconclusive (0: none), at or below hi.
+	above float64
+	edge  []float64 // the rates where windows disagreed, ascending
 }
 
 func viewEdge(history []Outcome) edgeView {
 	v := edgeView{rates: tally(history)}
 	for r, t := range v.rates {
-		if t.fails > 0 && (v.minFail == 0 || r < v.minFail) {
+		missed := t.fails+t.unsure > 0
+		v.top = math.Max(v.top, r)
+		if missed && (v.minFail == 0 || r < v.minFail) {
 			v.minFail = r
 		}
 		if t.passes > 0 {
 			v.maxPass = math.Max(v.maxPass, r)
 		}
-		if t.passes > 0 && t.fails > 0 {
+		if t.passes > 0 && missed {
 			v.edge = append(v.edge, r)
 		}
 	}
 	slices.Sort(v.edge)
 	for r, t := range v.rates {
-		if t.passes > 0 && t.fails == 0 && (v.minFail == 0 || r < v.minFail) && r > v.lo {
+		if t.passes > 0 && (v.minFail == 0 || r < v.minFail) && r > v.lo {
 			v.lo = r
+		}
+		if t.fails+t.unsure > 0 && r > v.maxPass && (v.above == 0 || r < v.above) {
+			v.above = r
 		}
 		if t.fails > 0 && t.passes == 0 && r > v.maxPass && (v.hi == 0 || r < v.hi) {
 			v.hi = r
+		}
+	}
+	for r := range v.rates {
+		if r > v.shown && v.shownToPass(r) {
+			v.shown = r
 		}
 	}
 	return v
@@ -76,67 +93,26 @@ func viewEdge(history []Outcome) edgeView {
 
 // shownToPass and shownToFail: the rate's windows are enough for its
 // verdict to stand.
-func (v edgeView) shownToPass(r float64) bool { return r > 0 && v.rates[r].passes >= NeedPass }
-func (v edgeView) shownToFail(r float64) bool {
+func (v edgeView) shownToPass(r float64) bool { return r > 0 && v.needPass(r) == 0 }
+func (v edgeView) shownToFail(r float64) bool { return r > 0 && v.needFail(r) == 0 }
+
+// needPass is how many more passing runs rate r needs to be shown to pass
+// (NeedPass when a window failed at or below it: then no number will do);
+// needFail the same for failing.
+func (v edgeView) needPass(r float64) int {
+	if v.minFail > 0 && r >= v.minFail {
+		return NeedPass
+	}
+	return max(0, NeedPass-v.rates[r].passes)
+}
+
+func (v edgeView) needFail(r float64) int {
 	t := v.rates[r]
-	return r > 0 && (t.clear > 0 || t.fails >= NeedFail)
-}
-
-// nextDecided is Next for a decided search: climb until a window fails,
-// bisect the gap below the lowest failing window and the gap above the
-// highest passing one to the precision, then measure the ends again until
-// each is shown.
-func (p Policy) nextDecided(history []Outcome) Decision {
-	if len(history) == 0 {
-		return Decision{Rate: p.Start, Stage: Climb}
+	if t.clear > 0 {
+		return 0
 	}
-	v := viewEdge(history)
-	if len(history) >= p.MaxProbes {
-		return p.budgetDecided(v)
+	if v.maxPass >= r {
+		return NeedFail
 	}
-	switch {
-	case v.minFail == 0: // nothing failed yet
-		return Decision{Rate: p.round(v.maxPass * p.Factor), Stage: Climb}
-	case v.lo == 0: // nothing below the lowest failure passed
-		next := p.round(v.minFail / p.Factor)
-		if next < p.Floor || next >= v.minFail {
-			return Decision{Done: true}
-		}
-		return Decision{Rate: next, Stage: Descend}
-	case v.hi == 0: // a window passed above every failure: the edge goes on up
-		return Decision{Rate: p.round(v.maxPass * p.Factor), Stage: Climb}
-	}
-	if mid, ok := p.between(v.lo, v.minFail); ok {
-		return Decision{Rate: mid, Stage: Bisect}
-	}
-	if mid, ok := p.between(v.maxPass, v.hi); ok {
-		return Decision{Rate: mid, Stage: Bisect}
-	}
-	if !v.shownToPass(v.lo) {
-		return Decision{Rate: v.lo, Stage: Confirm}
-	}
-	if !v.shownToFail(v.hi) {
-		return Decision{Rate: v.hi, Stage: Recheck}
-	}
-	return Decision{Done: true, Max: v.lo, Found: true, Bracketed: true, Hi: v.hi}
-}
-
-// between is the middle of the gap from lo to hi when the gap is wider
-// than the precision and a rate fits inside it.
-func (p Policy) between(lo, hi float64) (float64, bool) {
-	mid := p.round((lo + hi) / 2)
-	return mid, hi > lo*(1+p.Precision) && mid > lo && mid < hi
-}
-
-// budgetDecided ends a decided search whose probes ran out: the best
-// bracket so far, its ends shown or not (Decision.Unshown says which).
-func (p Policy) budgetDecided(v edgeView) Decision {
-	d := Decision{Done: true, Max: v.lo, Found: v.lo > 0, Bracketed: v.lo > 0 && v.hi > 0, Hi: v.hi}
-	if d.Found && !v.shownToPass(v.lo) {
-		d.Unshown = "low"
-	}
-	if d.Bracketed && !v.shownToFail(v.hi) {
-		d.Unshown += map[bool]string{true: ",", false: ""}[d.Unshown != ""] + "high"
-	}
-	return d
+	return max(0, NeedFail-t.fails)
 }

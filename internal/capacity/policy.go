@@ -28,6 +28,10 @@ type Outcome struct {
 	Rate  float64
 	Pass  bool
 	Clear bool
+	// Unsure: the window's interval still straddled the objective when its
+	// extensions ran out: neither shown to pass nor to fail, it counts
+	// neither way (a decided search's windows only).
+	Unsure bool
 	// Segments are the runs the window pooled (a probe and its
 	// extensions); it counts as that many windows, at least one.
 	Segments int
@@ -78,12 +82,15 @@ type Decision struct {
 	// budget left without the windows that show them.
 	Hi      float64
 	Unshown string
+	// Candidate is, when no rate was shown to pass, the highest rate that
+	// passed with none failing at or below it (0: none did).
+	Candidate float64
 }
 
 // Next decides from the probes so far, in the order they ran.
 func (p Policy) Next(history []Outcome) Decision {
 	if p.Decided {
-		return p.nextDecided(history)
+		return p.NextWithin(history, p.MaxProbes-probesIn(history))
 	}
 	if len(history) == 0 {
 		return Decision{Rate: p.Start, Stage: Climb}
@@ -120,7 +127,9 @@ func (p Policy) Next(history []Outcome) Decision {
 }
 
 // rateTally is what the probes at one rate showed.
-type rateTally struct{ passes, fails, clear int }
+// An unsure window (still inconclusive when its extensions ran out)
+// counts neither way.
+type rateTally struct{ passes, fails, clear, unsure int }
 
 func (t rateTally) failing() bool   { return t.clear > 0 || t.fails >= 2 }
 func (t rateTally) passing() bool   { return !t.failing() && t.passes > t.fails }
@@ -132,6 +141,8 @@ func tally(history []Outcome) map[float64]rateTally {
 		t := out[o.Rate]
 		w := max(1, o.Segments)
 		switch {
+		case o.Unsure:
+			t.unsure++
 		case o.Pass:
 			t.passes += w
 		case o.Clear:

@@ -57,10 +57,13 @@ func (s Search) Do(ctx context.Context, f *results.FindMax) error {
 		var d Decision
 		if ext != nil {
 			d = Decision{Rate: ext.rate, Stage: Extend}
-		} else if d = s.Policy.Next(history); !d.Done && counted && len(f.Probes) >= s.Policy.MaxProbes {
-			// Extensions count against the probe budget too: the search's
-			// time is bounded whatever the host does.
-			d = s.Policy.budgetDecided(viewEdge(history))
+		} else if counted {
+			// Extensions and pauses' retries count against the probe
+			// budget too: the search's time is bounded whatever the host
+			// does, and each decision plans with the probes truly left.
+			d = s.Policy.NextWithin(history, s.Policy.MaxProbes-len(f.Probes))
+		} else {
+			d = s.Policy.Next(history)
 		}
 		if d.Done {
 			f.MaxRate, f.Found, f.Bracketed = d.Max, d.Found, d.Bracketed
@@ -126,9 +129,9 @@ func (s Search) Do(ctx context.Context, f *results.FindMax) error {
 		if err != nil {
 			// What was found so far stands, unconfirmed.
 			lo, hi := bracket(tally(history))
-			if s.Policy.Decided {
+			if s.Policy.Decided { // only a rate shown to pass is an answer
 				v := viewEdge(history)
-				lo, hi = v.lo, v.hi
+				lo, hi = v.shown, v.hi
 			}
 			f.MaxRate, f.Found = lo, lo > 0
 			f.FailedAbove = failedAbove(f, hi)
@@ -137,7 +140,7 @@ func (s Search) Do(ctx context.Context, f *results.FindMax) error {
 		last := f.Probes[len(f.Probes)-1]
 		// A window judged with its uncertainty is decided about itself;
 		// the policy decides the rate from its windows (edge.go).
-		history = append(history, Outcome{Rate: d.Rate, Pass: last.Pass, Clear: notCarried(last.Terms), Segments: segments})
+		history = append(history, Outcome{Rate: d.Rate, Pass: last.Pass, Clear: notCarried(last.Terms), Unsure: last.Inconclusive, Segments: segments})
 		segments = 1
 	}
 }
@@ -161,9 +164,15 @@ func (s Search) judgeProbe(p results.Probe, tails []tailObjective, ext *extensio
 		others = others && (t.Pass || isTail(t.Text, tails))
 	}
 	p.Pass = applyTails(p.Terms, p.Tails)
-	if tailVerdict(p.Tails) == "inconclusive" && others && ext.segments <= s.MaxExtensions && probes+1 < s.Policy.MaxProbes {
-		p.Terms, p.Pass = nil, false
-		return p, true
+	if tailVerdict(p.Tails) == "inconclusive" && others {
+		if ext.segments <= s.MaxExtensions && probes+1 < s.Policy.MaxProbes {
+			p.Terms, p.Pass = nil, false
+			return p, true
+		}
+		// Still straddling when the extensions ran out: not shown to
+		// pass, and not shown to fail either; the rate's verdict is left
+		// to its other windows.
+		p.Inconclusive = true
 	}
 	return p, false
 }

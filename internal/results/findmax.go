@@ -78,6 +78,10 @@ type Probe struct {
 	// earlier segments are kept with their Tails (verdict inconclusive)
 	// and no Terms.
 	Tails []ProbeTail `json:"tails,omitempty"`
+	// Inconclusive: a judged probe whose interval still straddled an
+	// objective when its extensions ran out (Pass false, its terms say
+	// "inconclusive"): not shown to fail, it counts neither way.
+	Inconclusive bool `json:"inconclusive,omitempty"`
 }
 
 // ProbeTail is one latency objective of a probe as a proportion: the
@@ -123,6 +127,11 @@ type RateInterval struct {
 	// Unshown names the ends ("low", "high") the probe budget left
 	// without those windows: that end is a single window's verdict.
 	Unshown string `json:"unshown,omitempty"`
+	// Candidate is, when no rate was shown to pass (Low 0, Unshown
+	// "low"), the highest rate that passed with none failing at or below
+	// it, and CandidateRuns the runs it passed in.
+	Candidate     float64 `json:"candidate,omitempty"`
+	CandidateRuns int     `json:"candidateRuns,omitempty"`
 }
 
 // Term is one term of a probe's service level.
