@@ -24,14 +24,11 @@ import (
 // f has none, then probes, writing f to cfg.Run.Out after each probe.
 func FindMax(ctx context.Context, cfg *config.Config, st *Stepper, f *results.FindMax, pol Policy, objectives []analysis.Objective) error {
 	if f.Start == 0 {
-		c := cfg.Run.Concurrency
-		step, err := st.Step(ctx, "concurrency", float64(c), fmt.Sprintf("estimate: a closed loop of %d workers for %s", c, cfg.Run.Duration))
+		step, err := estimate(ctx, cfg, st, f)
 		if err != nil {
 			return StopFindMax(f, err)
 		}
-		if step.Outcome != engine.Completed {
-			return StopFindMax(f, step.Err())
-		}
+		c := cfg.Run.Concurrency
 		res := step.Result
 		f.Estimate, f.StartFrom = res, "estimate"
 		x := res.Totals.Throughput
@@ -48,8 +45,11 @@ func FindMax(ctx context.Context, cfg *config.Config, st *Stepper, f *results.Fi
 	probe := func(ctx context.Context, rate float64, stage Stage, counts sink.Sink) (*results.Result, error) {
 		n++
 		d := cfg.Run.Duration.D()
-		if stage == Confirm {
-			d *= 2 // the answer must hold for longer than one probe, not just again
+		if stage == Confirm && counts == nil {
+			// The answer must hold for longer than one probe, not just
+			// again. A decided search (counts) shows it in NeedPass runs
+			// instead, each as long as the others: a window of its own.
+			d *= 2
 		}
 		var sinks []sink.Sink
 		if counts != nil {
@@ -99,6 +99,48 @@ func FindMax(ctx context.Context, cfg *config.Config, st *Stepper, f *results.Fi
 	return nil
 }
 
+// estimate runs the closed loop whose throughput sets the start. A
+// server that stopped answering during it would set the whole search's
+// range from a pause (a start of 319 ops/s on a server that carries
+// thousands): such an estimate is run again, up to MaxPauseRetries times,
+// and if every try paused the start is announced, and noted, as measured
+// through a pause.
+func estimate(ctx context.Context, cfg *config.Config, st *Stepper, f *results.FindMax) (*run.Result, error) {
+	c := cfg.Run.Concurrency
+	for try := 0; ; try++ {
+		again := map[bool]string{true: " again", false: ""}[try > 0]
+		step, err := st.Step(ctx, "concurrency", float64(c), fmt.Sprintf("estimate%s: a closed loop of %d workers for %s", again, c, cfg.Run.Duration))
+		if err != nil {
+			return nil, err
+		}
+		if step.Outcome == engine.Interrupted {
+			return nil, step.Err()
+		}
+		serr := st.stalled(ctx, step, "the estimate")
+		var paused *Paused
+		switch {
+		case serr == nil:
+		case !errors.As(serr, &paused):
+			return nil, serr
+		case try < MaxPauseRetries:
+			fmt.Fprintf(st.Log, "  the estimate: the server stopped answering and came back (%s): not used, run again\n", paused.What)
+			continue
+		default:
+			note := fmt.Sprintf("the server stopped answering during every estimate (%d tries; %s): the start comes from a closed loop measured through a pause, and may be far below the capacity (give --start)", try+1, paused.What)
+			fmt.Fprintln(st.Log, "  warning: "+note)
+			f.Notes = append(f.Notes, note)
+			return step, nil
+		}
+		if step.Outcome != engine.Completed {
+			return nil, step.Err()
+		}
+		if try > 0 {
+			f.Notes = append(f.Notes, fmt.Sprintf("the estimate was run %d times: the server stopped answering during the earlier tries and came back", try+1))
+		}
+		return step, nil
+	}
+}
+
 // MaxExtensions is how many times a probe whose interval straddles an
 // objective is extended at the same rate (each time by the probe's
 // length) before it counts neither way (inconclusive). None: on the test
@@ -134,6 +176,8 @@ func probeLine(p results.Probe) string {
 		verdict = "not judged: the server stopped answering"
 	case p.Terms == nil:
 		verdict = "not judged (cut short)"
+	case p.Inconclusive:
+		verdict = "INCONCLUSIVE (counts neither way) " + strings.Join(Failed(p.Terms), ", ")
 	case !p.Pass:
 		verdict = "FAIL " + strings.Join(Failed(p.Terms), ", ")
 	}

@@ -263,13 +263,7 @@ func serverShare(in *results.Interference) string {
 func summary(f *results.FindMax) string {
 	slo := strings.Join(f.SLO, ",")
 	if !f.Found {
-		low := lowest(f)
-		if low == nil {
-			return fmt.Sprintf("No rate was measured against %s.", slo)
-		}
-		t := low.Result.Totals
-		return fmt.Sprintf("No rate meets %s: even the lowest probe, %s ops/s, failed %s (p99 %.3f ms, %.1f ops/s achieved, %d dropped, %d errors); limited by %s.",
-			slo, results.Target(low.Rate), strings.Join(Failed(low.Terms), ", "), t.Latency.P99, t.Throughput, low.Result.Dropped(), t.Errors, f.Limit.Text)
+		return notFound(f, slo)
 	}
 	s := fmt.Sprintf("The highest rate meeting %s is %s ops/s", slo, results.Target(f.MaxRate))
 	if p := f.MaxProbe(); p != nil {
@@ -293,17 +287,6 @@ func summary(f *results.FindMax) string {
 		s += " " + results.IntervalText(iv) + "."
 	}
 	return s
-}
-
-// lowest is the lowest-rate probe that was judged.
-func lowest(f *results.FindMax) *results.Probe {
-	var low *results.Probe
-	for i := range f.Probes {
-		if p := &f.Probes[i]; p.Terms != nil && (low == nil || p.Rate < low.Rate) {
-			low = p
-		}
-	}
-	return low
 }
 
 func repeats(f *results.FindMax, rate float64) int {
