@@ -16,16 +16,18 @@ import (
 // (Policy.Decided) therefore decides rates, not windows:
 //
 //   - a rate is shown to pass when NeedPass windows passed there and no
-//     window failed at or below it;
+//     window at or below it failed or stayed inconclusive (its interval
+//     straddling the objective: not shown to meet it);
 //   - shown to fail when a window was not carried (dropped operations, the
 //     rate not achieved), or NeedFail windows failed there and none passed
-//     at or above it;
+//     at or above it; an inconclusive window is no failure;
 //   - between them lies the edge, rates whose windows disagreed.
 //
-// The answer's interval runs from the highest rate shown to pass to the
-// lowest shown to fail, the edge inside it. Windows are counted in runs: a
-// window extended while it straddled the objective counts its runs, each
-// as long as a probe. A pass needs more runs than a failure because a
+// Only a rate shown to pass is an answer (decided.go spends the probes to
+// show one). The answer's interval runs from the highest rate shown to
+// pass to the lowest shown to fail, the edge inside it. Windows are
+// counted in runs: a window extended while it straddled the objective
+// counts its runs, each as long as a probe. A pass needs more runs than a failure because a
 // failing window is the rare event near the lower end: in a simulation of
 // that edge (TestDecidedEdge) a fresh window at the low end failed 43% of
 // the time when one window decided a rate, 22% with three (17% with four,

@@ -15,7 +15,7 @@ const (
 	Descend Stage = "descend" // no rate has passed yet: the lowest failing rate over Factor
 	Bisect  Stage = "bisect"  // the middle of the bracket
 	Recheck Stage = "recheck" // a rate failed on latency alone once: measured again before it counts
-	Confirm Stage = "confirm" // the bracket is narrow: the highest passing rate once more
+	Confirm Stage = "confirm" // the candidate answer (the highest passing rate) once more
 	Extend  Stage = "extend"  // the probe's interval straddled the objective: more seconds at the same rate
 )
 

@@ -189,14 +189,14 @@ func notCarried(terms []results.Term) bool {
 }
 
 // failedAbove is the lowest failing rate above the maximum and its failed
-// terms (the lowest failing rate when none met the service level); at
-// rate hi when the search named it (a decided search's lowest rate shown
-// to fail, above the edge).
+// terms (the lowest failing rate when none met the service level; an
+// inconclusive probe did not fail); at rate hi when the search named it
+// (a decided search's lowest rate shown to fail, above the edge).
 func failedAbove(f *results.FindMax, hi float64) *results.FailedProbe {
 	var best *results.Probe
 	for i := range f.Probes {
 		p := &f.Probes[i]
-		if !p.Pass && p.Terms != nil && p.Rate > f.MaxRate && (hi == 0 || p.Rate == hi) && (best == nil || p.Rate < best.Rate) {
+		if !p.Pass && !p.Inconclusive && p.Terms != nil && p.Rate > f.MaxRate && (hi == 0 || p.Rate == hi) && (best == nil || p.Rate < best.Rate) {
 			best = p
 		}
 	}
