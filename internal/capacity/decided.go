@@ -121,7 +121,8 @@ func (p Policy) stepDown(v edgeView) Decision {
 }
 
 // fallback: the candidate needs more runs than are left; the highest rate
-// below it that passed and can still be shown is confirmed instead.
+// below it that passed and can still be shown is confirmed instead, or,
+// with an answer shown already, its high end measured.
 func (p Policy) fallback(v edgeView, left int) Decision {
 	best := 0.0
 	for r, t := range v.rates {
@@ -129,10 +130,13 @@ func (p Policy) fallback(v edgeView, left int) Decision {
 			best = r
 		}
 	}
-	if best == 0 || v.needPass(best) == 0 {
-		return p.endDecided(v)
+	if best > 0 && v.needPass(best) > 0 {
+		return Decision{Rate: best, Stage: Confirm}
 	}
-	return Decision{Rate: best, Stage: Confirm}
+	if n := v.needFail(v.hi); v.shown > 0 && v.hi > 0 && n > 0 && n <= left { // an answer stands: its high end
+		return Decision{Rate: v.hi, Stage: Recheck}
+	}
+	return p.endDecided(v)
 }
 
 // between is the middle of the gap from lo to hi when the gap is wider

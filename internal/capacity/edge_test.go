@@ -61,6 +61,7 @@ func TestNextDecided(t *testing.T) {
 	}{
 		{"fall back to a lower candidate", []Outcome{pass(100), pass(100), pass(150), slow(200)}, 1, Decision{Rate: 100, Stage: Confirm}},
 		{"no rate can be shown", []Outcome{pass(150), slow(200)}, 1, Decision{Done: true, Candidate: 150, Unshown: "low"}},
+		{"shown below an unshowable candidate: its high end", []Outcome{pass(100), pass(100), pass(100), pass(150), slow(200)}, 1, Decision{Rate: 200, Stage: Recheck}},
 		{"the high end, not a bisect", []Outcome{pass(100), pass(100), pass(100), slow(200)}, 1, Decision{Rate: 200, Stage: Recheck}},
 		{"out of probes", []Outcome{pass(100), pass(100), pass(100), slow(200)}, 0, Decision{Done: true, Max: 100, Found: true, Bracketed: true, Hi: 200, Unshown: "high"}},
 	}
