@@ -131,8 +131,10 @@ func estimate(ctx context.Context, cfg *config.Config, st *Stepper, f *results.F
 			f.Notes = append(f.Notes, note)
 			return step, nil
 		}
-		if step.Outcome != engine.Completed {
-			return nil, step.Err()
+		// A run ended otherwise with no error of its own (operations
+		// abandoned at its end, the server answering after) is used.
+		if err := step.Err(); step.Outcome != engine.Completed && err != nil {
+			return nil, err
 		}
 		if try > 0 {
 			f.Notes = append(f.Notes, fmt.Sprintf("the estimate was run %d times: the server stopped answering during the earlier tries and came back", try+1))
