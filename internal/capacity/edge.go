@@ -27,11 +27,13 @@ import (
 // show one). The answer's interval runs from the highest rate shown to
 // pass to the lowest shown to fail, the edge inside it. Windows are
 // counted in runs: a window extended while it straddled the objective
-// counts its runs, each as long as a probe. A pass needs more runs than a failure because a
-// failing window is the rare event near the lower end: in a simulation of
+// counts its runs, each as long as a probe. A pass needs more runs than
+// a failure because a failing window is the rare event near the lower end: in a simulation of
 // that edge (TestDecidedEdge) a fresh window at the low end failed 43% of
 // the time when one window decided a rate, 22% with three (17% with four,
-// an answer too cautious for the capacity2 check's independent client).
+// an answer too cautious for the capacity2 check's independent client),
+// and 16% with three once the answer was shown before the edge was
+// explored (decided.go).
 const (
 	NeedPass = 3
 	NeedFail = 2
