@@ -145,7 +145,7 @@ func estimate(ctx context.Context, cfg *config.Config, st *Stepper, f *results.F
 
 // MaxExtensions is how many times a probe whose interval straddles an
 // objective is extended at the same rate (each time by the probe's
-// length) before it counts neither way (inconclusive). None: on the test
+// length) before it is judged by its point estimate (inconclusive). None: on the test
 // server a window straddles because the server stalled in one of its
 // seconds, and pooling more seconds rarely settles it (every window still
 // inconclusive after three runs failed at its fourth, 5 of 5), while each
@@ -178,10 +178,11 @@ func probeLine(p results.Probe) string {
 		verdict = "not judged: the server stopped answering"
 	case p.Terms == nil:
 		verdict = "not judged (cut short)"
-	case p.Inconclusive:
-		verdict = "INCONCLUSIVE (counts neither way) " + strings.Join(Failed(p.Terms), ", ")
 	case !p.Pass:
 		verdict = "FAIL " + strings.Join(Failed(p.Terms), ", ")
+	}
+	if p.Terms != nil && p.Inconclusive {
+		verdict += " (inconclusive: judged by its point estimate)"
 	}
 	return fmt.Sprintf("  %s ops/s: %.1f achieved, p99 %.3f ms, %d dropped, other cpu %s: %s", results.Target(p.Rate), t.Throughput, t.Latency.P99, p.Result.Dropped(), results.NoiseText(p.Result), verdict)
 }

@@ -28,10 +28,10 @@ type Outcome struct {
 	Rate  float64
 	Pass  bool
 	Clear bool
-	// Unsure: the window's interval still straddled the objective when its
-	// extensions ran out: neither shown to pass nor to fail, it counts
-	// neither way (a decided search's windows only).
-	Unsure bool
+	// Inconclusive: the window's interval straddled the objective; it was
+	// judged by its point estimate (Pass says which way), and the rate
+	// is near the edge (a decided search's windows only).
+	Inconclusive bool
 	// Segments are the runs the window pooled (a probe and its
 	// extensions); it counts as that many windows, at least one.
 	Segments int
@@ -126,10 +126,10 @@ func (p Policy) Next(history []Outcome) Decision {
 	return Decision{Done: true, Max: lo, Found: true, Bracketed: true}
 }
 
-// rateTally is what the probes at one rate showed.
-// An unsure window (still inconclusive when its extensions ran out)
-// counts neither way.
-type rateTally struct{ passes, fails, clear, unsure int }
+// rateTally is what the probes at one rate showed: passing and failing
+// runs, failures not carried, and inconclusive windows (also counted as
+// passes or failures, by their point estimates).
+type rateTally struct{ passes, fails, clear, near int }
 
 func (t rateTally) failing() bool   { return t.clear > 0 || t.fails >= 2 }
 func (t rateTally) passing() bool   { return !t.failing() && t.passes > t.fails }
@@ -140,9 +140,10 @@ func tally(history []Outcome) map[float64]rateTally {
 	for _, o := range history {
 		t := out[o.Rate]
 		w := max(1, o.Segments)
+		if o.Inconclusive {
+			t.near++
+		}
 		switch {
-		case o.Unsure:
-			t.unsure++
 		case o.Pass:
 			t.passes += w
 		case o.Clear:

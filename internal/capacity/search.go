@@ -140,7 +140,7 @@ func (s Search) Do(ctx context.Context, f *results.FindMax) error {
 		last := f.Probes[len(f.Probes)-1]
 		// A window judged with its uncertainty is decided about itself;
 		// the policy decides the rate from its windows (edge.go).
-		history = append(history, Outcome{Rate: d.Rate, Pass: last.Pass, Clear: notCarried(last.Terms), Unsure: last.Inconclusive, Segments: segments})
+		history = append(history, Outcome{Rate: d.Rate, Pass: last.Pass, Clear: notCarried(last.Terms), Inconclusive: last.Inconclusive, Segments: segments})
 		segments = 1
 	}
 }
@@ -169,9 +169,9 @@ func (s Search) judgeProbe(p results.Probe, tails []tailObjective, ext *extensio
 			p.Terms, p.Pass = nil, false
 			return p, true
 		}
-		// Still straddling when the extensions ran out: not shown to
-		// pass, and not shown to fail either; the rate's verdict is left
-		// to its other windows.
+		// Still straddling when the extensions ran out: judged by its
+		// point estimate (applyTails), and marked; the rate's verdict is
+		// its windows' (edge.go).
 		p.Inconclusive = true
 	}
 	return p, false
@@ -190,13 +190,13 @@ func notCarried(terms []results.Term) bool {
 
 // failedAbove is the lowest failing rate above the maximum and its failed
 // terms (the lowest failing rate when none met the service level; an
-// inconclusive probe did not fail); at rate hi when the search named it
-// (a decided search's lowest rate shown to fail, above the edge).
+// inconclusive probe is judged by its point estimate); at rate hi when the search named it
+// (a decided search's lowest rate shown to fail above the answer).
 func failedAbove(f *results.FindMax, hi float64) *results.FailedProbe {
 	var best *results.Probe
 	for i := range f.Probes {
 		p := &f.Probes[i]
-		if !p.Pass && !p.Inconclusive && p.Terms != nil && p.Rate > f.MaxRate && (hi == 0 || p.Rate == hi) && (best == nil || p.Rate < best.Rate) {
+		if !p.Pass && p.Terms != nil && p.Rate > f.MaxRate && (hi == 0 || p.Rate == hi) && (best == nil || p.Rate < best.Rate) {
 			best = p
 		}
 	}

@@ -79,8 +79,8 @@ type Probe struct {
 	// and no Terms.
 	Tails []ProbeTail `json:"tails,omitempty"`
 	// Inconclusive: a judged probe whose interval still straddled an
-	// objective when its extensions ran out (Pass false, its terms say
-	// "inconclusive"): not shown to fail, it counts neither way.
+	// objective when its extensions ran out (its terms say
+	// "inconclusive"): Pass is its point estimate's verdict.
 	Inconclusive bool `json:"inconclusive,omitempty"`
 }
 
@@ -119,8 +119,8 @@ type RateInterval struct {
 	// the SLO held in some and not in others (capacity.NeedPass).
 	Edge []float64 `json:"edge,omitempty"`
 	// PassWindows and FailWindows are the runs measured at Low (none
-	// failing at or below it) and at High (none passing at or above it,
-	// unless one was not carried): at least capacity.NeedPass and
+	// failing at or below it) and at High (more failing than passing
+	// there, unless one was not carried): at least capacity.NeedPass and
 	// NeedFail where that end is shown.
 	PassWindows int `json:"passWindows,omitempty"`
 	FailWindows int `json:"failWindows,omitempty"`
@@ -318,7 +318,7 @@ func IntervalText(iv *RateInterval) string {
 		s += fmt.Sprintf("; the low end passed in %d runs with none failing at or below it", iv.PassWindows)
 	}
 	if iv.FailWindows > 0 && iv.High > 0 && !strings.Contains(iv.Unshown, "high") {
-		s += fmt.Sprintf("; the high end failed in %d runs (or dropped operations) with none passing at or above it", iv.FailWindows)
+		s += fmt.Sprintf("; the high end failed in %d runs (or dropped operations), more than passed there", iv.FailWindows)
 	}
 	if len(iv.Edge) > 0 {
 		var rs []string
