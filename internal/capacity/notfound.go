@@ -23,7 +23,7 @@ func notFound(f *results.FindMax, slo string) string {
 	t := low.Result.Totals
 	verdict := "failed " + strings.Join(Failed(low.Terms), ", ")
 	if low.Inconclusive {
-		verdict = "was not shown to meet it: " + strings.Join(Failed(low.Terms), ", ")
+		verdict = "failed by its point estimate (its interval straddled the objective): " + strings.Join(Failed(low.Terms), ", ")
 	}
 	s := fmt.Sprintf("No rate meets %s: even the lowest probe, %s ops/s, %s (p99 %.3f ms, %.1f ops/s achieved, %d dropped, %d errors)",
 		slo, results.Target(low.Rate), verdict, t.Latency.P99, t.Throughput, low.Result.Dropped(), t.Errors)

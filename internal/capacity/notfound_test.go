@@ -11,7 +11,7 @@ import (
 // the figures that failed the lowest rate that did not pass, not those of
 // another window there that passed (it once quoted "failed (p99 2.253
 // ms, ... 0 dropped, 0 errors)", a window meeting the SLO, with no failed
-// term); an inconclusive one says so; a candidate cut short by the budget
+// term); an inconclusive one says it failed by its point estimate; a candidate cut short by the budget
 // is named with its runs.
 func TestNotFoundQuotesTheFailure(t *testing.T) {
 	probe := func(rate, p99 float64, pass, unsure bool) results.Probe {
@@ -31,7 +31,7 @@ func TestNotFoundQuotesTheFailure(t *testing.T) {
 		t.Errorf("summary %q", s)
 	}
 	f.Probes[2] = probe(3859, 9.1, false, true)
-	if s := notFound(f, "p99<=8ms"); !strings.Contains(s, "3,859 ops/s, was not shown to meet it: p99<=8ms") {
+	if s := notFound(f, "p99<=8ms"); !strings.Contains(s, "3,859 ops/s, failed by its point estimate (its interval straddled the objective): p99<=8ms") {
 		t.Errorf("inconclusive: summary %q", s)
 	}
 	f.MaxRateInterval = &results.RateInterval{Candidate: 3000, CandidateRuns: 2, Unshown: "low"}
