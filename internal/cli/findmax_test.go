@@ -68,7 +68,8 @@ func TestFindMax(t *testing.T) {
 	}
 	// The bracket is within the precision (5%) unless rates inside it
 	// were the edge, where some windows met the SLO and others did not,
-	// or had windows inconclusive (neither shown to pass nor to fail).
+	// or had windows inconclusive (judged by their point estimates, which
+	// a hiccup moves).
 	width := 1.06
 	if iv := f.MaxRateInterval; iv != nil && len(iv.Edge) > 0 {
 		width = 2
