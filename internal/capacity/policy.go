@@ -15,7 +15,7 @@ const (
 	Descend Stage = "descend" // no rate has passed yet: the lowest failing rate over Factor
 	Bisect  Stage = "bisect"  // the middle of the bracket
 	Recheck Stage = "recheck" // a rate failed on latency alone once: measured again before it counts
-	Confirm Stage = "confirm" // the bracket is narrow: the highest passing rate once more
+	Confirm Stage = "confirm" // the candidate answer (the highest passing rate) once more
 	Extend  Stage = "extend"  // the probe's interval straddled the objective: more seconds at the same rate
 )
 
@@ -28,6 +28,10 @@ type Outcome struct {
 	Rate  float64
 	Pass  bool
 	Clear bool
+	// Inconclusive: the window's interval straddled the objective; it was
+	// judged by its point estimate (Pass says which way), and the rate
+	// is near the edge (a decided search's windows only).
+	Inconclusive bool
 	// Segments are the runs the window pooled (a probe and its
 	// extensions); it counts as that many windows, at least one.
 	Segments int
@@ -78,12 +82,15 @@ type Decision struct {
 	// budget left without the windows that show them.
 	Hi      float64
 	Unshown string
+	// Candidate is, when no rate was shown to pass, the highest rate that
+	// passed with none failing at or below it (0: none did).
+	Candidate float64
 }
 
 // Next decides from the probes so far, in the order they ran.
 func (p Policy) Next(history []Outcome) Decision {
 	if p.Decided {
-		return p.nextDecided(history)
+		return p.NextWithin(history, p.MaxProbes-probesIn(history))
 	}
 	if len(history) == 0 {
 		return Decision{Rate: p.Start, Stage: Climb}
@@ -119,8 +126,10 @@ func (p Policy) Next(history []Outcome) Decision {
 	return Decision{Done: true, Max: lo, Found: true, Bracketed: true}
 }
 
-// rateTally is what the probes at one rate showed.
-type rateTally struct{ passes, fails, clear int }
+// rateTally is what the probes at one rate showed: passing and failing
+// runs, failures not carried, and inconclusive windows (also counted as
+// passes or failures, by their point estimates).
+type rateTally struct{ passes, fails, clear, near int }
 
 func (t rateTally) failing() bool   { return t.clear > 0 || t.fails >= 2 }
 func (t rateTally) passing() bool   { return !t.failing() && t.passes > t.fails }
@@ -131,6 +140,9 @@ func tally(history []Outcome) map[float64]rateTally {
 	for _, o := range history {
 		t := out[o.Rate]
 		w := max(1, o.Segments)
+		if o.Inconclusive {
+			t.near++
+		}
 		switch {
 		case o.Pass:
 			t.passes += w

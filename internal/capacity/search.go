@@ -57,10 +57,13 @@ func (s Search) Do(ctx context.Context, f *results.FindMax) error {
 		var d Decision
 		if ext != nil {
 			d = Decision{Rate: ext.rate, Stage: Extend}
-		} else if d = s.Policy.Next(history); !d.Done && counted && len(f.Probes) >= s.Policy.MaxProbes {
-			// Extensions count against the probe budget too: the search's
-			// time is bounded whatever the host does.
-			d = s.Policy.budgetDecided(viewEdge(history))
+		} else if counted {
+			// Extensions and pauses' retries count against the probe
+			// budget too: the search's time is bounded whatever the host
+			// does, and each decision plans with the probes truly left.
+			d = s.Policy.NextWithin(history, s.Policy.MaxProbes-len(f.Probes))
+		} else {
+			d = s.Policy.Next(history)
 		}
 		if d.Done {
 			f.MaxRate, f.Found, f.Bracketed = d.Max, d.Found, d.Bracketed
@@ -126,9 +129,9 @@ func (s Search) Do(ctx context.Context, f *results.FindMax) error {
 		if err != nil {
 			// What was found so far stands, unconfirmed.
 			lo, hi := bracket(tally(history))
-			if s.Policy.Decided {
+			if s.Policy.Decided { // only a rate shown to pass is an answer
 				v := viewEdge(history)
-				lo, hi = v.lo, v.hi
+				lo, hi = v.shown, v.hi
 			}
 			f.MaxRate, f.Found = lo, lo > 0
 			f.FailedAbove = failedAbove(f, hi)
@@ -137,7 +140,7 @@ func (s Search) Do(ctx context.Context, f *results.FindMax) error {
 		last := f.Probes[len(f.Probes)-1]
 		// A window judged with its uncertainty is decided about itself;
 		// the policy decides the rate from its windows (edge.go).
-		history = append(history, Outcome{Rate: d.Rate, Pass: last.Pass, Clear: notCarried(last.Terms), Segments: segments})
+		history = append(history, Outcome{Rate: d.Rate, Pass: last.Pass, Clear: notCarried(last.Terms), Inconclusive: last.Inconclusive, Segments: segments})
 		segments = 1
 	}
 }
@@ -161,9 +164,15 @@ func (s Search) judgeProbe(p results.Probe, tails []tailObjective, ext *extensio
 		others = others && (t.Pass || isTail(t.Text, tails))
 	}
 	p.Pass = applyTails(p.Terms, p.Tails)
-	if tailVerdict(p.Tails) == "inconclusive" && others && ext.segments <= s.MaxExtensions && probes+1 < s.Policy.MaxProbes {
-		p.Terms, p.Pass = nil, false
-		return p, true
+	if tailVerdict(p.Tails) == "inconclusive" && others {
+		if ext.segments <= s.MaxExtensions && probes+1 < s.Policy.MaxProbes {
+			p.Terms, p.Pass = nil, false
+			return p, true
+		}
+		// Still straddling when the extensions ran out: judged by its
+		// point estimate (applyTails), and marked; the rate's verdict is
+		// its windows' (edge.go).
+		p.Inconclusive = true
 	}
 	return p, false
 }
@@ -180,9 +189,9 @@ func notCarried(terms []results.Term) bool {
 }
 
 // failedAbove is the lowest failing rate above the maximum and its failed
-// terms (the lowest failing rate when none met the service level); at
-// rate hi when the search named it (a decided search's lowest rate shown
-// to fail, above the edge).
+// terms (the lowest failing rate when none met the service level; an
+// inconclusive probe is judged by its point estimate); at rate hi when the search named it
+// (a decided search's lowest rate shown to fail above the answer).
 func failedAbove(f *results.FindMax, hi float64) *results.FailedProbe {
 	var best *results.Probe
 	for i := range f.Probes {
@@ -254,13 +263,7 @@ func serverShare(in *results.Interference) string {
 func summary(f *results.FindMax) string {
 	slo := strings.Join(f.SLO, ",")
 	if !f.Found {
-		low := lowest(f)
-		if low == nil {
-			return fmt.Sprintf("No rate was measured against %s.", slo)
-		}
-		t := low.Result.Totals
-		return fmt.Sprintf("No rate meets %s: even the lowest probe, %s ops/s, failed %s (p99 %.3f ms, %.1f ops/s achieved, %d dropped, %d errors); limited by %s.",
-			slo, results.Target(low.Rate), strings.Join(Failed(low.Terms), ", "), t.Latency.P99, t.Throughput, low.Result.Dropped(), t.Errors, f.Limit.Text)
+		return notFound(f, slo)
 	}
 	s := fmt.Sprintf("The highest rate meeting %s is %s ops/s", slo, results.Target(f.MaxRate))
 	if p := f.MaxProbe(); p != nil {
@@ -284,17 +287,6 @@ func summary(f *results.FindMax) string {
 		s += " " + results.IntervalText(iv) + "."
 	}
 	return s
-}
-
-// lowest is the lowest-rate probe that was judged.
-func lowest(f *results.FindMax) *results.Probe {
-	var low *results.Probe
-	for i := range f.Probes {
-		if p := &f.Probes[i]; p.Terms != nil && (low == nil || p.Rate < low.Rate) {
-			low = p
-		}
-	}
-	return low
 }
 
 func repeats(f *results.FindMax, rate float64) int {

@@ -122,14 +122,20 @@ func tailVerdict(tails []results.ProbeTail) string {
 }
 
 // applyTails makes each tail objective's term say what its proportion
-// showed, not what one percentile of the segment did: pass only when shown
-// to pass. The other terms stand as judged.
+// showed, not what one percentile of the segment did: pass when its
+// interval lies below the share allowed, fail when above; an
+// inconclusive one (straddling it) by its point estimate, the share over
+// the bound against the share allowed, which is the window's own
+// percentile against the bound, as an independent client judges a window.
+// The noise an inconclusive window carries is the rate's to settle, by
+// its other windows (edge.go's NeedPass and NeedFail). The other terms
+// stand as judged.
 func applyTails(terms []results.Term, tails []results.ProbeTail) bool {
 	pass := true
 	for i := range terms {
 		for _, t := range tails {
 			if terms[i].Text == t.Objective {
-				terms[i].Pass = t.Verdict == "pass"
+				terms[i].Pass = t.Verdict == "pass" || t.Verdict == "inconclusive" && t.Share <= t.Allowed
 				terms[i].Shown += fmt.Sprintf("; %.2f%% over %gms, %.0f%% interval %.2f%% to %.2f%% (%s)", 100*t.Share, t.BoundMs, 100*t.Confidence, 100*t.Low, 100*t.High, t.Verdict)
 			}
 		}
@@ -187,6 +193,9 @@ func rateInterval(f *results.FindMax, d Decision, history []Outcome) *results.Ra
 	// The runs each end took, as counted (at least NeedPass and NeedFail
 	// where the end is shown), not the rule's thresholds.
 	r.PassWindows, r.FailWindows = v.rates[r.Low].passes, v.rates[r.High].fails
+	if d.Candidate > 0 {
+		r.Candidate, r.CandidateRuns = d.Candidate, v.rates[d.Candidate].passes
+	}
 	for _, p := range f.Probes {
 		if p.Result != nil {
 			r.Seconds += p.Result.DurationSeconds

@@ -140,6 +140,38 @@ func TestCapacityServerPaused(t *testing.T) {
 	}
 }
 
+// TestFindMaxEstimatePaused freezes the server during findmax's first
+// estimate (no --start) and lets it run again once mongoload asks whether
+// it answers: the estimate measured through the pause is not used, it is
+// run again and the search starts from the new one, saying so (a paused
+// estimate once set the search's range from 319 ops/s, unannounced).
+func TestFindMaxEstimatePaused(t *testing.T) {
+	s := testserver.OwnServer(t)
+	out := filepath.Join(t.TempDir(), "f.json")
+	args := capacityArgs(t, "findmax", s.URI, out)
+	args = args[:len(args)-4] // no --start 50: the estimate sets it
+	args = append(args, "--max-probes", "2")
+	b := runInBackground(context.Background(), args...)
+	testserver.Await(t, 2*time.Minute, "the estimate under way", said(b, "estimate: a closed loop"))
+	s.Pause()
+	testserver.Await(t, time.Minute, "mongoload asking the silent server again", said(b, "asking whether it answers again"))
+	s.Resume()
+	code, stdout, stderr := b.wait()
+	if code == ExitServerLost || code == ExitInternal {
+		t.Fatalf("exit %d: a pause that ended was taken for a lost server\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "the estimate: the server stopped answering and came back") || !strings.Contains(stderr, "estimate again: a closed loop") {
+		t.Errorf("the paused estimate was not announced and run again:\n%s", stderr)
+	}
+	f, err := results.ReadFindMax(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Estimate == nil || f.Start != float64(int(f.Estimate.Totals.Throughput/2)) || !strings.Contains(strings.Join(f.Notes, " "), "the estimate was run 2 times") {
+		t.Errorf("start %g from an estimate of %v ops/s; notes %q", f.Start, f.Estimate != nil && f.Estimate.Totals.Throughput > 0, f.Notes)
+	}
+}
+
 // TestServerCPUBehindAProxy: a server reached through a TCP proxy is not
 // measured as the proxy: the process holding the URI's port is not the
 // one serverStatus names, so its CPU is said to be unreadable and a

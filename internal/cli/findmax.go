@@ -38,7 +38,7 @@ func addFindMaxFlags(fs *pflag.FlagSet) *findMaxFlags {
 		factor:          fs.Float64("factor", d.Factor, "the climb's multiplier from one passing rate to the next"),
 		precision:       fs.String("precision", "5%", "stop bisecting when the bracket between the highest passing and the lowest failing rate is this narrow"),
 		achieved:        fs.String("achieved", "95%", "a probe fails unless it achieved this share of its rate"),
-		maxProbes:       fs.Int("max-probes", d.MaxProbes, "the most probes the search runs, a probe's extensions included"),
+		maxProbes:       fs.Int("max-probes", d.MaxProbes, "the most probes the search runs, every one counted; a rate is answered only once shown to pass within them (3 passing runs), else exit 31"),
 		stepDur:         fs.String("step-duration", config.Duration(capacity.FindMaxStep).String(), "measured length of each probe (after its own --warmup, default 5s)"),
 		cpu:             fs.Float64("client-cpu-limit", analysis.DefaultSweepOptions().ClientCPU, "share of the CPU mongoload may use above which it is named the limit"),
 		html:            fs.String("html", "", "also write the search as a self-contained HTML report (the probes against the SLO line) to this file"),

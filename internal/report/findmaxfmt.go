@@ -95,7 +95,7 @@ func findMaxHeader(f *results.FindMax) [][2]string {
 func searchText(f *results.FindMax, start string) string {
 	s := fmt.Sprintf("from %s, x%g up, bisecting to %g%%", start, f.Factor, 100*f.Precision)
 	if f.MaxRateInterval != nil {
-		return s + ", each latency objective judged as the share of operations over its bound with its confidence interval, a probe whose interval straddles it extended at the same rate"
+		return s + ", each latency objective judged as the share of operations over its bound with its confidence interval (a probe whose interval straddles it judged by its point estimate), a rate answered only once shown to pass"
 	}
 	return s + ", the highest passing rate repeated for twice as long"
 }
@@ -114,12 +114,16 @@ func ProbeVerdict(p results.Probe) string {
 		verdict = "not judged (cut short)"
 	case !p.Pass:
 		var failed []string
+		word := "FAIL "
 		for _, tm := range p.Terms {
 			if !tm.Pass {
 				failed = append(failed, tm.Text+" ("+tm.Shown+")")
 			}
 		}
-		verdict = "FAIL " + strings.Join(failed, ", ")
+		verdict = word + strings.Join(failed, ", ")
+	}
+	if p.Terms != nil && p.Inconclusive {
+		verdict += " (inconclusive: judged by its point estimate)"
 	}
 	if len(p.Tails) > 0 {
 		verdict += ": " + results.TailsText(p.Tails)

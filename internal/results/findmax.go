@@ -78,6 +78,10 @@ type Probe struct {
 	// earlier segments are kept with their Tails (verdict inconclusive)
 	// and no Terms.
 	Tails []ProbeTail `json:"tails,omitempty"`
+	// Inconclusive: a judged probe whose interval still straddled an
+	// objective when its extensions ran out (its terms say
+	// "inconclusive"): Pass is its point estimate's verdict.
+	Inconclusive bool `json:"inconclusive,omitempty"`
 }
 
 // ProbeTail is one latency objective of a probe as a proportion: the
@@ -115,14 +119,21 @@ type RateInterval struct {
 	// the SLO held in some and not in others (capacity.NeedPass).
 	Edge []float64 `json:"edge,omitempty"`
 	// PassWindows and FailWindows are the runs measured at Low (none
-	// failing at or below it) and at High (none passing at or above it,
-	// unless one was not carried): at least capacity.NeedPass and
+	// failing at or below it) and at High (more failing than passing
+	// there, unless one was not carried): at least capacity.NeedPass and
 	// NeedFail where that end is shown.
 	PassWindows int `json:"passWindows,omitempty"`
 	FailWindows int `json:"failWindows,omitempty"`
-	// Unshown names the ends ("low", "high") the probe budget left
-	// without those windows: that end is a single window's verdict.
+	// Unshown names the end the probe budget left without those windows:
+	// "high" (the answer, Low, is shown; the rate above it is a failure
+	// not yet repeated) or "low" (no rate was shown to pass: Low is 0,
+	// and Candidate the rate that came closest).
 	Unshown string `json:"unshown,omitempty"`
+	// Candidate is, when no rate was shown to pass (Low 0, Unshown
+	// "low"), the highest rate that passed with none failing at or below
+	// it, and CandidateRuns the runs it passed in.
+	Candidate     float64 `json:"candidate,omitempty"`
+	CandidateRuns int     `json:"candidateRuns,omitempty"`
 }
 
 // Term is one term of a probe's service level.
@@ -289,6 +300,13 @@ func ReadFindMax(path string) (*FindMax, error) {
 
 // IntervalText is a search's answer with its uncertainty, in a sentence.
 func IntervalText(iv *RateInterval) string {
+	if iv.Low == 0 {
+		s := fmt.Sprintf("No rate was shown to pass (%.0f%% confidence in each probe's verdict), in %d probes and %g s measured", 100*iv.Confidence, iv.Probes, iv.Seconds)
+		if iv.Candidate > 0 {
+			s += fmt.Sprintf("; %s ops/s passed in %d runs with none failing at or below it, fewer than the rule asks (raise --max-probes)", Target(iv.Candidate), iv.CandidateRuns)
+		}
+		return s
+	}
 	s := fmt.Sprintf("The maximum rate lies between %s and ", Target(iv.Low))
 	if iv.High > 0 {
 		s += Target(iv.High) + " ops/s"
@@ -300,7 +318,7 @@ func IntervalText(iv *RateInterval) string {
 		s += fmt.Sprintf("; the low end passed in %d runs with none failing at or below it", iv.PassWindows)
 	}
 	if iv.FailWindows > 0 && iv.High > 0 && !strings.Contains(iv.Unshown, "high") {
-		s += fmt.Sprintf("; the high end failed in %d runs (or dropped operations) with none passing at or above it", iv.FailWindows)
+		s += fmt.Sprintf("; the high end failed in %d runs (or dropped operations), more than passed there", iv.FailWindows)
 	}
 	if len(iv.Edge) > 0 {
 		var rs []string
@@ -310,7 +328,7 @@ func IntervalText(iv *RateInterval) string {
 		s += "; at " + strings.Join(rs, ", ") + " ops/s, inside it, some windows met the SLO and others did not: the edge"
 	}
 	if iv.Unshown != "" {
-		s += "; the probes ran out before the " + strings.ReplaceAll(iv.Unshown, ",", " and ") + " end was measured in enough runs to show it (raise --max-probes)"
+		s += "; the probes ran out before the " + iv.Unshown + " end was measured in enough runs to show it (raise --max-probes)"
 	}
 	if iv.ByPercentile {
 		s += "; an end of it had too few operations for an interval and was judged by its percentile alone"
