@@ -137,6 +137,7 @@ const (
 	codeAlreadyInitialized = 23 // enableSharding/shardCollection: already done
 	codeUnauthorized       = 13 // the command needs an authenticated user
 	codeAuthFailed         = 18 // AuthenticationFailed
+	codeNamespaceExists    = 48 // create: the collection exists (another process of the run made it)
 )
 
 // hasCode reports whether err is a server error with one of codes.

@@ -184,12 +184,9 @@ func (cl *Client) apply(ctx context.Context, st *colState, o SetupOptions, shard
 		}
 	}
 	if !st.exists && !col.LeaveMissing {
-		if err := db.CreateCollection(ctx, col.Name, createOptions(col)); err != nil {
-			return nil, createError(col, err)
-		}
 		st.meta = metaDoc{ID: col.Name, CreatedBy: "mongoload", CreatedAt: time.Now().UTC(), Workload: o.Workload}
-		if _, err := meta.ReplaceOne(ctx, bson.D{{Key: "_id", Value: col.Name}}, st.meta, options.Replace().SetUpsert(true)); err != nil {
-			return nil, fmt.Errorf("mark %s as created by mongoload: %w", col.Namespace(), err)
+		if err := createMarked(ctx, db, col, st.meta); err != nil {
+			return nil, err
 		}
 	}
 	cl.setRights(col.Namespace(), rights{writable: st.own.writable,
@@ -220,6 +217,33 @@ func (cl *Client) apply(ctx context.Context, st *colState, o SetupOptions, shard
 		notices = append(notices, notice)
 	}
 	return notices, err
+}
+
+// createMarked marks col as mongoload's, then creates it. The mark comes
+// first because the processes of one partitioned run (the pods of an
+// Indexed Job, started in the same second) set up the same collection at
+// once: one that finds the collection must find the mark too, or it takes
+// its own run's collection for someone else's and refuses to write. So a
+// collection that another process created after setup looked is taken as
+// created by the run (NamespaceExists): the mark was written, here or by
+// that process. Only a creation by something other than mongoload in the
+// milliseconds between setup's look and its create would be taken so too;
+// createCollection offers no "create it as mine unless it exists". A
+// refused create takes its mark back.
+func createMarked(ctx context.Context, db *mongo.Database, col *workload.Collection, m metaDoc) error {
+	meta := db.Collection(MetaCollection)
+	id := bson.D{{Key: "_id", Value: col.Name}}
+	if _, err := meta.ReplaceOne(ctx, id, m, options.Replace().SetUpsert(true)); err != nil {
+		return fmt.Errorf("mark %s as created by mongoload: %w", col.Namespace(), err)
+	}
+	err := db.CreateCollection(ctx, col.Name, createOptions(col))
+	if err == nil || hasCode(err, codeNamespaceExists) {
+		return nil
+	}
+	if _, derr := meta.DeleteOne(ctx, id); derr != nil {
+		return fmt.Errorf("%w (and its mark in %s.%s stays: %v)", createError(col, err), col.Database, MetaCollection, derr)
+	}
+	return createError(col, err)
 }
 
 func (cl *Client) collectionExists(ctx context.Context, col *workload.Collection) (bool, error) {
