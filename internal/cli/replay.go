@@ -22,6 +22,14 @@ var replaySettings = []string{"uri", "username", "auth-source", "app-name", "max
 // speedRange is --speed's: a factor of the captured pace.
 var speedRange = config.Range{Min: 0, AboveMin: true, Max: config.MaxFactor, What: "a factor of the captured pace (2: twice as fast), or max"}
 
+// parseSpeed reads --speed: a factor of the captured pace, or max (0).
+func parseSpeed(text string) (float64, error) {
+	if text == "max" {
+		return 0, nil
+	}
+	return config.ParseNumber(config.FlagSource("speed"), text, speedRange)
+}
+
 // replayCommand replays a captured trace (capture --trace) against a
 // target, on run's pipeline with the trace as its schedule
 // (docs/replay.md).
@@ -37,12 +45,8 @@ func replayCommand(ctx context.Context, args []string, o IO) error {
 		return withCode(ExitUsage, errors.New("replay needs the trace: mongoload replay TRACE --uri URI (write one with capture --trace FILE --keep-values)"))
 	}
 	var es config.Errors
-	speed := 0.0
-	if *speedText != "max" {
-		v, err := config.ParseNumber(config.FlagSource("speed"), *speedText, speedRange)
-		es.Add(err)
-		speed = v
-	}
+	speed, err := parseSpeed(*speedText)
+	es.Add(err)
 	es.Add(config.CheckNumber(config.FlagSource("loop"), *loops, flagRanges["loop"]))
 	if err := es.Err(); err != nil {
 		return err

@@ -90,7 +90,7 @@ func (fd *Feed) Next() (*engine.Fed, bool) {
 			fd.err = fd.open()
 			continue
 		}
-		cmd, why := command(e.Op, e.NS, e.Cmd)
+		cmd, why := fd.t.command(e)
 		sh := fd.t.byShape[e.Shape]
 		if why != "" || sh == nil {
 			continue

@@ -32,6 +32,7 @@ type Trace struct {
 	Peak        int              // the most operations in flight at once on the source
 	ends        endHeap
 	byShape     map[string]*Shape
+	keep        Keep // nil: every entry that is an operation
 }
 
 // Shape is one captured shape: the operation it is replayed and measured as.
@@ -54,13 +55,18 @@ type Namespace struct {
 func (t *Trace) Span() time.Duration { return t.Last.Sub(t.First) }
 
 // Scan reads the whole trace once.
-func Scan(path string) (*Trace, error) {
+func Scan(path string) (*Trace, error) { return ScanKeeping(path, nil) }
+
+// ScanKeeping reads the whole trace once; keep (nil: every operation)
+// leaves out, counted by its reason, each command it says why not to send,
+// here and in the feed.
+func ScanKeeping(path string, keep Keep) (*Trace, error) {
 	r, err := openEntries(path)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	t := &Trace{Path: path, Header: r.Header, Skipped: map[string]int64{}, byShape: map[string]*Shape{}}
+	t := &Trace{Path: path, Header: r.Header, Skipped: map[string]int64{}, byShape: map[string]*Shape{}, keep: keep}
 	nss := map[string]*Namespace{}
 	for {
 		e, err := r.Next()
@@ -68,7 +74,7 @@ func Scan(path string) (*Trace, error) {
 			break
 		}
 		t.Entries++
-		if _, why := command(e.Op, e.NS, e.Cmd); why != "" {
+		if _, why := t.command(e); why != "" {
 			t.Skipped[why]++
 			continue
 		}
