@@ -50,4 +50,3 @@ func abTraffic(ctx context.Context, fs *pflag.FlagSet, af *abFlags, opts ab.Opti
 	tr := ab.Traffic{Path: fs.Arg(0), Speed: speed, Writes: writes}
 	return abFinish(o, opts, cfg.Run.History, func(opts ab.Options) (*results.AB, error) { return ab.RunTraffic(ctx, opts, tr) })
 }
-
