@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -118,7 +119,18 @@ func shopState(t *testing.T, ctx context.Context, cl *mongodb.Client, db string)
 	for _, v := range vals {
 		names = append(names, v.Document().Lookup("name").StringValue())
 	}
-	return fmt.Sprintf("%d documents (%d bytes), indexes %v", len(docs), len(batch), names)
+	cols, err := cl.Command(ctx, db, bson.D{{Key: "listCollections", Value: 1}, {Key: "nameOnly", Value: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	colNames := []string{}
+	cs, _ := cols.Lookup("cursor", "firstBatch").ArrayOK()
+	cvals, _ := cs.Values()
+	for _, v := range cvals {
+		colNames = append(colNames, v.Document().Lookup("name").StringValue())
+	}
+	sort.Strings(colNames)
+	return fmt.Sprintf("%d documents (%d bytes), indexes %v, collections %v", len(docs), len(batch), names, colNames)
 }
 
 // TestABTrafficFlagsTheDroppedIndexOnly: a trace of reads and writes on a
