@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
@@ -45,6 +46,13 @@ func RunTraffic(ctx context.Context, o Options, tr Traffic) (*results.AB, error)
 	cfgA := *o.Config
 	t.Configure(&cfgA, pace)
 	cfgA.Run.Out = ""
+	if cfgA.Run.Grace == 0 {
+		// A round ends once its last operations are answered: a side
+		// behind the trace's pace would otherwise leave them running on
+		// its server, into the next round (the other side's too, on one
+		// host).
+		cfgA.Run.Grace = config.Duration(time.Minute)
+	}
 	cfgB := cfgA
 	cfgB.Connection.URI = o.CandidateURI
 	o.Config = &cfgA
@@ -130,8 +138,8 @@ func (x *comparison) compareTraffic(ctx context.Context, a, b *run.Session, t *r
 	runs, runErr := x.rounds(ctx, a, b, ab)
 	ab.Runs = runs
 	judge(ab, x, ver, explainA, explainB)
-	if note := emptyNote(ab, false); note != "" {
-		ab.Notes = append(ab.Notes, note)
+	if names := notCompared(ab); len(names) > 0 {
+		ab.Notes = append(ab.Notes, fmt.Sprintf("%s returned or matched nothing in most verified operations on both sides: the trace's values match nothing the sides hold there (are they copies of the deployment the traffic was captured from, taken before it?), so their results and latencies say nothing of the data", strings.Join(names, ", ")))
 	}
 	if runErr == nil {
 		x.trafficCollateral(ctx, a, b, t, ab)

@@ -60,7 +60,7 @@ func (x *comparison) trafficCollateral(ctx context.Context, a, b *run.Session, t
 	}
 	for i := range ab.Operations {
 		o := &ab.Operations[i]
-		if o.Flag != results.FlagRegression || o.PlanChanged || o.ErrorsOnlyOn != "" {
+		if o.Flag != results.FlagRegression || o.PlanChanged || (o.ErrorsOnlyOn != "" && !backlogOnly(o)) {
 			continue
 		}
 		ha, hb, err := isolateReplayed(ctx, ea[i], eb[i], commandsOf(t, i, isolateBlocks*isolatePerBlock))
@@ -76,7 +76,26 @@ func (x *comparison) trafficCollateral(ctx context.Context, a, b *run.Session, t
 		o.Flag, o.Collateral = results.FlagNone, true
 		o.Why = fmt.Sprintf("slower only beside %s, whose plan changed (%.2fx in the rounds); on its own, one operation at a time, %s",
 			strings.Join(culprits, ", "), o.Shift, j.Why)
+		if o.ErrorsOnlyOn != "" {
+			o.Why += fmt.Sprintf("; its %s on B came in the rounds only, behind the others", classes(o.ResultB.ErrorsByClass))
+			o.ErrorsOnlyOn = ""
+		}
 	}
+}
+
+// backlogOnly: a shape's errors are on the candidate only and are all
+// timeouts: operations that waited behind others (a side that fell behind
+// the trace's pace), which the shape timed on its own may not show.
+func backlogOnly(o *results.ABOperation) bool {
+	if o.ErrorsOnlyOn != "B" || len(o.ResultB.ErrorsByClass) == 0 {
+		return false
+	}
+	for c := range o.ResultB.ErrorsByClass {
+		if c != mongodb.ClassTimeout {
+			return false
+		}
+	}
+	return true
 }
 
 // commandsOf are up to n of the trace's commands of shape i, in order.

@@ -61,6 +61,9 @@ func abCommand(ctx context.Context, args []string, o IO) error {
 	if replay.IsTraffic(fs.Arg(0)) {
 		return abTraffic(ctx, fs, af, opts, o)
 	}
+	if fs.Changed("speed") || fs.Changed("writes") {
+		return withCode(ExitUsage, errors.New("--speed and --writes are for captured traffic (a trace or a MongoDB recording); a workload's pace is --rate or --concurrency"))
+	}
 	rf.hide = notInAB
 	cfg, plan, _, err := rf.configure(fs.Arg(0), fs, o)
 	if err != nil {
@@ -70,9 +73,6 @@ func abCommand(ctx context.Context, args []string, o IO) error {
 	opts.Config, opts.Plan, opts.CandidateURI = cfg, plan, *af.candidate
 	opts.Parallel, opts.AllowSame, opts.Out, opts.HTML = *af.parallel, *af.sameURIs, out, *af.html
 	opts.Log, opts.Version, opts.Inputs = o.Stderr, Version, rf.inputs(fs.Arg(0), fs)
-	if fs.Changed("speed") || fs.Changed("writes") {
-		return withCode(ExitUsage, errors.New("--speed and --writes are for captured traffic (a trace or a MongoDB recording); a workload's pace is --rate or --concurrency"))
-	}
 	return abFinish(o, opts, cfg.Run.History, func(opts ab.Options) (*results.AB, error) { return ab.Run(ctx, opts) })
 }
 

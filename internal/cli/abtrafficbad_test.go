@@ -52,7 +52,7 @@ func TestABTrafficRefusals(t *testing.T) {
 	}
 	other := path("other.trace", []string{"elsewhere:27017"}, true, false)
 	workload := filepath.Join(dir, "w.yaml")
-	if err := os.WriteFile(workload, []byte("name: w\ncollections: [{database: x, name: y}]\noperations: [{name: f, type: find, filter: {}}]\n"), 0o600); err != nil {
+	if err := os.WriteFile(workload, []byte("name: w\ncollections: [{database: x, name: y}]\noperations: [{name: f, type: find, filter: {}, weight: 1}]\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
