@@ -44,13 +44,7 @@ func explainTraffic(ctx context.Context, s *run.Session, t *replay.Trace) []*res
 // changed and regressed, is timed again alone on both sides (A and B
 // alternating at each operation) and keeps its flag only if still slower.
 func (x *comparison) trafficCollateral(ctx context.Context, a, b *run.Session, t *replay.Trace, ab *results.AB) {
-	var culprits []string
-	for _, o := range ab.Operations {
-		if o.Flag == results.FlagRegression && o.PlanChanged {
-			culprits = append(culprits, o.Name)
-		}
-	}
-	if len(culprits) == 0 || ab.A.Failed != "" || ab.B.Failed != "" || ctx.Err() != nil {
+	if ab.A.Failed != "" || ab.B.Failed != "" || ctx.Err() != nil {
 		return
 	}
 	ea, errA := a.Client().Executors(a.Plan())
@@ -58,9 +52,19 @@ func (x *comparison) trafficCollateral(ctx context.Context, a, b *run.Session, t
 	if errA != nil || errB != nil {
 		return
 	}
+	alone := x.unsteady(ctx, ea, eb, t, ab)
+	var culprits []string
+	for _, o := range ab.Operations {
+		if o.Flag == results.FlagRegression && o.PlanChanged {
+			culprits = append(culprits, o.Name)
+		}
+	}
+	if len(culprits) == 0 {
+		return
+	}
 	for i := range ab.Operations {
 		o := &ab.Operations[i]
-		if o.Flag != results.FlagRegression || o.PlanChanged || (o.ErrorsOnlyOn != "" && !backlogOnly(o)) {
+		if o.Flag != results.FlagRegression || o.PlanChanged || alone[i] || (o.ErrorsOnlyOn != "" && !backlogOnly(o)) {
 			continue
 		}
 		ha, hb, err := isolateReplayed(ctx, ea[i], eb[i], commandsOf(t, i, isolateBlocks*isolatePerBlock))
@@ -96,6 +100,34 @@ func backlogOnly(o *results.ABOperation) bool {
 		}
 	}
 	return true
+}
+
+// unsteady times on its own each shape that the rounds showed beyond the
+// threshold but not steadily (not flagged): at the trace's pace a side
+// behind the schedule makes each round's latencies its backlog's, which
+// varies from round to round far more than the shape's own cost. Timed
+// alone (A and B alternating at each operation), a shape beyond the
+// threshold there too is flagged, with both figures. It returns the shapes
+// so flagged.
+func (x *comparison) unsteady(ctx context.Context, ea, eb []*mongodb.Executor, t *replay.Trace, ab *results.AB) map[int]bool {
+	flagged := map[int]bool{}
+	up := 1 + x.Judge.Threshold
+	for i := range ab.Operations {
+		o := &ab.Operations[i]
+		if o.Flag != results.FlagNone || o.FailedOnBoth || o.ErrorsOnlyOn != "" || (o.Shift < up && o.Shift > 1/up) || ctx.Err() != nil {
+			continue
+		}
+		ha, hb, err := isolateReplayed(ctx, ea[i], eb[i], commandsOf(t, i, isolateBlocks*isolatePerBlock))
+		if err != nil {
+			continue
+		}
+		if j := JudgeShape(ha, hb, x.Judge); j.Flag != results.FlagNone {
+			o.Flag, flagged[i] = j.Flag, true
+			o.Why = fmt.Sprintf("%.2fx in the rounds at the trace's pace, not steadily (p = %.2g, rounds %v: each round's backlog its own); on its own, one operation at a time: %s",
+				o.Shift, o.P, o.RoundShifts, j.Why)
+		}
+	}
+	return flagged
 }
 
 // commandsOf are up to n of the trace's commands of shape i, in order.
