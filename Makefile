@@ -14,7 +14,7 @@ TIMING_TESTS := TestFaultInterruptFrozenServer TestFaultSecondInterrupt \
 	TestSchedulerMeasuresItself TestSessionsThink TestFindMax TestFaultSeedingServerKilled \
 	TestFaultPostPhaseBoundFrozenServer TestWatcherLagShowsPause TestCaptureCtrlCOnAFrozenServer \
 	TestABIdenticalServersFlagNothing TestABIndexDropped TestABSlowerCandidate TestFindMaxSaysNoise \
-	TestRunReportsMeasuredMemory
+	TestRunReportsMeasuredMemory TestABTrafficFlagsTheDroppedIndexOnly
 empty :=
 space := $(empty) $(empty)
 TIMING_RUN := ^($(subst $(space),|,$(strip $(TIMING_TESTS))))$$

@@ -66,6 +66,8 @@ func returnsDocs(op *workload.Op) bool {
 	switch op.Kind {
 	case workload.Find, workload.FindOne, workload.Aggregate, workload.FindOneAndUpdate:
 		return true
+	case workload.Replay:
+		return docsShape(op.Type)
 	}
 	return false
 }

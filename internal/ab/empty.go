@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mongoload/mongoload/internal/mongodb"
 	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/workload"
 )
 
 // empty.go: a read shape that found nothing on both sides compared
@@ -14,7 +16,54 @@ import (
 
 // emptyText says how often a shape returned nothing, for its sentence.
 func emptyText(o *results.ABOperation) string {
-	return fmt.Sprintf("returned no documents in %.0f%% of its verified operations on A and %.0f%% on B: not compared on data", 100*o.EmptyA, 100*o.EmptyB)
+	what := "returned no documents"
+	if !docsShape(o.Type) {
+		what = "matched nothing"
+	}
+	return fmt.Sprintf("%s in %.0f%% of its verified operations on A and %.0f%% on B: not compared on data", what, 100*o.EmptyA, 100*o.EmptyB)
+}
+
+// countEmpty counts an operation that returned or matched nothing on
+// either side, and on both (a count of 0 or an update that matched
+// nothing on both sides agrees, and says nothing of the data).
+func (v *verified) countEmpty(op *workload.Op, a mongodb.Outcome, errA error, b mongodb.Outcome, errB error) {
+	if errA != nil || errB != nil || !mayFindNothing(op) {
+		return
+	}
+	ea, eb := nothingDone(op, a), nothingDone(op, b)
+	v.emptyA += b2i(ea)
+	v.emptyB += b2i(eb)
+	v.bothEmpty += b2i(ea && eb)
+}
+
+// mayFindNothing: every operation but an insert (which always does
+// something) can find nothing to read or write.
+func mayFindNothing(op *workload.Op) bool {
+	switch op.Kind {
+	case workload.InsertOne, workload.InsertMany, workload.Transaction:
+		return false
+	case workload.Replay:
+		return op.Type != "insertOne" && op.Type != "insertMany"
+	}
+	return true
+}
+
+// nothingDone: a read returned no document, a count or a write matched
+// nothing.
+func nothingDone(op *workload.Op, o mongodb.Outcome) bool {
+	if returnsDocs(op) {
+		return len(o.Docs) == 0
+	}
+	return o.Counts.Empty > 0 // shaped: an update, delete or count that matched none
+}
+
+// docsShape: the types whose result is the documents they return.
+func docsShape(typ string) bool {
+	switch typ {
+	case "find", "findOne", "aggregate", "findOneAndUpdate", "distinct":
+		return true
+	}
+	return false
 }
 
 // emptyNote is the file's note on the shapes not compared on data, with
@@ -44,4 +93,31 @@ func notCompared(ab *results.AB) []string {
 		}
 	}
 	return names
+}
+
+// agreement is the verdict's words on the verified results: how many
+// agree, leaving out those that matched nothing on either side (they
+// compared nothing), or which shapes differ.
+func agreement(ab *results.AB, differs []string) string {
+	if len(differs) > 0 {
+		return fmt.Sprintf("verified results differ for %s", strings.Join(differs, ", "))
+	}
+	if ab.Method.Verify == 0 {
+		return "results not verified (--verify 0)"
+	}
+	if ab.Method.Verified == 0 {
+		return "no result verified"
+	}
+	nothing := 0
+	for _, o := range ab.Operations {
+		nothing += o.MatchedNothing
+	}
+	agreed := ab.Method.Verified - nothing
+	switch {
+	case nothing == 0:
+		return fmt.Sprintf("verified results agree (%d operations)", agreed)
+	case agreed == 0:
+		return fmt.Sprintf("no verified result compared: all %d verified operations matched nothing on either side", nothing)
+	}
+	return fmt.Sprintf("verified results agree (%d operations; %d more matched nothing on either side, which compares nothing)", agreed, nothing)
 }

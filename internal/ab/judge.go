@@ -26,9 +26,10 @@ func judge(ab *results.AB, x *comparison, ver []verified, explainA, explainB []*
 	for i, op := range x.sides[0].plan.Ops {
 		o := results.ABOperation{Name: op.Name, Type: op.Type, Verified: ver[i].n, ResultDiffs: ver[i].diffs,
 			CountOnly: ver[i].countOnly, Diffs: ver[i].first}
-		if v := ver[i]; v.n > 0 && returnsDocs(op) {
+		if v := ver[i]; v.n > 0 && mayFindNothing(op) {
 			o.EmptyA, o.EmptyB = results.Round3(float64(v.emptyA)/float64(v.n)), results.Round3(float64(v.emptyB)/float64(v.n))
 			o.NotComparedOnData = o.EmptyA > results.ABEmptyShare && o.EmptyB > results.ABEmptyShare
+			o.MatchedNothing = v.bothEmpty
 		}
 		if ea, eb := explainA[i], explainB[i]; ea != nil && eb != nil {
 			o.ExplainA, o.ExplainB = ea, eb
@@ -40,6 +41,8 @@ func judge(ab *results.AB, x *comparison, ver []verified, explainA, explainB []*
 		o.ResultA.Type, o.ResultB.Type = op.Type, op.Type
 		la, lb := o.ResultA.Latency, o.ResultB.Latency
 		o.RatioP50, o.RatioP95, o.RatioP99 = ratio(la.P50, lb.P50), ratio(la.P95, lb.P95), ratio(la.P99, lb.P99)
+		o.PerRound = perRound(ab.Runs, op.Name)
+		o.Tail = tailText(&o)
 		j := JudgeShape(ha, hb, x.Judge)
 		o.Flag, o.Why, o.Shift, o.P, o.RoundShifts = j.Flag, j.Why, j.Shift, results.Round3(j.P), j.RoundShifts
 		switch ea, eb := o.ResultA.Errors, o.ResultB.Errors; {
@@ -49,6 +52,10 @@ func judge(ab *results.AB, x *comparison, ver []verified, explainA, explainB []*
 		case ea > 0 && eb == 0:
 			o.ErrorsOnlyOn = "A"
 			o.Why += fmt.Sprintf("; %s error(s) on the baseline only (%s)", results.Thousands(ea), classes(o.ResultA.ErrorsByClass))
+		}
+		if ra, rb := o.ResultA, o.ResultB; ra.Count == 0 && rb.Count == 0 && ra.Errors > 0 && rb.Errors > 0 {
+			o.FailedOnBoth, o.Flag, o.ErrorsOnlyOn = true, results.FlagNone, ""
+			o.Why = fmt.Sprintf("every operation failed on both sides: nothing compared (A: %s; B: %s)", classes(ra.ErrorsByClass), classes(rb.ErrorsByClass))
 		}
 		if ab.A.Failed != "" && o.Flag == results.FlagImprovement {
 			o.Flag, o.Why = results.FlagNone, "not concluded: the baseline stopped answering ("+ab.A.Failed+")"
@@ -60,7 +67,7 @@ func judge(ab *results.AB, x *comparison, ver []verified, explainA, explainB []*
 // verdict sets the verdict, the summary and one sentence per operation
 // that is flagged, changed plan or returned different results.
 func verdict(ab *results.AB) {
-	var regressed, improved, differs []string
+	var regressed, improved, differs, failed []string
 	for i := range ab.Operations {
 		o := &ab.Operations[i]
 		if s := sentence(o); s != "" {
@@ -75,20 +82,19 @@ func verdict(ab *results.AB) {
 		if o.ResultDiffs > 0 {
 			differs = append(differs, o.Name)
 		}
+		if o.FailedOnBoth {
+			failed = append(failed, o.Name)
+		}
 	}
 	n := len(ab.Operations)
-	agree := fmt.Sprintf("verified results agree (%d operations)", ab.Method.Verified)
-	switch {
-	case ab.Method.Verified == 0:
-		agree = "results not verified (--verify 0)"
-	case len(differs) > 0:
-		agree = fmt.Sprintf("verified results differ for %s", strings.Join(differs, ", "))
-	}
+	agree := agreement(ab, differs)
 	switch {
 	case len(differs) > 0:
 		ab.Verdict = results.ABDiffers
 	case len(regressed) > 0 || ab.B.Failed != "":
 		ab.Verdict = results.ABRegressed
+	case len(failed) > 0:
+		ab.Verdict = results.ABFailed
 	case len(improved) > 0:
 		ab.Verdict = results.ABImproved
 	default:
@@ -104,6 +110,9 @@ func verdict(ab *results.AB) {
 	}
 	if len(parts) == 0 {
 		parts = append(parts, fmt.Sprintf("none of %d shapes differs beyond %s", n, thr))
+	}
+	if len(failed) > 0 {
+		parts = append(parts, "every operation failed on both sides, so nothing of it was compared: "+strings.Join(failed, ", "))
 	}
 	if names := notCompared(ab); len(names) > 0 {
 		parts = append(parts, "not compared on data (no documents on either side): "+strings.Join(names, ", "))
@@ -121,7 +130,7 @@ func sentence(o *results.ABOperation) string {
 	var parts []string
 	la, lb := o.ResultA.Latency, o.ResultB.Latency
 	switch {
-	case o.ErrorsOnlyOn == "B" && o.Flag == results.FlagRegression:
+	case o.ErrorsOnlyOn == "B" && o.Flag == results.FlagRegression, o.FailedOnBoth:
 		parts = append(parts, o.Why)
 	case o.Flag != results.FlagNone:
 		parts = append(parts, fmt.Sprintf("p99 %s → %s (%s), p50 %s → %s", msText(la.P99), msText(lb.P99), times(o.RatioP99), msText(la.P50), msText(lb.P50)))
@@ -138,6 +147,9 @@ func sentence(o *results.ABOperation) string {
 	}
 	if o.NotComparedOnData {
 		parts = append(parts, emptyText(o))
+	}
+	if o.Tail != "" {
+		parts = append(parts, o.Tail)
 	}
 	if o.ResultDiffs > 0 {
 		d := fmt.Sprintf("%d of %d verified results differ", o.ResultDiffs, o.Verified)

@@ -25,9 +25,10 @@ type verified struct {
 	n, diffs  int
 	countOnly bool
 	first     []results.ABDiff // up to maxDiffs
-	// emptyA and emptyB count the operations of a shape that returns
-	// documents which returned none, on each side (both answered).
-	emptyA, emptyB int
+	// emptyA and emptyB count the operations that returned or matched
+	// nothing (nothingDone), on each side (both answered); bothEmpty those
+	// that did so on both: nothing was compared there.
+	emptyA, emptyB, bothEmpty int
 }
 
 const maxDiffs = 5
@@ -78,10 +79,7 @@ func verify(ctx context.Context, a, b *run.Session, perShape int, seed uint64) (
 		v := &out[i]
 		v.n++
 		total++
-		if returnsDocs(a.Plan().Ops[i]) && errA == nil && errB == nil {
-			v.emptyA += b2i(len(oa.Docs) == 0)
-			v.emptyB += b2i(len(ob.Docs) == 0)
-		}
+		v.countEmpty(a.Plan().Ops[i], oa, errA, ob, errB)
 		diff, countOnly := compareOutcomes(a.Plan().Ops[i], &ra, oa, errA, ob, errB)
 		v.countOnly = v.countOnly || countOnly
 		if diff != nil {

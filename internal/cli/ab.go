@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mongoload/mongoload/internal/ab"
+	"github.com/mongoload/mongoload/internal/replay"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
 )
@@ -22,6 +23,7 @@ type abFlags struct {
 	threshold, alpha   *string
 	rounds, verify     *int
 	parallel, sameURIs *bool
+	speed, writes      *string // captured traffic's
 }
 
 func addABFlags(fs *pflag.FlagSet) *abFlags {
@@ -35,6 +37,8 @@ func addABFlags(fs *pflag.FlagSet) *abFlags {
 		alpha:     fs.String("alpha", fmt.Sprint(d.Alpha), "the significance level of the test across rounds"),
 		sameURIs:  fs.Bool("allow-same", false, "allow the same URI on both sides: an A/A run, which shows the noise of the comparison itself"),
 		html:      fs.String("html", "", "also write the comparison as a self-contained HTML page: each operation's two latency distributions side by side"),
+		speed:     fs.String("speed", "1", "captured traffic (a trace or a MongoDB recording): replay each round at this factor of the captured pace, or max: as fast as each side answers"),
+		writes:    fs.String("writes", "none", "captured traffic: none (reads only: the copies and every round keep the same data), or aborted (each write in a transaction that is aborted)"),
 	}
 }
 
@@ -54,6 +58,12 @@ func abCommand(ctx context.Context, args []string, o IO) error {
 	if err := opts.SetNumbers(ab.Numbers{Threshold: *af.threshold, Alpha: *af.alpha, Rounds: *af.rounds, Verify: *af.verify}); err != nil {
 		return err
 	}
+	if replay.IsTraffic(fs.Arg(0)) {
+		return abTraffic(ctx, fs, af, opts, o)
+	}
+	if fs.Changed("speed") || fs.Changed("writes") {
+		return withCode(ExitUsage, errors.New("--speed and --writes are for captured traffic (a trace or a MongoDB recording); a workload's pace is --rate or --concurrency"))
+	}
 	rf.hide = notInAB
 	cfg, plan, _, err := rf.configure(fs.Arg(0), fs, o)
 	if err != nil {
@@ -63,26 +73,32 @@ func abCommand(ctx context.Context, args []string, o IO) error {
 	opts.Config, opts.Plan, opts.CandidateURI = cfg, plan, *af.candidate
 	opts.Parallel, opts.AllowSame, opts.Out, opts.HTML = *af.parallel, *af.sameURIs, out, *af.html
 	opts.Log, opts.Version, opts.Inputs = o.Stderr, Version, rf.inputs(fs.Arg(0), fs)
+	return abFinish(o, opts, cfg.Run.History, func(opts ab.Options) (*results.AB, error) { return ab.Run(ctx, opts) })
+}
+
+// abFinish runs the comparison, writes and prints it, and exits by its verdict.
+func abFinish(o IO, opts ab.Options, history string, compare func(ab.Options) (*results.AB, error)) error {
+	out := opts.Out
 	opts.OnRun = func(side string, round int, r *run.Result) {
 		if r.Result != nil {
 			fmt.Fprintf(o.Stderr, "  round %d %s: %s ops/s, p50 %.3f ms, p99 %.3f ms\n", round, side,
 				results.Thousands(int64(r.Result.Totals.Throughput)), r.Result.Totals.Latency.P50, r.Result.Totals.Latency.P99)
 		}
 	}
-	file, runErr := ab.Run(ctx, opts)
+	file, runErr := compare(opts)
 	if errors.Is(runErr, ab.ErrDataDiffer) {
 		runErr = withCode(ExitResultsDiffer, runErr)
 	}
 	if file == nil {
 		return runErr
 	}
-	if err := writeAB(o, file, out, *af.html); err != nil {
+	if err := writeAB(o, file, out, opts.HTML); err != nil {
 		return errors.Join(runErr, err)
 	}
 	if runErr != nil {
 		return runErr
 	}
-	if err := keepHistory(o, cfg.Run.History, file); err != nil {
+	if err := keepHistory(o, history, file); err != nil {
 		return err
 	}
 	return abExit(file)
@@ -102,6 +118,8 @@ func abExit(ab *results.AB) error {
 		return withCode(ExitResultsDiffer, errors.New("ab: "+ab.Summary))
 	case results.ABRegressed:
 		return withCode(ExitRegression, errors.New("ab: "+ab.Summary))
+	case results.ABFailed:
+		return withCode(ExitNothing, errors.New("ab: "+ab.Summary))
 	}
 	return nil
 }

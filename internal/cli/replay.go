@@ -21,6 +21,14 @@ var replaySettings = []string{"uri", "username", "auth-source", "app-name", "max
 // speedRange is --speed's: a factor of the captured pace.
 var speedRange = config.Range{Min: 0, AboveMin: true, Max: config.MaxFactor, What: "a factor of the captured pace (2: twice as fast), or max"}
 
+// parseSpeed reads --speed: a factor of the captured pace, or max (0).
+func parseSpeed(text string) (float64, error) {
+	if text == "max" {
+		return 0, nil
+	}
+	return config.ParseNumber(config.FlagSource("speed"), text, speedRange)
+}
+
 // replayCommand replays a captured trace (capture --trace) against a
 // target, on run's pipeline with the trace as its schedule
 // (docs/replay.md).

@@ -26,6 +26,9 @@ type Outcome struct {
 // transactions, read-modify-writes) run through Do: their counts are
 // their result.
 func (e *Executor) Outcome(ctx context.Context, r *workload.Request) (Outcome, error) {
+	if e.op.Kind == workload.Replay {
+		return e.replayOutcome(ctx, bson.Raw(r.Command))
+	}
 	if e.txn != nil {
 		rep, err := e.Do(ctx, r)
 		return Outcome{Counts: rep.Docs}, err

@@ -22,6 +22,9 @@ func (e *Executor) replay(ctx context.Context, cmd bson.Raw) (metrics.Docs, erro
 	if els, err := cmd.Elements(); err == nil && len(els) > 0 {
 		name = els[0].Key()
 	}
+	if e.op.AbortWrites && replayWrites[name] {
+		return e.replayAborted(ctx, name, cmd)
+	}
 	d, err := e.replayOnce(ctx, name, cmd)
 	if err != nil && replayReads[name] && ctx.Err() == nil {
 		if c := Classify(err); c == ClassNetwork || c == ClassPoolCleared {

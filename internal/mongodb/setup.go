@@ -262,6 +262,9 @@ func (cl *Client) SaveKeys(ctx context.Context, plan *workload.Plan) error {
 			continue // no mongoload_meta beside someone else's collection
 		}
 		end := col.Keys.PhysicalEnd()
+		if end == 0 {
+			continue // no key handed out (a replay's collections): nothing to record, and no mongoload_meta written beside them
+		}
 		if err := raiseKeys(ctx, cl.c.Database(col.Database).Collection(MetaCollection), col.Name, end); err != nil {
 			if ctx.Err() != nil {
 				return fmt.Errorf("the key count of %s was not recorded: the server did not answer in time; the next run finds where the keys end in the collection itself", col.Namespace())

@@ -104,7 +104,7 @@ func (fd *Feed) Next() (*engine.Fed, bool) {
 			fd.err = fd.open()
 			continue
 		}
-		cmd, cls, why := command(e.Op, e.NS, e.Cmd, fd.t.Policy)
+		cmd, cls, why := fd.t.command(e)
 		sh := fd.t.byShape[shapeKey(e.Shape, cls)]
 		if why != "" || sh == nil {
 			continue

@@ -60,14 +60,7 @@ func Run(ctx context.Context, cfg *config.Config, o Options) (*Result, error) {
 	if err != nil {
 		return nil, unreadable(err)
 	}
-	p := Pace{Speed: o.Speed, Loops: o.Loops, LateAfter: engine.DefaultLateAfter, PoolSize: cfg.Connection.PoolSize(),
-		MaxInFlight: cmp.Or(cfg.Run.MaxInFlight, engine.DefaultMaxInFlight)}
-	if o.Speed == 0 && cfg.Run.MaxInFlight == 0 {
-		// As fast as it goes: as many in flight as there are connections,
-		// so that none waits inside the driver for one (its latency would
-		// be the pool's queue, not the server's answer).
-		p.MaxInFlight = p.PoolSize
-	}
+	p := PaceFor(cfg, o.Speed, o.Loops)
 	t.configure(cfg, p)
 	fmt.Fprintln(log, t.line(p))
 	if err := t.checkNamespaces(ctx, log, cfg); err != nil {
@@ -98,6 +91,20 @@ func Run(ctx context.Context, cfg *config.Config, o Options) (*Result, error) {
 // flags ask (--replay-ddl, --replay-admin).
 func Policy(cfg *config.Config) dbcommand.Policy {
 	return dbcommand.Policy{DDL: cfg.Run.ReplayDDL, Admin: cfg.Run.ReplayAdmin}
+}
+
+// PaceFor is the pace of a replay of cfg at speed (0: as fast as the
+// in-flight places allow), loops times over.
+func PaceFor(cfg *config.Config, speed float64, loops int) Pace {
+	p := Pace{Speed: speed, Loops: loops, LateAfter: engine.DefaultLateAfter, PoolSize: cfg.Connection.PoolSize(),
+		MaxInFlight: cmp.Or(cfg.Run.MaxInFlight, engine.DefaultMaxInFlight)}
+	if speed == 0 && cfg.Run.MaxInFlight == 0 {
+		// As fast as it goes: as many in flight as there are connections,
+		// so that none waits inside the driver for one (its latency would
+		// be the pool's queue, not the server's answer).
+		p.MaxInFlight = p.PoolSize
+	}
+	return p
 }
 
 // unreadable is a trace that cannot be read: the exit code of an

@@ -34,6 +34,7 @@ type Trace struct {
 	Peak        int              // the most operations in flight at once on the source
 	ends        endHeap
 	byShape     map[string]*Shape
+	keep        Keep // nil: every entry that is an operation
 }
 
 // Shape is one captured shape: the operation it is replayed and measured as.
@@ -62,13 +63,18 @@ func (t *Trace) Span() time.Duration { return t.Last.Sub(t.First) }
 
 // Scan reads the whole trace once; pol says what it sends beyond data
 // reads and writes.
-func Scan(path string, pol dbcommand.Policy) (*Trace, error) {
+func Scan(path string, pol dbcommand.Policy) (*Trace, error) { return ScanKeeping(path, pol, nil) }
+
+// ScanKeeping reads the whole trace once; keep (nil: every operation the
+// policy sends) leaves out, counted by its reason, each command it says
+// why not to send, here and in the feed.
+func ScanKeeping(path string, pol dbcommand.Policy, keep Keep) (*Trace, error) {
 	r, err := openEntries(path)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	t := &Trace{Path: path, Header: r.Header, Policy: pol, Skipped: map[string]int64{}, byShape: map[string]*Shape{}}
+	t := &Trace{Path: path, Header: r.Header, Policy: pol, Skipped: map[string]int64{}, byShape: map[string]*Shape{}, keep: keep}
 	nss := map[string]*Namespace{}
 	use := func(ns string) *Namespace {
 		if dbcommand.Reserved(ns) != "" {
@@ -88,7 +94,7 @@ func Scan(path string, pol dbcommand.Policy) (*Trace, error) {
 			break
 		}
 		t.Entries++
-		_, cls, why := command(e.Op, e.NS, e.Cmd, pol)
+		_, cls, why := t.command(e)
 		if why != "" {
 			t.Skipped[why]++
 			continue

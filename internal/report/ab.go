@@ -51,6 +51,9 @@ func WriteABConsole(w io.Writer, ab *results.AB) error {
 			fmt.Sprint(o.Verified), diffs, o.Flag, plan)
 	}
 	t.write(e, "  ")
+	if tr := ab.Traffic; tr != nil {
+		e.printf("\n  traffic: %s (%s): %d of %d entries sent in each round, at speed %s; writes %s\n", tr.File, tr.Format, tr.Sent, tr.Entries, tr.Speed, tr.Writes)
+	}
 	if len(ab.Sentences) > 0 {
 		e.printf("\n")
 		for _, s := range ab.Sentences {

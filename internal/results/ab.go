@@ -15,6 +15,7 @@ const (
 	ABDiffers   = "differs"   // verified operations returned different results
 	ABRegressed = "regressed" // an operation is slower (or fails) on the candidate beyond the threshold
 	ABImproved  = "improved"  // an operation is faster on the candidate beyond the threshold, none slower
+	ABFailed    = "failed"    // every operation of a shape failed on both sides: it was not compared
 	ABSame      = "same"      // nothing beyond the threshold, results agree
 )
 
@@ -56,6 +57,29 @@ type AB struct {
 	// results, round by round.
 	Runs  []ABRun  `json:"runs"`
 	Notes []string `json:"notes,omitempty"`
+	// Traffic is set when the comparison replayed captured traffic (a
+	// trace or a MongoDB recording) rather than a workload.
+	Traffic *ABTraffic `json:"traffic,omitempty"`
+}
+
+// ABTraffic is the captured traffic a comparison replayed on both sides.
+type ABTraffic struct {
+	File   string `json:"file"`
+	Format string `json:"format"` // "mongoload trace" or "MongoDB traffic recording"
+	Speed  string `json:"speed"`  // a factor of the captured pace, or max
+	// Writes is how the trace's writes were handled: "not sent" (the
+	// default) or "aborted" (each in a transaction that is aborted).
+	Writes  string `json:"writes"`
+	Entries int64  `json:"entries"` // entries read
+	Sent    int64  `json:"sent"`    // of them, sent in each round
+	// NotSent counts what was not sent, by why.
+	NotSent  map[string]int64 `json:"notSent,omitempty"`
+	Complete bool             `json:"complete"` // the source recorded every operation
+	Coverage string           `json:"coverage"` // what the source recorded, in its words
+	Damage   string           `json:"damage,omitempty"`
+	// Source is the deployment the traffic was captured from, when the
+	// file names it (a MongoDB recording never does).
+	Source []string `json:"source,omitempty"`
 }
 
 // ABSide is one deployment of the comparison.
@@ -160,11 +184,35 @@ type ABOperation struct {
 	EmptyA            float64 `json:"emptyA,omitempty"`
 	EmptyB            float64 `json:"emptyB,omitempty"`
 	NotComparedOnData bool    `json:"notComparedOnData,omitempty"`
+	// MatchedNothing counts the verified operations that returned or
+	// matched nothing on both sides: they agree, and compared nothing.
+	MatchedNothing int `json:"matchedNothing,omitempty"`
+	// FailedOnBoth is set when every operation of the shape failed on both
+	// sides: nothing of it was compared (Why names the errors).
+	FailedOnBoth bool `json:"failedOnBoth,omitempty"`
 	// ResultA and ResultB are the operation's whole figures on each side,
 	// every round together (Histogram holds them all).
 	ResultA Operation `json:"resultA"`
 	ResultB Operation `json:"resultB"`
+	// PerRound is the operation's tail in each round on each side, in the
+	// order they ran; Tail says when one round alone makes a side's
+	// aggregate tail (ABTailFactor).
+	PerRound []ABRoundTail `json:"perRound"`
+	Tail     string        `json:"tail,omitempty"`
 }
+
+// ABRoundTail is one operation in one round on one side.
+type ABRoundTail struct {
+	Round int     `json:"round"`
+	Side  string  `json:"side"`
+	Count int64   `json:"count"`
+	P50   float64 `json:"p50"`
+	P99   float64 `json:"p99"`
+}
+
+// ABTailFactor: a round whose p99 is at least this many times every other
+// round's (of one side) makes that side's aggregate tail alone.
+const ABTailFactor = 3
 
 // ABDiff is one verified operation whose results differ.
 type ABDiff struct {

@@ -78,6 +78,9 @@ type Op struct {
 	WriteConcern   *config.WriteConcern
 	// StaticOptions: projection and sort are the same for every call.
 	StaticOptions bool
+	// AbortWrites: a replayed write is sent inside a transaction that is
+	// then aborted, so that it changes nothing (ab --writes aborted).
+	AbortWrites bool
 
 	// Transactions: the let drawn once per transaction, the steps, and how
 	// they run. Steps point back to their transaction through Parent.

@@ -44,14 +44,18 @@ func abView(ab *results.AB) *view {
 	v.Sections = []section{{Title: "Operations", Table: t,
 		Intro: "Each operation on both sides, every round together. Flagged where the stratified rank test across rounds is significant and the shift (the median of B/A over the deciles) passes the threshold."},
 		{Title: "Latency distributions", Charts: ids,
-			Intro: "Each operation's latency at each percentile, baseline (A) and candidate (B) side by side."}}
+			Intro: "Each operation's latency at each percentile, baseline (A) and candidate (B) side by side, every round together; a title says when one round alone makes a side's tail (its p99 several times every other round's: the file's perRound holds each round's)."}}
 	return v
 }
 
 // distribution plots one operation's two latency distributions.
 func distribution(id string, o results.ABOperation) chart {
 	n := len(abPercentiles)
-	ch := chart{ID: id, Title: o.Name, Kind: "steps", XLabel: "percentile", YLabel: "ms", X: make([]float64, n), XTicks: make([]string, n)}
+	title := o.Name
+	if o.Tail != "" { // beside the drawing: one round's tail is not the side's
+		title += " (" + o.Tail + ")"
+	}
+	ch := chart{ID: id, Title: title, Kind: "steps", XLabel: "percentile", YLabel: "ms", X: make([]float64, n), XTicks: make([]string, n)}
 	for i, p := range abPercentiles {
 		ch.X[i], ch.XTicks[i] = float64(i), "p"+trim(p)
 	}
