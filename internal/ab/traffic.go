@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mongoload/mongoload/internal/config"
+	"github.com/mongoload/mongoload/internal/dbcommand"
 	"github.com/mongoload/mongoload/internal/replay"
 	"github.com/mongoload/mongoload/internal/results"
 	"github.com/mongoload/mongoload/internal/run"
@@ -38,7 +39,9 @@ const (
 // the connection's and outputs' settings (validated), o.Plan unused. As Run,
 // the file comes back whenever the comparison got as far as measuring.
 func RunTraffic(ctx context.Context, o Options, tr Traffic) (*results.AB, error) {
-	t, err := replay.ScanKeeping(tr.Path, keepFor(tr.Writes))
+	// DDL and administration are never sent by ab (dbcommand.Policy{}):
+	// each round must find the copies as the last one left them.
+	t, err := replay.ScanKeeping(tr.Path, dbcommand.Policy{}, keepFor(tr.Writes))
 	if err != nil {
 		return nil, &config.Error{Kind: config.Unreadable, Msg: "ab: " + err.Error()}
 	}
