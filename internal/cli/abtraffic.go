@@ -31,7 +31,7 @@ func abTraffic(ctx context.Context, fs *pflag.FlagSet, af *abFlags, opts ab.Opti
 	if bad != nil {
 		return bad
 	}
-	speed, err := parseSpeed(*af.speed)
+	speed, err := config.ParseSpeed(config.FlagSource("speed"), *af.speed)
 	if err != nil {
 		return err
 	}

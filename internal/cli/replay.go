@@ -3,11 +3,10 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/mongoload/mongoload/internal/config"
 	"github.com/mongoload/mongoload/internal/replay"
-	"github.com/mongoload/mongoload/internal/results"
+	"github.com/mongoload/mongoload/internal/report"
 )
 
 const replayArgs = "TRACE --uri URI [--speed 2 | --speed max] [--loop N] [--allow-existing] [--replay-ddl] [--out results.json]"
@@ -17,17 +16,6 @@ const replayArgs = "TRACE --uri URI [--speed 2 | --speed max] [--loop N] [--allo
 var replaySettings = []string{"uri", "username", "auth-source", "app-name", "max-pool-size", "compressors", "connect-timeout",
 	"server-selection-timeout", "op-timeout", "write-concern", "allow-existing", "create-indexes", "replay-ddl", "replay-admin", "write-to-source", "max-in-flight", "interval",
 	"grace", "out", "label", "history", "quiet", "hdr-log", "server-telemetry", "server-stats"}
-
-// speedRange is --speed's: a factor of the captured pace.
-var speedRange = config.Range{Min: 0, AboveMin: true, Max: config.MaxFactor, What: "a factor of the captured pace (2: twice as fast), or max"}
-
-// parseSpeed reads --speed: a factor of the captured pace, or max (0).
-func parseSpeed(text string) (float64, error) {
-	if text == "max" {
-		return 0, nil
-	}
-	return config.ParseNumber(config.FlagSource("speed"), text, speedRange)
-}
 
 // replayCommand replays a captured trace (capture --trace) against a
 // target, on run's pipeline with the trace as its schedule
@@ -59,7 +47,7 @@ func replayCommand(ctx context.Context, args []string, o IO) error {
 	if err := out.report(o, cfg, r.Result, o.Stdout); err != nil {
 		return err
 	}
-	printReplay(o, r.Result.Result.Replay)
+	report.WriteReplay(o.Stdout, r.Result.Result.Replay)
 	return errors.Join(r.Err(), keepHistory(o, cfg.Run.History, r.Result.Result))
 }
 
@@ -70,37 +58,12 @@ func replayNumbers(src config.Sources, speedText string, loops float64) (speed f
 	if v, where, ok := src.Value("speed"); ok {
 		speedText, from = v, config.Source{Name: where}
 	}
-	if speedText != "max" {
-		v, err := config.ParseNumber(from, speedText, speedRange)
-		es.Add(err)
-		speed = v
-	}
+	speed, err := config.ParseSpeed(from, speedText)
+	es.Add(err)
 	if v, where, ok := src.Value("loop"); ok && where != "--loop" { // the flag's own number pflag read
 		n, err := config.ParseNumber(config.EnvSource(where), v, flagRanges["loop"])
 		es.Add(err)
 		loops = n
 	}
 	return speed, int(loops), es
-}
-
-// printReplay prints the replay's own lines after run's report.
-func printReplay(o IO, rp *results.Replay) {
-	if rp == nil {
-		return
-	}
-	fmt.Fprintf(o.Stdout, "\nreplay of %s at speed %s: %d operations sent per pass (of %d in the trace), captured over %.2fs", rp.Trace, rp.Speed, rp.Sent, rp.Entries, rp.CapturedSeconds)
-	if rp.ScheduledSeconds > 0 {
-		fmt.Fprintf(o.Stdout, ", scheduled over %.2fs", rp.ScheduledSeconds)
-	}
-	fmt.Fprintln(o.Stdout)
-	if l := rp.SendLag; l != nil {
-		fmt.Fprintf(o.Stdout, "  send lag behind the schedule: p50 %.2f ms, p90 %.2f, p99 %.2f, max %.2f; %d sent more than %.0f ms late, %d dropped\n",
-			l.P50, l.P90, l.P99, l.Max, rp.Late, rp.LateAfterMs, rp.Dropped)
-	}
-	if !rp.Complete {
-		fmt.Fprintln(o.Stdout, "  coverage: a sample of the application's operations: "+rp.Coverage)
-	}
-	if rp.Behind != "" {
-		fmt.Fprintln(o.Stdout, "  "+rp.Behind)
-	}
 }

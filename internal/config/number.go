@@ -270,3 +270,15 @@ func (es *Errors) Add(err error) {
 	}
 	*es = append(*es, &Error{Kind: Invalid, Msg: err.Error()})
 }
+
+// speedRange is a replay's --speed: a factor of the captured pace.
+var speedRange = Range{Min: 0, AboveMin: true, Max: MaxFactor, What: "a factor of the captured pace (2: twice as fast), or max"}
+
+// ParseSpeed reads a replay's speed (replay's and ab's --speed, from
+// where): a factor of the captured pace, or max (0: as fast as it goes).
+func ParseSpeed(from Source, text string) (float64, error) {
+	if text == "max" {
+		return 0, nil
+	}
+	return ParseNumber(from, text, speedRange)
+}
