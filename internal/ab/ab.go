@@ -68,16 +68,11 @@ func Run(ctx context.Context, o Options) (*results.AB, error) {
 			return nil, err
 		}
 	}
-	sessions := [2]*run.Session{}
-	for i, s := range x.sides {
-		opts := run.Options{Log: prefixed(log, "side "+s.name+": "), Version: o.Version, Inputs: o.Inputs}
-		sess, err := run.Open(ctx, s.cfg, s.plan, opts)
-		if err != nil {
-			closeAll(sessions)
-			return nil, fmt.Errorf("side %s: %w", s.name, err)
-		}
-		sess.Quiet()
-		sessions[i] = sess
+	sessions, err := x.open(ctx, func(name string) run.Options {
+		return run.Options{Log: prefixed(log, "side "+name+": "), Version: o.Version, Inputs: o.Inputs}
+	})
+	if err != nil {
+		return nil, err
 	}
 	defer closeAll(sessions)
 	a, b := sessions[0], sessions[1]
@@ -163,6 +158,22 @@ func explain(ctx context.Context, s *run.Session, seed uint64) []*results.Explai
 		}
 	}
 	return out
+}
+
+// open opens both sides' sessions, quiet, each with the options optsFor
+// gives it; when one fails, the other is closed.
+func (x *comparison) open(ctx context.Context, optsFor func(name string) run.Options) ([2]*run.Session, error) {
+	var sessions [2]*run.Session
+	for i, s := range x.sides {
+		sess, err := run.Open(ctx, s.cfg, s.plan, optsFor(s.name))
+		if err != nil {
+			closeAll(sessions)
+			return sessions, fmt.Errorf("side %s: %w", s.name, err)
+		}
+		sess.Quiet()
+		sessions[i] = sess
+	}
+	return sessions, nil
 }
 
 func closeAll(sides [2]*run.Session) {

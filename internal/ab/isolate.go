@@ -97,18 +97,23 @@ func isolate(ctx context.Context, opA *workload.Op, exA *mongodb.Executor, opB *
 			}
 			ra.Build(opA, sa)
 			rb.Build(opB, sb)
-			first, second := func() error { return timed(exA, &ra, xa) }, func() error { return timed(exB, &rb, xb) }
-			if k%2 == 1 {
-				first, second = second, first
-			}
-			if err := first(); err != nil {
-				return nil, nil, err
-			}
-			if err := second(); err != nil {
+			if err := inTurn(k, func() error { return timed(exA, &ra, xa) }, func() error { return timed(exB, &rb, xb) }); err != nil {
 				return nil, nil, err
 			}
 		}
 		ha, hb = append(ha, xa), append(hb, xb)
 	}
 	return ha, hb, nil
+}
+
+// inTurn runs a then b, or b then a on odd turns, so that neither side
+// always goes first (and finds the host as the other left it).
+func inTurn(turn int, a, b func() error) error {
+	if turn%2 == 1 {
+		a, b = b, a
+	}
+	if err := a(); err != nil {
+		return err
+	}
+	return b()
 }

@@ -92,17 +92,12 @@ func RunTraffic(ctx context.Context, o Options, tr Traffic) (*results.AB, error)
 	if err := x.checkDataFirst(ctx); err != nil {
 		return nil, err
 	}
-	var sessions [2]*run.Session
-	for i, s := range x.sides {
-		opts := run.Options{Log: prefixed(x.log, "side "+s.name+": "), Version: o.Version, Inputs: append(o.Inputs, tr.Path),
+	sessions, err := x.open(ctx, func(name string) run.Options {
+		return run.Options{Log: prefixed(x.log, "side "+name+": "), Version: o.Version, Inputs: append(o.Inputs, tr.Path),
 			Arrivals: newRoundFeed(t, pace, cfgA.Run.Interval.D())}
-		sess, err := run.Open(ctx, s.cfg, s.plan, opts)
-		if err != nil {
-			closeAll(sessions)
-			return nil, fmt.Errorf("side %s: %w", s.name, err)
-		}
-		sess.Quiet()
-		sessions[i] = sess
+	})
+	if err != nil {
+		return nil, err
 	}
 	defer closeAll(sessions)
 	return x.compareTraffic(ctx, sessions[0], sessions[1], t, ab)

@@ -166,14 +166,7 @@ func isolateReplayed(ctx context.Context, exA, exB *mongodb.Executor, cmds []bso
 			}
 			cmd := cmds[k%len(cmds)]
 			k++
-			first, second := func() error { return timed(exA, cmd, xa) }, func() error { return timed(exB, cmd, xb) }
-			if j%2 == 1 {
-				first, second = second, first
-			}
-			if err := first(); err != nil {
-				return nil, nil, err
-			}
-			if err := second(); err != nil {
+			if err := inTurn(j, func() error { return timed(exA, cmd, xa) }, func() error { return timed(exB, cmd, xb) }); err != nil {
 				return nil, nil, err
 			}
 		}

@@ -45,6 +45,12 @@ func explainOne(ctx context.Context, c Commander, s Sample) results.Explain {
 	}
 	db, coll, _ := strings.Cut(s.Namespace, ".")
 	inner, as := ExplainCommand(s, coll)
+	return explainOn(ctx, c, db, inner, as)
+}
+
+// explainOn explains inner on db with executionStats, within
+// ExplainTimeout; as names the command explained.
+func explainOn(ctx context.Context, c Commander, db string, inner bson.D, as string) results.Explain {
 	ctx, cancel := context.WithTimeout(ctx, ExplainTimeout)
 	defer cancel()
 	raw, err := c.Command(ctx, db, bson.D{{Key: "explain", Value: inner}, {Key: "verbosity", Value: "executionStats"}})

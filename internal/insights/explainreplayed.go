@@ -32,16 +32,5 @@ func ExplainReplayed(ctx context.Context, c Commander, ns string, cmd bson.Raw) 
 		inner = append(inner, bson.E{Key: e.Key(), Value: e.Value()})
 	}
 	db, _, _ := strings.Cut(ns, ".")
-	ctx, cancel := context.WithTimeout(ctx, ExplainTimeout)
-	defer cancel()
-	raw, err := c.Command(ctx, db, bson.D{{Key: "explain", Value: inner}, {Key: "verbosity", Value: "executionStats"}})
-	if err != nil {
-		return results.Explain{As: as, Error: err.Error()}
-	}
-	e, err := ParseExplain(raw)
-	e.As = as
-	if err != nil {
-		e.Error = err.Error()
-	}
-	return e
+	return explainOn(ctx, c, db, inner, as)
 }
