@@ -23,7 +23,7 @@ var CommandLineOnly = []string{"accept-noise", "achieved", "allow-same", "alpha"
 	"min-share", "name", "objective", "oversaturated", "p-value", "parallel", "plateau", "plgm-collections", "plgm-config",
 	"plgm-queries", "precision", "print-config", "profiler", "property", "query-stats", "redact-names", "rounds", "sample",
 	"sample-rate", "scale", "since", "slowms", "start", "step-duration", "target-server-cpu", "threshold", "trace", "users",
-	"verdict-latency", "verify", "workload", "ycsb"}
+	"verdict-latency", "verify", "workload", "writes", "ycsb"}
 
 // Variables are the names of every variable mongoload reads.
 func Variables() []string {
