@@ -29,14 +29,20 @@ func TestCaptureSaysTheSampleRateItDividesBy(t *testing.T) {
 	ran := profiledApp(t, ctx, cl, db)
 	out := filepath.Join(t.TempDir(), "w.yaml")
 	code, stdout, errs := runCLI(t, ctx, map[string]string{"XDG_STATE_HOME": t.TempDir()}, "capture", "--uri", uri, "--database", db,
-		"--enable-profiler", "--duration", "2s", "--sample-rate", "0.5", "--out", out,
-		"--max-impact", "1000%") // the guard is not this test's: a loaded host's noise must not stop the window
+		"--enable-profiler", "--duration", "2s", "--sample-rate", "0.5", "--out", out)
 	all := stdout + errs
 	if code != 0 || ran.Load() == 0 {
 		t.Fatalf("exit %d, %d finds ran: %s", code, ran.Load(), all)
 	}
 	text, _ := os.ReadFile(out)
-	for _, want := range []string{"sampleRate 0.5, as the server reports it: counts divided by it", "whatever its sampleRate"} {
+	wants := []string{"sampleRate 0.5, as the server reports it: counts divided by it", "whatever its sampleRate"}
+	if strings.Contains(string(text), "#   guard: ") {
+		// On a loaded host the guard moved the rate off 0.5 for a while
+		// (and says so): the counts are still divided by what the server
+		// reported, which is what this test holds to.
+		wants[0] = ", as the server reports it: counts divided by it"
+	}
+	for _, want := range wants {
 		if !strings.Contains(string(text), want) {
 			t.Errorf("the file does not say %q:\n%s", want, text)
 		}
