@@ -39,9 +39,11 @@ const (
 // the connection's and outputs' settings (validated), o.Plan unused. As Run,
 // the file comes back whenever the comparison got as far as measuring.
 func RunTraffic(ctx context.Context, o Options, tr Traffic) (*results.AB, error) {
-	// DDL and administration are never sent by ab (dbcommand.Policy{}):
-	// each round must find the copies as the last one left them.
-	t, err := replay.ScanKeeping(tr.Path, dbcommand.Policy{}, keepFor(tr.Writes))
+	// ab sends what keepFor keeps: reads, and writes when asked; never DDL
+	// or administration, and it says so in its own words (a replay's
+	// --replay-ddl is no flag of ab's). The policy still refuses what is
+	// never sent (a write into the server's own namespaces, applyOps...).
+	t, err := replay.ScanKeeping(tr.Path, dbcommand.Policy{DDL: true, Admin: true}, keepFor(tr.Writes))
 	if err != nil {
 		return nil, &config.Error{Kind: config.Unreadable, Msg: "ab: " + err.Error()}
 	}
