@@ -12,16 +12,31 @@ import (
 )
 
 // fakeStream delivers the events pushed into it, each committed lag ago;
-// it reports idle (an empty wait) when it has none.
+// it reports idle (an empty wait) when it has none. The set reads a stream
+// from one goroutine, so an event is recorded once Next is called again:
+// handled counts the events delivered before the latest call.
 type fakeStream struct {
-	ch      chan time.Duration
-	resumes int64
-	closed  atomic.Bool
+	ch        chan time.Duration
+	resumes   int64
+	closed    atomic.Bool
+	delivered atomic.Int64
+	handled   atomic.Int64
+}
+
+// waitHandled waits until the set has recorded n events from f (an empty
+// channel only says they were taken, not yet counted: CI once saw the
+// warm-up's event counted after Measure).
+func (f *fakeStream) waitHandled(n int64) {
+	for f.handled.Load() < n {
+		time.Sleep(time.Millisecond)
+	}
 }
 
 func (f *fakeStream) Next(ctx context.Context) (workload.ChangeEvent, bool, error) {
+	f.handled.Store(f.delivered.Load())
 	select {
 	case lag := <-f.ch:
+		f.delivered.Add(1)
 		return workload.ChangeEvent{Commit: time.Now().Add(-lag)}, true, nil
 	case <-ctx.Done():
 		return workload.ChangeEvent{}, false, ctx.Err()
@@ -49,18 +64,13 @@ func TestSetCountsDrainsAndCloses(t *testing.T) {
 		t.Fatal(err)
 	}
 	streams[0].ch <- time.Hour // before the measured phase: forgotten
-	for len(streams[0].ch) > 0 {
-		time.Sleep(time.Millisecond)
-	}
+	streams[0].waitHandled(1)
 	s.Measure()
 	for i := range 10 {
 		streams[i%2].ch <- 20 * time.Millisecond
 	}
-	for _, f := range streams {
-		for len(f.ch) > 0 {
-			time.Sleep(time.Millisecond)
-		}
-	}
+	streams[0].waitHandled(6)
+	streams[1].waitHandled(5)
 	iv := s.Interval()
 	for _, f := range streams {
 		f.ch <- 30 * time.Millisecond // written during the run, still undelivered at its end
