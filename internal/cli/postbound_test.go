@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,5 +66,11 @@ operations:
 	}
 	if code != 0 || !strings.Contains(stderr.String(), "results written to") {
 		t.Errorf("exit %d, want 0 and the results written:\n%s", code, stderr.String())
+	}
+	// Once the bound ran out, no step connects again: explain's connection
+	// once waited a second more for the frozen server's goodbye (3.0 s in
+	// all, one run in five).
+	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), "no explain and no collection statistics after the run: the server did not answer within 2s") {
+		t.Errorf("the results do not say why there is no explain (%v):\n%.2000s", err, b)
 	}
 }

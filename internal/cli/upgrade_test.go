@@ -133,11 +133,6 @@ func shopState(t *testing.T, ctx context.Context, cl *mongodb.Client, db string)
 	return fmt.Sprintf("%d documents (%d bytes), indexes %v, collections %v", len(docs), len(batch), names, colNames)
 }
 
-// (This file is named to run last among the package's timing tests: right
-// after this test, TestFaultPostPhaseBoundFrozenServer measured 3.0 s from
-// abandoning to exit twice in two tries, against 2.4-2.9 s otherwise; the
-// cause is not found yet, and no goroutine of this test outlives it.)
-
 // TestABTrafficFlagsTheDroppedIndexOnly: a trace of reads and writes on a
 // copy of the same data on two fresh servers. A/A: exit 0, same, results
 // compared, every shape with its rounds' tails, the writes and the

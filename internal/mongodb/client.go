@@ -181,14 +181,16 @@ func Connect(ctx context.Context, conn config.Connection, co ...ConnectOptions) 
 	pingCtx, cancel := context.WithTimeout(ctx, wait+time.Second)
 	defer cancel()
 	if err := cl.firstPing(pingCtx, wait, co...); err != nil {
-		disconnectWithin(c, time.Second)
+		// A caller whose own bound ran out does not wait on the goodbye
+		// either (a frozen server held a run's exit a second longer).
+		disconnectWithin(c, givenUp(ctx))
 		return nil, err
 	}
 	if opts.Auth == nil {
 		// ping needs no login, so a server that requires one would only
 		// say so at the first real command, as a setup failure. Ask now.
 		if err := cl.needsLogin(pingCtx); err != nil {
-			disconnectWithin(c, time.Second)
+			disconnectWithin(c, givenUp(ctx))
 			return nil, err
 		}
 	}
@@ -263,6 +265,15 @@ func (cl *Client) Close() {
 		cancel()
 	}
 	disconnectWithin(cl.c, wait)
+}
+
+// givenUp is how long a failed Connect waits for its disconnect: a second,
+// or nothing once the caller's ctx is done.
+func givenUp(ctx context.Context) time.Duration {
+	if ctx.Err() != nil {
+		return 0
+	}
+	return time.Second
 }
 
 // disconnectWithin disconnects c, returning after wait at the most. The

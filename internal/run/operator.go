@@ -157,6 +157,10 @@ func (op *operator) collect(ctx context.Context, interrupted bool, res *results.
 	case op.context == nil || op.inspect != nil:
 	case res.Outcome == results.ServerLost:
 		op.notes = append(op.notes, "no explain and no collection statistics after the run: the server went away")
+	case ctx.Err() != nil:
+		// The steps after the phase ran out of their bound: connecting
+		// now would only wait on a server that does not answer.
+		op.notes = append(op.notes, fmt.Sprintf("no explain and no collection statistics after the run: the server did not answer within %s of the phase's end", postRunBudget))
 	default:
 		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		insp, err := op.client.Inspector(cctx)
