@@ -52,8 +52,12 @@ func (p Policy) NextWithin(history []Outcome, left int) Decision {
 		needLo = v.needPass(v.lo)
 	}
 	switch {
-	case v.minFail == 0 && left >= 1+max(NeedPass-1, needLo): // nothing failed: the range
-		return Decision{Rate: p.round(v.maxPass * p.Factor), Stage: Climb}
+	case v.minFail == 0 && left >= 1+max(NeedPass-1, needLo): // nothing failed for sure: the range, or past a stall
+		f := p.Factor
+		if v.anyFail > 0 {
+			f = p.EdgeStep()
+		}
+		return Decision{Rate: p.round(v.maxPass * f), Stage: Climb}
 	case v.lo == 0: // even with too few probes left to show a rate there: a rate below, measured
 		return p.stepDown(v)
 	case needLo > left:
@@ -85,7 +89,7 @@ func (p Policy) narrow(v edgeView, left int) Decision {
 	lower, lowerOK := p.between(v.lo, v.minFail)
 	lowerOK = lowerOK && left >= NeedPass+needHi
 	upper, upperOK := p.between(v.below, v.hi)
-	upperOK = upperOK && left >= 1+max(NeedFail-1, needHi)
+	upperOK = upperOK && left >= 1+needHi
 	switch {
 	case v.hi > 0 && needHi > 0 && needHi <= left: // an end before a narrower gap
 		return Decision{Rate: v.hi, Stage: Recheck}
@@ -106,11 +110,11 @@ func (p Policy) stepDown(v edgeView) Decision {
 	// the share allowed) and nothing passed: the range is unknown. A pass,
 	// or a window inconclusive there, puts the edge near.
 	f := p.EdgeStep()
-	if v.maxPass == 0 && v.rates[v.minFail].near == 0 {
+	if v.maxPass == 0 && v.rates[v.anyFail].near == 0 {
 		f = p.Factor
 	}
-	next := p.round(v.minFail / f)
-	if next < p.Floor || next >= v.minFail {
+	next := p.round(v.anyFail / f)
+	if next < p.Floor || next >= v.anyFail {
 		return p.endDecided(v)
 	}
 	return Decision{Rate: next, Stage: Descend}

@@ -27,8 +27,20 @@ type stallServer struct {
 	rng   *rand.Rand
 	scale float64
 	clean bool
+	// curve, when set, is the chance a window fails by rate in place of
+	// the stalling one, and drops the rate past which operations drop.
+	curve [][2]float64
+	drops float64
 	base  *results.Result // one result, copied for every probe: building one per probe is most of the test's time
 }
+
+// plateau is the test server as capacity4's independent client found it
+// on a quiet host (capacity3's numbers in edge.go, and round 6's runs):
+// a window fails on a stall about one time in ten at any rate up to
+// 5,000 ops/s (the low ends, 3,514-4,306, met 13 of 15), then the edge:
+// a third at 5,600, most at 6,400, all at 7,000; past 7,500 operations
+// drop. A single failing window below the edge is a stall, not the edge.
+var plateau = [][2]float64{{0, 0.02}, {2000, 0.08}, {5000, 0.1}, {5600, 0.33}, {6400, 0.83}, {7000, 1}}
 
 // windowFails is the chance a fresh 5-second window fails: the oracle's.
 func (s stallServer) windowFails(r float64) float64 {
@@ -40,6 +52,9 @@ func (s stallServer) windowFails(r float64) float64 {
 		return 0
 	}
 	pts := [][2]float64{{0, 0}, {2000, 0.01}, {2500, 0.06}, {3000, 0.2}, {3500, 0.6}, {4100, 1}}
+	if s.curve != nil {
+		pts = s.curve
+	}
 	for i := 1; i < len(pts); i++ {
 		if a, b := pts[i-1], pts[i]; r <= b[0] {
 			return a[1] + (b[1]-a[1])*(r-a[0])/(b[0]-a[0])
@@ -69,7 +84,11 @@ func (s *stallServer) run(ctx context.Context, rate float64, st Stage, counts si
 		}
 		c.counts[0] = append(c.counts[0], TailCount{Ops: n, Over: over})
 	}
-	if rate > 4600*s.scale {
+	drops := 4600.0
+	if s.drops > 0 {
+		drops = s.drops
+	}
+	if rate > drops*s.scale {
 		res.Schedule.Dropped = int64(rate) / 10
 	}
 	res.DurationSeconds = 5
@@ -81,35 +100,41 @@ func (s *stallServer) run(ctx context.Context, rate float64, st Stage, counts si
 // stallServer, started where the estimate starts them there, and against
 // the same server twice as fast and one without stalls. Every answer must
 // be a rate shown to pass by the rule (edge.go), checked from the probes
-// themselves, not from the search's word. capacity4's bars: the high end
-// shown in at least 97% of searches, the interval at most 1.4 wide in
-// 94% (95% wanted; 4-5.5% wider measured), and a fresh window (the
-// independent client's, judged by its p99) failing at 1.25 times the
-// high end at least 70% of the time on average. At the answer a fresh
-// window fails about 22% of the time on the stalling servers (bounded at
-// 24%): capacity4 asks 80% of its windows there to pass, and 15%, the
-// margin wanted, was not reached by any order of the probes tried, nor by
-// NeedPass 4 (17%, with 20 of 200 intervals wider than 1.4).
+// themselves, not from the search's word. The bars: the high end shown
+// in at least 97% of searches, and a fresh window (the independent
+// client's, judged by its p99) failing at 1.25 times the high end at
+// least 85% of the time on average (91-94% measured; 83-90% when one
+// failing window showed the high end, and 53% on the real server in
+// capacity4, where one stall set it: plateau). The price is width: 9-11%
+// of intervals wider than 1.4 on the stalling servers (4-5.5% before),
+// 13.5% on plateau (11.5% before, 28% with a stall below the answer
+// still capping it). At the answer a fresh window fails about 24% of the
+// time on the stalling servers (22% before) and 19% on plateau (the
+// same): capacity4 asks 80% of its windows there to pass.
 func TestDecidedShowsItsAnswer(t *testing.T) {
 	models := []struct {
 		name  string
 		scale float64
 		clean bool
 		atLow float64 // the bound on a fresh window's failures at the answer
+		wide  int     // the most intervals wider than 1.4, of 200
+		curve [][2]float64
+		drops float64
 	}{
-		{"stalling", 1, false, 0.24},
-		{"stalling, twice as fast", 2, false, 0.24},
-		{"clean", 1, true, 0.05},
+		{"stalling", 1, false, 0.26, 24, nil, 0},
+		{"stalling, twice as fast", 2, false, 0.26, 24, nil, 0},
+		{"clean", 1, true, 0.05, 0, nil, 0},
+		{"plateau", 1, false, 0.23, 30, plateau, 7500},
 	}
 	for i, m := range models {
 		t.Run(m.name, func(t *testing.T) {
-			sys := &stallServer{rng: rand.New(rand.NewPCG(4+uint64(i), 49)), scale: m.scale, clean: m.clean}
-			checkDecided(t, sys, m.atLow)
+			sys := &stallServer{rng: rand.New(rand.NewPCG(4+uint64(i), 49)), scale: m.scale, clean: m.clean, curve: m.curve, drops: m.drops}
+			checkDecided(t, sys, m.atLow, m.wide)
 		})
 	}
 }
 
-func checkDecided(t *testing.T, sys *stallServer, maxAtLow float64) {
+func checkDecided(t *testing.T, sys *stallServer, maxAtLow float64, maxWide int) {
 	objs, err := analysis.ParseObjectives("p99<=8ms")
 	if err != nil {
 		t.Fatal(err)
@@ -154,35 +179,64 @@ func checkDecided(t *testing.T, sys *stallServer, maxAtLow float64) {
 	if atLow > maxAtLow {
 		t.Errorf("a fresh window at the answers fails %.0f%% of the time, want at most %.0f%%", 100*atLow, 100*maxAtLow)
 	}
-	if atHigh < 0.7 {
-		t.Errorf("a fresh window at 1.25x the high ends fails %.0f%% of the time, want at least 70%%", 100*atHigh)
+	if atHigh < 0.85 {
+		t.Errorf("a fresh window at 1.25x the high ends fails %.0f%% of the time, want at least 85%%", 100*atHigh)
 	}
 	if unshownHigh > searches*3/100 {
 		t.Errorf("%d of %d high ends unshown, want at most 3%%", unshownHigh, searches)
 	}
-	if wide > searches*6/100 { // 4-5.5% (8 and 11 of 200) on the stalling servers
-		t.Errorf("%d of %d intervals wider than 1.4, want at most 6%%", wide, searches)
+	if wide > maxWide {
+		t.Errorf("%d of %d intervals wider than 1.4, want at most %d", wide, searches, maxWide)
 	}
 }
 
-// shownByProbes is the rule, read from the probes as the file holds them:
-// at rate at least NeedPass runs passed (an extended window counts its
-// runs), and no judged window at or below it failed or stayed
-// inconclusive.
+// shownByProbes is the rule, read from the probes as the file holds them
+// (an extended window counts its runs): at rate at least NeedPass runs
+// passed and none failed, and no rate at or below it failed by its
+// interval, in NeedFail runs, or leans to failing: a run there not
+// carried, or more runs failed than passed both there and from there to
+// FailSpan times it.
 func shownByProbes(probes []results.Probe, rate float64) bool {
-	runs := 0
+	type runs struct{ pass, fail, clear, sure int }
+	by := map[float64]*runs{}
 	for _, p := range probes {
 		if p.Terms == nil {
 			continue
 		}
-		if p.Rate <= rate && !p.Pass {
-			return false
+		r := by[p.Rate]
+		if r == nil {
+			r = &runs{}
+			by[p.Rate] = r
 		}
-		if p.Rate == rate {
-			runs += p.Tails[0].Segments
+		n := max(1, p.Tails[0].Segments)
+		switch {
+		case p.Pass:
+			r.pass += n
+		case notCarried(p.Terms):
+			r.fail, r.clear = r.fail+n, r.clear+1
+		default:
+			r.fail += n
+		}
+		if !p.Pass && !p.Inconclusive {
+			r.sure++
 		}
 	}
-	return rate > 0 && runs >= NeedPass
+	for q, at := range by {
+		if q > rate {
+			continue
+		}
+		pass, fail := 0, 0
+		for u, t := range by {
+			if u >= q && u <= q*FailSpan {
+				pass, fail = pass+t.pass, fail+t.fail
+			}
+		}
+		if at.clear > 0 || at.sure > 0 || at.fail >= NeedFail || at.fail > at.pass && fail > pass {
+			return false
+		}
+	}
+	at := by[rate]
+	return rate > 0 && at != nil && at.fail == 0 && at.pass >= NeedPass
 }
 
 // trace is a search's probes in a line, for a failure's message.

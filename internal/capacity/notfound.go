@@ -13,7 +13,7 @@ import (
 // another window at that rate that passed).
 func notFound(f *results.FindMax, slo string) string {
 	if iv := f.MaxRateInterval; iv != nil && iv.Candidate > 0 {
-		return fmt.Sprintf("No rate was shown to meet %s: the probes ran out (%d, --max-probes) with %s ops/s passed in %d of the %d runs that show a rate, none failing at or below it; no answer is given on fewer. Raise --max-probes.",
+		return fmt.Sprintf("No rate was shown to meet %s: the probes ran out (%d, --max-probes) with %s ops/s passed in %d of the %d runs that show a rate, none failing there; no answer is given on fewer. Raise --max-probes.",
 			slo, len(f.Probes), results.Target(iv.Candidate), iv.CandidateRuns, NeedPass)
 	}
 	low := lowestMiss(f)

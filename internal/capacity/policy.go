@@ -83,7 +83,7 @@ type Decision struct {
 	Hi      float64
 	Unshown string
 	// Candidate is, when no rate was shown to pass, the highest rate that
-	// passed with none failing at or below it (0: none did).
+	// passed with none failing there (0: none did).
 	Candidate float64
 }
 
@@ -129,7 +129,10 @@ func (p Policy) Next(history []Outcome) Decision {
 // rateTally is what the probes at one rate showed: passing and failing
 // runs, failures not carried, and inconclusive windows (also counted as
 // passes or failures, by their point estimates).
-type rateTally struct{ passes, fails, clear, near int }
+// rateTally counts a rate's runs: passes, fails, windows not carried
+// (clear), inconclusive windows (near), and failing windows whose interval
+// lay above the share allowed (sure).
+type rateTally struct{ passes, fails, clear, near, sure int }
 
 func (t rateTally) failing() bool   { return t.clear > 0 || t.fails >= 2 }
 func (t rateTally) passing() bool   { return !t.failing() && t.passes > t.fails }
@@ -151,6 +154,9 @@ func tally(history []Outcome) map[float64]rateTally {
 			t.fails += w
 		default:
 			t.fails += w
+		}
+		if !o.Pass && !o.Inconclusive {
+			t.sure++
 		}
 		out[o.Rate] = t
 	}

@@ -95,6 +95,15 @@ func disagreements(f *results.FindMax, above float64) (out, repeats []results.Di
 		rates = append(rates, r)
 	}
 	slices.Sort(rates)
+	// A decided search's rule (edge.go) weighs its windows itself: a
+	// failure it set aside (a stall that passes around it outvoted) or a
+	// pass above the high end that failures outvote is the edge, not a
+	// disagreement. Only what contradicts the rule's answer is one.
+	var rule *edgeView
+	if f.MaxRateInterval != nil {
+		v := viewEdge(outcomesOf(f.Probes))
+		rule = &v
+	}
 	spread := func(t *tally) float64 {
 		if lo, hi := slices.Min(t.p99), slices.Max(t.p99); lo > 0 {
 			return math.Round(hi/lo*100) / 100
@@ -107,11 +116,17 @@ func disagreements(f *results.FindMax, above float64) (out, repeats []results.Di
 			repeats = append(repeats, results.Disagreement{Rate: rate, Passed: t.pass, Failed: t.fail, P99Spread: spread(t),
 				Text: fmt.Sprintf("%s ops/s: %d passed, %d failed, p99 %.3f to %.3f ms", results.Target(rate), t.pass, t.fail, slices.Min(t.p99), slices.Max(t.p99))})
 		}
+		low := f.Found && rate <= f.MaxRate && t.fail > 0
+		high := above > 0 && rate >= above && t.pass > 0
+		if rule != nil {
+			low = low && rule.blocks(rate)
+			high = high && t.pass > t.fail && !rule.leansFail(rate)
+		}
 		var text string
 		switch {
-		case f.Found && rate <= f.MaxRate && t.fail > 0:
+		case low:
 			text = fmt.Sprintf("at %s ops/s, at or below the answer, %d of %d probes failed", results.Target(rate), t.fail, t.pass+t.fail)
-		case above > 0 && rate >= above && t.pass > 0:
+		case high:
 			text = fmt.Sprintf("at %s ops/s, at or above the failing rate, %d of %d probes passed", results.Target(rate), t.pass, t.pass+t.fail)
 		default:
 			continue

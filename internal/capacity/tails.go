@@ -180,7 +180,7 @@ func isTail(text string, objs []tailObjective) bool {
 // (maxRate) and the lowest failing rate above it, and what the search
 // measured to find them.
 func rateInterval(f *results.FindMax, d Decision, history []Outcome) *results.RateInterval {
-	r := &results.RateInterval{Low: f.MaxRate, Confidence: Confidence, Probes: len(f.Probes), Unshown: d.Unshown}
+	r := &results.RateInterval{Low: f.MaxRate, Confidence: Confidence, Probes: len(f.Probes), Unshown: d.Unshown, FailSpan: FailSpan}
 	v := viewEdge(history)
 	for _, e := range v.edge {
 		if e > r.Low && (f.FailedAbove == nil || e < f.FailedAbove.Rate) {
@@ -192,7 +192,7 @@ func rateInterval(f *results.FindMax, d Decision, history []Outcome) *results.Ra
 	}
 	// The runs each end took, as counted (at least NeedPass and NeedFail
 	// where the end is shown), not the rule's thresholds.
-	r.PassWindows, r.FailWindows = v.rates[r.Low].passes, v.rates[r.High].fails
+	r.PassWindows, r.FailWindows = v.rates[r.Low].passes, v.atOrAbove(r.High).fails
 	if d.Candidate > 0 {
 		r.Candidate, r.CandidateRuns = d.Candidate, v.rates[d.Candidate].passes
 	}

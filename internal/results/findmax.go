@@ -119,19 +119,21 @@ type RateInterval struct {
 	// the SLO held in some and not in others (capacity.NeedPass).
 	Edge []float64 `json:"edge,omitempty"`
 	// PassWindows and FailWindows are the runs measured at Low (none
-	// failing at or below it) and at High (more failing than passing
-	// there, unless one was not carried): at least capacity.NeedPass and
+	// failing there, no rate below it shown to fail) and from High to
+	// FailSpan times it (more failing than passing, unless one was not
+	// carried or failed by its interval): at least capacity.NeedPass and
 	// NeedFail where that end is shown.
-	PassWindows int `json:"passWindows,omitempty"`
-	FailWindows int `json:"failWindows,omitempty"`
+	PassWindows int     `json:"passWindows,omitempty"`
+	FailWindows int     `json:"failWindows,omitempty"`
+	FailSpan    float64 `json:"failSpan,omitempty"`
 	// Unshown names the end the probe budget left without those windows:
 	// "high" (the answer, Low, is shown; the rate above it is a failure
 	// not yet repeated) or "low" (no rate was shown to pass: Low is 0,
 	// and Candidate the rate that came closest).
 	Unshown string `json:"unshown,omitempty"`
 	// Candidate is, when no rate was shown to pass (Low 0, Unshown
-	// "low"), the highest rate that passed with none failing at or below
-	// it, and CandidateRuns the runs it passed in.
+	// "low"), the highest rate that passed with none failing there or
+	// shown to fail below it, and CandidateRuns the runs it passed in.
 	Candidate     float64 `json:"candidate,omitempty"`
 	CandidateRuns int     `json:"candidateRuns,omitempty"`
 }
@@ -303,7 +305,7 @@ func IntervalText(iv *RateInterval) string {
 	if iv.Low == 0 {
 		s := fmt.Sprintf("No rate was shown to pass (%.0f%% confidence in each probe's verdict), in %d probes and %g s measured", 100*iv.Confidence, iv.Probes, iv.Seconds)
 		if iv.Candidate > 0 {
-			s += fmt.Sprintf("; %s ops/s passed in %d runs with none failing at or below it, fewer than the rule asks (raise --max-probes)", Target(iv.Candidate), iv.CandidateRuns)
+			s += fmt.Sprintf("; %s ops/s passed in %d runs with none failing there, fewer than the rule asks (raise --max-probes)", Target(iv.Candidate), iv.CandidateRuns)
 		}
 		return s
 	}
@@ -315,10 +317,10 @@ func IntervalText(iv *RateInterval) string {
 	}
 	s += fmt.Sprintf(" (%.0f%% confidence in each probe's verdict), found in %d probes and %g s measured", 100*iv.Confidence, iv.Probes, iv.Seconds)
 	if iv.PassWindows > 0 && !strings.Contains(iv.Unshown, "low") {
-		s += fmt.Sprintf("; the low end passed in %d runs with none failing at or below it", iv.PassWindows)
+		s += fmt.Sprintf("; the low end passed in %d runs with none failing there and no rate below it shown to fail", iv.PassWindows)
 	}
 	if iv.FailWindows > 0 && iv.High > 0 && !strings.Contains(iv.Unshown, "high") {
-		s += fmt.Sprintf("; the high end failed in %d runs (or dropped operations), more than passed there", iv.FailWindows)
+		s += fmt.Sprintf("; the high end failed in %d runs there and up to %g times it (or dropped operations), more than passed", iv.FailWindows, iv.FailSpan)
 	}
 	if len(iv.Edge) > 0 {
 		var rs []string
