@@ -131,3 +131,26 @@ func TestStall(t *testing.T) {
 		t.Errorf("an open gap: %v %v", open, ok)
 	}
 }
+
+// TestAssessDecidedStall: in a decided search a lone window failing by
+// its point estimate below the answer, outvoted by passes there, is a
+// stall the rule set aside, not a disagreement; one failing by its
+// interval there is.
+func TestAssessDecidedStall(t *testing.T) {
+	probe := func(rate float64, pass, unsure bool) results.Probe {
+		return results.Probe{Rate: rate, Pass: pass, Inconclusive: unsure, Terms: []results.Term{{Text: "p99<=8ms", Pass: pass}},
+			Result: &results.Result{}}
+	}
+	for _, tt := range []struct {
+		name   string
+		unsure bool
+		want   int
+	}{{"stall", true, 0}, {"failed by its interval", false, 1}} {
+		f := &results.FindMax{Found: true, MaxRate: 3000, MaxRateInterval: &results.RateInterval{Low: 3000, High: 4000},
+			Probes: []results.Probe{probe(2000, false, tt.unsure), probe(2000, true, false), probe(2000, true, false),
+				probe(3000, true, false), probe(3000, true, false), probe(3000, true, false), probe(4000, false, false)}}
+		if got, _ := disagreements(f, 4000); len(got) != tt.want {
+			t.Errorf("%s: disagreements %+v, want %d", tt.name, got, tt.want)
+		}
+	}
+}
