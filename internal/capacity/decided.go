@@ -86,9 +86,11 @@ func (p Policy) narrow(v edgeView, left int) Decision {
 	if v.hi > 0 {
 		needHi = v.needFail(v.hi)
 	}
-	lower, lowerOK := p.between(v.lo, v.minFail)
+	lower, lowerOK := p.between(v.lo, v.raiseTo())
 	lowerOK = lowerOK && left >= NeedPass+needHi
-	upper, upperOK := p.between(v.below, v.hi)
+	// Below EdgeMargin times the answer a failure could only take the
+	// answer back: the gap below the high end is narrowed above it.
+	upper, upperOK := p.between(math.Max(v.below, v.lo*v.margin()), v.hi)
 	upperOK = upperOK && left >= 1+needHi
 	switch {
 	case v.hi > 0 && needHi > 0 && needHi <= left: // an end before a narrower gap
@@ -114,6 +116,9 @@ func (p Policy) stepDown(v edgeView) Decision {
 		f = p.Factor
 	}
 	next := p.round(v.anyFail / f)
+	if v.minFail > 0 {
+		next = math.Min(next, p.round(v.minFail/v.margin()))
+	}
 	if next < p.Floor || next >= v.anyFail {
 		return p.endDecided(v)
 	}

@@ -121,10 +121,10 @@ func TestDecidedShowsItsAnswer(t *testing.T) {
 		curve [][2]float64
 		drops float64
 	}{
-		{"stalling", 1, false, 0.26, 24, nil, 0},
-		{"stalling, twice as fast", 2, false, 0.26, 24, nil, 0},
+		{"stalling", 1, false, 0.23, 24, nil, 0},
+		{"stalling, twice as fast", 2, false, 0.23, 24, nil, 0},
 		{"clean", 1, true, 0.05, 0, nil, 0},
-		{"plateau", 1, false, 0.23, 30, plateau, 7500},
+		{"plateau", 1, false, 0.2, 50, plateau, 7500},
 	}
 	for i, m := range models {
 		t.Run(m.name, func(t *testing.T) {

@@ -61,9 +61,10 @@ import (
 // 16% with three once the answer was shown before the edge was explored
 // (decided.go).
 const (
-	NeedPass = 3
-	NeedFail = 2
-	FailSpan = 1.25
+	NeedPass   = 3
+	NeedFail   = 2
+	FailSpan   = 1.25
+	EdgeMargin = 1.15
 )
 
 // edgeView is what the windows so far show, by rate.
@@ -107,7 +108,7 @@ func viewEdge(history []Outcome) edgeView {
 	}
 	slices.Sort(v.edge)
 	for r, t := range v.rates {
-		if t.passes > 0 && t.fails == 0 && (v.minFail == 0 || r < v.minFail) && r > v.lo {
+		if t.passes > 0 && t.fails == 0 && (v.answerable(r) || v.shownToPass(r)) && r > v.lo {
 			v.lo = r
 		}
 	}
@@ -156,6 +157,38 @@ func (v edgeView) needFail(r float64) int {
 		return 0
 	}
 	return max(0, NeedFail-up.fails, up.passes+1-up.fails, at.passes+1-at.fails)
+}
+
+// answerable: r lies at least EdgeMargin below every rate that blocks
+// (give or take the rounding of a rate stepped down by it), as a
+// candidate must: the rule shows any rate below one that blocks, but the
+// search tries to show only rates this far below, away from the edge.
+func (v edgeView) answerable(r float64) bool {
+	return v.minFail == 0 || r*v.margin() <= v.minFail+v.margin()
+}
+
+// margin is EdgeMargin once the windows showed an edge (a rate where some
+// passed and others failed, or a failure passes outvoted), 1 while every
+// rate's windows agreed: a server whose service level breaks at one rate
+// is answered up to it.
+func (v edgeView) margin() float64 {
+	if len(v.edge) > 0 || v.anyFail > 0 && v.anyFail < v.minFail {
+		return EdgeMargin
+	}
+	return 1
+}
+
+// raiseTo bounds the gap above the candidate lo: EdgeMargin below the
+// lowest rate that blocks, and below any rate above lo where a run failed
+// (it cannot be shown itself).
+func (v edgeView) raiseTo() float64 {
+	top := v.minFail / v.margin()
+	for r, t := range v.rates {
+		if r > v.lo && t.fails > 0 && r < top {
+			top = r
+		}
+	}
+	return top
 }
 
 // blocks: r failed by its interval, in NeedFail runs, or leans to
