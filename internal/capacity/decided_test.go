@@ -103,14 +103,15 @@ func (s *stallServer) run(ctx context.Context, rate float64, st Stage, counts si
 // themselves, not from the search's word. The bars: the high end shown
 // in at least 97% of searches, and a fresh window (the independent
 // client's, judged by its p99) failing at 1.25 times the high end at
-// least 85% of the time on average (91-94% measured; 83-90% when one
+// least 85% of the time on average (92-93% measured; 83-90% when one
 // failing window showed the high end, and 53% on the real server in
-// capacity4, where one stall set it: plateau). The price is width: 9-11%
-// of intervals wider than 1.4 on the stalling servers (4-5.5% before),
-// 13.5% on plateau (11.5% before, 28% with a stall below the answer
-// still capping it). At the answer a fresh window fails about 24% of the
-// time on the stalling servers (22% before) and 19% on plateau (the
-// same): capacity4 asks 80% of its windows there to pass.
+// capacity4, where one stall set it: plateau). At the answer a fresh
+// window fails 20-21% of the time on the stalling servers and 17% on
+// plateau (22% and 19% before; 25% and 22% with stalls set aside but no
+// margin below the edge, EdgeMargin). Intervals wider than 1.4: 10-19 of
+// 200 on the stalling servers, 46 on plateau, whose edge from 10% to 83%
+// spans a factor 1.28 a search of 16 probes must find under stalls (23
+// before, when a stall made the high end and the interval narrow).
 func TestDecidedShowsItsAnswer(t *testing.T) {
 	models := []struct {
 		name  string
