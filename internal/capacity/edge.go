@@ -175,12 +175,20 @@ func (v edgeView) answerable(r float64) bool {
 }
 
 // margin is EdgeMargin once the windows showed an edge (a rate where some
-// passed and others failed, or a failure passes outvoted), 1 while every
-// rate's windows agreed: a server whose service level breaks at one rate
-// is answered up to it.
+// passed and others failed, a failure passes outvoted, or a window that
+// failed by its point estimate only: the service level wearing thin, not
+// breaking), 1 while every rate's windows agreed and failed by their
+// intervals: a server whose service level breaks at one rate is answered
+// up to it. (capacity4 answered 5,719 ops/s, 1.03 below an inconclusive
+// failure, and the independent client met the SLO there in 1 of 5.)
 func (v edgeView) margin() float64 {
 	if len(v.edge) > 0 || v.anyFail > 0 && v.anyFail < v.minFail {
 		return EdgeMargin
+	}
+	for _, t := range v.rates {
+		if t.soft > 0 {
+			return EdgeMargin
+		}
 	}
 	return 1
 }

@@ -131,8 +131,8 @@ func (p Policy) Next(history []Outcome) Decision {
 // passes or failures, by their point estimates).
 // rateTally counts a rate's runs: passes, fails, windows not carried
 // (clear), inconclusive windows (near), and failing windows whose interval
-// lay above the share allowed (sure).
-type rateTally struct{ passes, fails, clear, near, sure int }
+// lay above the share allowed (sure) or straddled it (soft).
+type rateTally struct{ passes, fails, clear, near, sure, soft int }
 
 func (t rateTally) failing() bool   { return t.clear > 0 || t.fails >= 2 }
 func (t rateTally) passing() bool   { return !t.failing() && t.passes > t.fails }
@@ -155,8 +155,11 @@ func tally(history []Outcome) map[float64]rateTally {
 		default:
 			t.fails += w
 		}
-		if !o.Pass && !o.Inconclusive {
+		switch {
+		case !o.Pass && !o.Inconclusive:
 			t.sure++
+		case !o.Pass:
+			t.soft++
 		}
 		out[o.Rate] = t
 	}
