@@ -93,6 +93,8 @@ type edgeView struct {
 	// do not lean to failing: the gap below the high end runs from it.
 	below float64
 	edge  []float64 // the rates where windows disagreed, ascending
+	// margin is how far below minFail a candidate lies (edgeMargin).
+	margin float64
 }
 
 func viewEdge(history []Outcome) edgeView {
@@ -114,6 +116,7 @@ func viewEdge(history []Outcome) edgeView {
 		}
 	}
 	slices.Sort(v.edge)
+	v.margin = v.edgeMargin()
 	for r, t := range v.rates {
 		if t.passes > 0 && t.fails == 0 && (v.answerable(r) || v.shownToPass(r)) && r > v.lo {
 			v.lo = r
@@ -159,7 +162,7 @@ func (v edgeView) needPass(r float64) int {
 }
 
 func (v edgeView) needFail(r float64) int {
-	at, up := v.rates[r], v.atOrAbove(r)
+	at, up := v.rates[r], v.span(r)
 	if at.clear > 0 || at.sure > 0 && at.fails > at.passes {
 		return 0
 	}
@@ -171,17 +174,17 @@ func (v edgeView) needFail(r float64) int {
 // candidate must: the rule shows any rate below one that blocks, but the
 // search tries to show only rates this far below, away from the edge.
 func (v edgeView) answerable(r float64) bool {
-	return v.minFail == 0 || r*v.margin() <= v.minFail+v.margin()
+	return v.minFail == 0 || r*v.margin <= v.minFail+v.margin
 }
 
-// margin is EdgeMargin once the windows showed an edge (a rate where some
+// edgeMargin is EdgeMargin once the windows showed an edge (a rate where some
 // passed and others failed, a failure passes outvoted, or a window that
 // failed by its point estimate only: the service level wearing thin, not
 // breaking), 1 while every rate's windows agreed and failed by their
 // intervals: a server whose service level breaks at one rate is answered
 // up to it. (capacity4 answered 5,719 ops/s, 1.03 below an inconclusive
 // failure, and the independent client met the SLO there in 1 of 5.)
-func (v edgeView) margin() float64 {
+func (v edgeView) edgeMargin() float64 {
 	if len(v.edge) > 0 || v.anyFail > 0 && v.anyFail < v.minFail {
 		return EdgeMargin
 	}
@@ -197,7 +200,7 @@ func (v edgeView) margin() float64 {
 // lowest rate that blocks, and below any rate above lo where a run failed
 // (it cannot be shown itself).
 func (v edgeView) raiseTo() float64 {
-	top := v.minFail / v.margin()
+	top := v.minFail / v.margin
 	for r, t := range v.rates {
 		if r > v.lo && t.fails > 0 && r < top {
 			top = r
@@ -234,14 +237,14 @@ func outcomesOf(probes []results.Probe) []Outcome {
 // at r, and either one of them failed by its interval or more failed than
 // passed from r to FailSpan times r as well.
 func (v edgeView) leansFail(r float64) bool {
-	at, up := v.rates[r], v.atOrAbove(r)
+	at, up := v.rates[r], v.span(r)
 	return at.clear > 0 || at.fails > at.passes && (at.sure > 0 || up.fails > up.passes)
 }
 
-// atOrAbove pools the runs at r and above: a service level that breaks at
-// r breaks above it too, so a failure above counts for r, and a pass
-// above discredits one failure at r (a stall, not the edge).
-func (v edgeView) atOrAbove(r float64) rateTally {
+// span pools the runs from r to FailSpan times r: a service level that
+// breaks at r breaks above it too, so a failure just above counts for r,
+// and a pass there discredits one failure at r (a stall, not the edge).
+func (v edgeView) span(r float64) rateTally {
 	var sum rateTally
 	for q, t := range v.rates {
 		if q >= r && q <= r*FailSpan {

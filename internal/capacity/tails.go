@@ -192,7 +192,7 @@ func rateInterval(f *results.FindMax, d Decision, history []Outcome) *results.Ra
 	}
 	// The runs each end took, as counted (at least NeedPass and NeedFail
 	// where the end is shown), not the rule's thresholds.
-	r.PassWindows, r.FailWindows = v.rates[r.Low].passes, v.atOrAbove(r.High).fails
+	r.PassWindows, r.FailWindows = v.rates[r.Low].passes, v.span(r.High).fails
 	if d.Candidate > 0 {
 		r.Candidate, r.CandidateRuns = d.Candidate, v.rates[d.Candidate].passes
 	}
