@@ -16,31 +16,28 @@ import (
 	"github.com/mongoload/mongoload/internal/workload"
 )
 
-// abisolate.go: a shape that changed plan and regressed (a collection scan
-// where an index was) slows the other shapes of its side too, through the
-// server and the host they share: on a busy host the side that scans gets
-// the CPU back later. Those others are slower in the mix, yet nothing of
+// abisolate.go: a shape whose plan changed (a collection scan where an
+// index was) moves the other shapes of its side too, through the server and
+// the host they share: on a busy host the side that scans gets the CPU back
+// later, and on a quiet one the busier side answers the light shapes
+// sooner. Those others are slower or faster in the mix, yet nothing of
 // theirs changed. Before one is flagged, it is measured again on its own:
 // one operation at a time, A and B alternating at each operation (so the
 // host's drift cancels at the finest grain), in blocks that stand for
-// rounds. Only a shape still slower on its own keeps its flag.
+// rounds. Only a shape that shows the same difference on its own keeps its
+// flag.
 
 const (
 	isolateBlocks   = 8  // replicates of the isolated measurement
 	isolatePerBlock = 25 // operations of the shape per block and side
 )
 
-// collateral re-measures each shape flagged a regression without a plan
-// change of its own, when another shape's plan changed and regressed; a
-// shape within the threshold on its own loses its flag, and says why.
+// collateral re-measures each shape flagged without a plan change of its
+// own, when another shape's plan changed and it was flagged; a shape within
+// the threshold on its own loses its flag, and says why.
 func (x *comparison) collateral(ctx context.Context, a, b *run.Session, ab *results.AB) {
-	var culprits []string
-	for _, o := range ab.Operations {
-		if o.Flag == results.FlagRegression && o.PlanChanged {
-			culprits = append(culprits, o.Name)
-		}
-	}
-	if len(culprits) == 0 || ab.A.Failed != "" || ab.B.Failed != "" || ctx.Err() != nil {
+	blamed := culprits(ab)
+	if len(blamed) == 0 || ab.A.Failed != "" || ab.B.Failed != "" || ctx.Err() != nil {
 		return
 	}
 	ea, errA := a.Client().Executors(a.Plan())
@@ -50,24 +47,62 @@ func (x *comparison) collateral(ctx context.Context, a, b *run.Session, ab *resu
 	}
 	for i := range ab.Operations {
 		o := &ab.Operations[i]
-		if o.Flag != results.FlagRegression || o.PlanChanged || o.ErrorsOnlyOn != "" {
+		if !bystander(o) || o.ErrorsOnlyOn != "" {
 			continue
 		}
 		ha, hb, err := isolate(ctx, a.Plan().Ops[i], ea[i], b.Plan().Ops[i], eb[i], x.sides[0].cfg.Run.OperationSeed, i)
-		if err != nil {
-			o.Why += "; not measured on its own: " + err.Error()
-			continue
-		}
-		j := JudgeShape(ha, hb, x.Judge)
-		if j.Flag == results.FlagRegression {
-			o.Why += fmt.Sprintf("; on its own too: %s", j.Why)
-			continue
-		}
-		o.Flag = results.FlagNone
-		o.Collateral = true
-		o.Why = fmt.Sprintf("slower only beside %s, whose plan changed (%.2fx in the rounds); on its own, one operation at a time, %s",
-			strings.Join(culprits, ", "), o.Shift, j.Why)
+		x.judgeAlone(o, blamed, ha, hb, err)
 	}
+}
+
+// culprits are the shapes whose plan changed and that were flagged: a
+// collection scan where an index was, or an index where a scan was.
+func culprits(ab *results.AB) []string {
+	var out []string
+	for _, o := range ab.Operations {
+		if o.Flag != results.FlagNone && o.PlanChanged {
+			out = append(out, o.Name)
+		}
+	}
+	return out
+}
+
+// bystander: a shape flagged, either way, with its plan the same on both
+// sides. Beside a shape whose plan changed it may be slower (the side that
+// scans gets the CPU back later) or faster (a busier side wakes sooner, a
+// scan keeps the documents it fetches in the cache) with nothing of its own
+// changed: it is judged again on its own before its flag stands.
+func bystander(o *results.ABOperation) bool {
+	return o.Flag != results.FlagNone && !o.PlanChanged
+}
+
+// judgeAlone keeps o's flag if its timings alone (ha, hb) show it too, and
+// otherwise clears it, sets Collateral and says both figures.
+func (x *comparison) judgeAlone(o *results.ABOperation, blamed []string, ha, hb []*hdrhistogram.Histogram, err error) {
+	if err != nil {
+		o.Why += "; not measured on its own: " + err.Error()
+		return
+	}
+	j := JudgeShape(ha, hb, x.Judge)
+	if j.Flag == o.Flag {
+		o.Why += fmt.Sprintf("; on its own too: %s", j.Why)
+		return
+	}
+	how := "slower"
+	if o.Flag == results.FlagImprovement {
+		how = "faster"
+	}
+	if j.Flag != results.FlagNone {
+		// The other way on its own, where the host's drift cancels: that
+		// is the shape's own difference.
+		o.Flag = j.Flag
+		o.Why = fmt.Sprintf("%s in the rounds beside %s, whose plan changed (%.2fx); on its own, one operation at a time, the other way: %s",
+			how, strings.Join(blamed, ", "), o.Shift, j.Why)
+		return
+	}
+	o.Flag, o.Collateral = results.FlagNone, true
+	o.Why = fmt.Sprintf("%s only beside %s, whose plan changed (%.2fx in the rounds); on its own, one operation at a time, %s",
+		how, strings.Join(blamed, ", "), o.Shift, j.Why)
 }
 
 // isolate times op alone on both sides, A and B alternating at each

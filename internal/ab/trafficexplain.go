@@ -3,7 +3,6 @@ package ab
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -39,10 +38,10 @@ func explainTraffic(ctx context.Context, s *run.Session, t *replay.Trace) []*res
 	return out
 }
 
-// trafficCollateral is collateral's for the trace: each shape flagged a
-// regression without a plan change of its own, when another's plan
-// changed and regressed, is timed again alone on both sides (A and B
-// alternating at each operation) and keeps its flag only if still slower.
+// trafficCollateral is collateral's for the trace: each shape flagged
+// without a plan change of its own, when another's plan changed and it was
+// flagged, is timed again alone on both sides (A and B alternating at each
+// operation) and keeps its flag only if it shows there too.
 func (x *comparison) trafficCollateral(ctx context.Context, a, b *run.Session, t *replay.Trace, ab *results.AB) {
 	if ab.A.Failed != "" || ab.B.Failed != "" || ctx.Err() != nil {
 		return
@@ -53,34 +52,19 @@ func (x *comparison) trafficCollateral(ctx context.Context, a, b *run.Session, t
 		return
 	}
 	alone := x.unsteady(ctx, ea, eb, t, ab)
-	var culprits []string
-	for _, o := range ab.Operations {
-		if o.Flag == results.FlagRegression && o.PlanChanged {
-			culprits = append(culprits, o.Name)
-		}
-	}
-	if len(culprits) == 0 {
+	blamed := culprits(ab)
+	if len(blamed) == 0 {
 		return
 	}
 	for i := range ab.Operations {
 		o := &ab.Operations[i]
-		if o.Flag != results.FlagRegression || o.PlanChanged || alone[i] || (o.ErrorsOnlyOn != "" && !backlogOnly(o)) {
+		if !bystander(o) || alone[i] || (o.ErrorsOnlyOn != "" && !backlogOnly(o)) {
 			continue
 		}
+		backlog := o.ErrorsOnlyOn != ""
 		ha, hb, err := isolateReplayed(ctx, ea[i], eb[i], commandsOf(t, i, isolateBlocks*isolatePerBlock))
-		if err != nil {
-			o.Why += "; not measured on its own: " + err.Error()
-			continue
-		}
-		j := JudgeShape(ha, hb, x.Judge)
-		if j.Flag == results.FlagRegression {
-			o.Why += fmt.Sprintf("; on its own too: %s", j.Why)
-			continue
-		}
-		o.Flag, o.Collateral = results.FlagNone, true
-		o.Why = fmt.Sprintf("slower only beside %s, whose plan changed (%.2fx in the rounds); on its own, one operation at a time, %s",
-			strings.Join(culprits, ", "), o.Shift, j.Why)
-		if o.ErrorsOnlyOn != "" {
+		x.judgeAlone(o, blamed, ha, hb, err)
+		if o.Collateral && backlog {
 			o.Why += fmt.Sprintf("; its %s on B came in the rounds only, behind the others", classes(o.ResultB.ErrorsByClass))
 			o.ErrorsOnlyOn = ""
 		}

@@ -161,6 +161,7 @@ func TestABTrafficFlagsTheDroppedIndexOnly(t *testing.T) {
 		}
 		var flagged []string
 		for _, o := range f.Operations {
+			t.Logf("%s: %s %s (shift %.3f, rounds %v, p %.3g, collateral %v): %s", name, o.Name, o.Flag, o.Shift, o.RoundShifts, o.P, o.Collateral, o.Why)
 			if o.Flag != "none" {
 				flagged = append(flagged, o.Name+" "+o.Flag+" "+o.PlanA+" -> "+o.PlanB)
 			}

@@ -163,9 +163,9 @@ type ABOperation struct {
 	P        float64 `json:"p"`
 	// RoundShifts are each round's shift, in round order.
 	RoundShifts []float64 `json:"roundShifts"`
-	// Collateral is set on a shape that was slower in the rounds beside
-	// another whose plan changed, but not on its own (Why says both): it
-	// is not flagged.
+	// Collateral is set on a shape that was slower or faster in the rounds
+	// beside another whose plan changed, but not on its own (Why says
+	// both): it is not flagged.
 	Collateral bool `json:"collateral,omitempty"`
 	// ErrorsOnlyOn is "A" or "B" when only that side's operations failed.
 	ErrorsOnlyOn string `json:"errorsOnlyOn,omitempty"`
