@@ -90,7 +90,7 @@ func (p Policy) narrow(v edgeView, left int) Decision {
 	lowerOK = lowerOK && left >= NeedPass+needHi
 	// Below EdgeMargin times the answer a failure could only take the
 	// answer back: the gap below the high end is narrowed above it.
-	upper, upperOK := p.between(math.Max(v.below, v.lo*v.margin), v.hi)
+	upper, upperOK := p.between(math.Max(v.below, v.lo*EdgeMargin), v.hi)
 	upperOK = upperOK && left >= 1+needHi
 	switch {
 	case v.hi > 0 && needHi > 0 && needHi <= left: // an end before a narrower gap
@@ -117,7 +117,7 @@ func (p Policy) stepDown(v edgeView) Decision {
 	}
 	next := p.round(v.anyFail / f)
 	if v.minFail > 0 {
-		next = math.Min(next, p.round(v.minFail/v.margin))
+		next = math.Min(next, p.round(v.minFail/EdgeMargin))
 	}
 	if next < p.Floor || next >= v.anyFail {
 		return p.endDecided(v)

@@ -180,7 +180,7 @@ func isTail(text string, objs []tailObjective) bool {
 // (maxRate) and the lowest failing rate above it, and what the search
 // measured to find them.
 func rateInterval(f *results.FindMax, d Decision, history []Outcome) *results.RateInterval {
-	r := &results.RateInterval{Low: f.MaxRate, Confidence: Confidence, Probes: len(f.Probes), Unshown: d.Unshown, FailSpan: FailSpan}
+	r := &results.RateInterval{Low: f.MaxRate, Confidence: Confidence, Probes: len(f.Probes), Unshown: d.Unshown, FailSpan: FailSpan, Margin: EdgeMargin}
 	v := viewEdge(history)
 	for _, e := range v.edge {
 		if e > r.Low && (f.FailedAbove == nil || e < f.FailedAbove.Rate) {

@@ -125,7 +125,8 @@ func TestIntervalSaysByPercentile(t *testing.T) {
 
 // TestIntervalCountsRuns: the runs the interval says each end took are
 // the runs measured there (a pass and a window extended twice: four), not
-// the rule's thresholds; windows that disagreed inside it are its edge.
+// the rule's thresholds; windows that disagreed inside it are its edge;
+// the margin below the high end is in the file and its sentence.
 func TestIntervalCountsRuns(t *testing.T) {
 	f := &results.FindMax{MaxRate: 100, FailedAbove: &results.FailedProbe{Rate: 120}}
 	history := []Outcome{pass(100), {Rate: 100, Pass: true, Segments: 3}, pass(110), slow(110), slow(120), slow(120), slow(120)}
@@ -133,7 +134,8 @@ func TestIntervalCountsRuns(t *testing.T) {
 	if iv.PassWindows != 4 || iv.FailWindows != 3 || len(iv.Edge) != 1 || iv.Edge[0] != 110 {
 		t.Errorf("runs at the ends %d and %d, edge %v; measured 4 passing at 100, 3 failing at 120, disagreement at 110", iv.PassWindows, iv.FailWindows, iv.Edge)
 	}
-	if s := results.IntervalText(iv); !strings.Contains(s, "passed in 4 runs") || !strings.Contains(s, "failed in 3 runs") {
+	if s := results.IntervalText(iv); !strings.Contains(s, "passed in 4 runs") || !strings.Contains(s, "failed in 3 runs") ||
+		iv.Margin != EdgeMargin || !strings.Contains(s, "at least 1.15 times below the lowest rate that failed") {
 		t.Errorf("the sentence %q", s)
 	}
 }

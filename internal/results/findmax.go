@@ -126,6 +126,10 @@ type RateInterval struct {
 	PassWindows int     `json:"passWindows,omitempty"`
 	FailWindows int     `json:"failWindows,omitempty"`
 	FailSpan    float64 `json:"failSpan,omitempty"`
+	// Margin is how far below the lowest rate that failed the search
+	// sought its answer (capacity.EdgeMargin): a promise for the minutes
+	// after the search, not only for its own windows.
+	Margin float64 `json:"margin,omitempty"`
 	// Unshown names the end the probe budget left without those windows:
 	// "high" (the answer, Low, is shown; the rate above it is a failure
 	// not yet repeated) or "low" (no rate was shown to pass: Low is 0,
@@ -318,6 +322,9 @@ func IntervalText(iv *RateInterval) string {
 	s += fmt.Sprintf(" (%.0f%% confidence in each probe's verdict), found in %d probes and %g s measured", 100*iv.Confidence, iv.Probes, iv.Seconds)
 	if iv.PassWindows > 0 && !strings.Contains(iv.Unshown, "low") {
 		s += fmt.Sprintf("; the low end passed in %d runs with none failing there and no rate below it shown to fail", iv.PassWindows)
+	}
+	if iv.Margin > 1 && iv.High > 0 {
+		s += fmt.Sprintf("; the answer was sought at least %g times below the lowest rate that failed, for the minutes after the search too", iv.Margin)
 	}
 	if iv.FailWindows > 0 && iv.High > 0 && !strings.Contains(iv.Unshown, "high") {
 		s += fmt.Sprintf("; the high end failed in %d runs there and up to %g times it (or dropped operations), more than passed", iv.FailWindows, iv.FailSpan)
