@@ -126,13 +126,11 @@ func (p Policy) Next(history []Outcome) Decision {
 	return Decision{Done: true, Max: lo, Found: true, Bracketed: true}
 }
 
-// rateTally is what the probes at one rate showed: passing and failing
-// runs, failures not carried, and inconclusive windows (also counted as
-// passes or failures, by their point estimates).
 // rateTally counts a rate's runs: passes, fails, windows not carried
-// (clear), inconclusive windows (near), and failing windows whose interval
-// lay above the share allowed (sure) or straddled it (soft).
-type rateTally struct{ passes, fails, clear, near, sure, soft int }
+// (clear), inconclusive windows (near, also counted as passes or failures
+// by their point estimates), and failing windows whose interval lay above
+// the share allowed (sure).
+type rateTally struct{ passes, fails, clear, near, sure int }
 
 func (t rateTally) failing() bool   { return t.clear > 0 || t.fails >= 2 }
 func (t rateTally) passing() bool   { return !t.failing() && t.passes > t.fails }
@@ -155,11 +153,8 @@ func tally(history []Outcome) map[float64]rateTally {
 		default:
 			t.fails += w
 		}
-		switch {
-		case !o.Pass && !o.Inconclusive:
+		if !o.Pass && !o.Inconclusive {
 			t.sure++
-		case !o.Pass:
-			t.soft++
 		}
 		out[o.Rate] = t
 	}
