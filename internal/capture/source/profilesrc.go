@@ -152,8 +152,10 @@ func Profile(ctx context.Context, srv Server, o Options, emit func(Op) bool, unr
 	}
 	src.complete(states, p)
 	if p.heldRatio > 0 && p.heldRatio < 1 {
+		// Added to what the profiler recorded (its sampleRate and the
+		// warning beside it), never in its place.
 		src.Sampling *= p.heldRatio
-		src.Why = fmt.Sprintf("the profiler kept the window's operations, but capture read only %.0f%% of the entries it held (lost:): the counts are a sample of the window, divided by %.3g", 100*p.heldRatio, src.Sampling)
+		src.Why += fmt.Sprintf("; capture read %.1f%% of the entries the profiler held for the window (the rest lost: the tail fell behind), so the counts are divided by %.3g in all", 100*p.heldRatio, src.Sampling)
 	}
 	if g != nil {
 		g.finish(ctx, src)
