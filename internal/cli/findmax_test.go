@@ -69,7 +69,7 @@ func TestFindMax(t *testing.T) {
 		t.Skipf("the search says its answer is unreliable, so no oracle can judge it: %s", f.ReliableWhy)
 	}
 	// The bracket is within the margin below the lowest failure and the
-	// precision (1.15 x 1.05) unless rates inside it were the edge, where
+	// precision (EdgeMargin x 1.05, and the rounding of rates) unless rates inside it were the edge, where
 	// some windows met the SLO and others did not, or had windows
 	// inconclusive (judged by their point estimates, which a hiccup moves).
 	width := capacity.EdgeMargin * 1.06
