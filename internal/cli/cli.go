@@ -73,7 +73,8 @@ func Run(ctx context.Context, args []string, o IO) int {
 		return ExitUsage
 	}
 	if o.Environ != nil {
-		for _, w := range config.MisspeltVariables(o.Environ()) {
+		env := o.Environ()
+		for _, w := range append(config.MisspeltVariables(env), config.NotReadBy(args[0], env)...) {
 			fmt.Fprintln(o.Stderr, "warning: "+w)
 		}
 	}

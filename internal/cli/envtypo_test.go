@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mongoload/mongoload/internal/config"
@@ -56,24 +57,40 @@ func TestLoadReadsOnlyItsVariables(t *testing.T) {
 	}
 }
 
-// TestEveryFlagReadsItsVariableOrSaysNot: every flag of every command is
-// a setting, a command's own option that reads its variable, or listed in
-// config.CommandLineOnly, and that list names only flags that exist; so a
+// TestEveryFlagReadsItsVariableOrSaysNot: every flag of every command
+// reads its variable (its help names it), is listed in
+// config.CommandLineOnly, or, where another command reads a variable of
+// that name, is one the command names when that variable is set
+// (config.NotReadFlags); and those lists name only flags that exist. So a
 // variable named after a flag is read, or told it is not, never answered
 // with another variable's name (promises6: MONGOLOAD_SPEED was "did you
-// mean MONGOLOAD_SEED?").
+// mean MONGOLOAD_SEED?") nor ignored in silence (MONGOLOAD_OUT by capture).
 func TestEveryFlagReadsItsVariableOrSaysNot(t *testing.T) {
 	known := config.Variables()
 	seen := map[string]bool{}
 	for name := range commands {
 		_, stdout, _ := runCLI(t, context.Background(), nil, name, "--help")
-		for _, m := range regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([a-z][a-z0-9-]*)`).FindAllStringSubmatch(stdout, -1) {
-			flag := m[1]
-			seen[flag] = true
-			if flag == "help" || slices.Contains(known, config.EnvName(flag)) || slices.Contains(config.CommandLineOnly, flag) {
-				continue
+		flags := map[string]bool{}
+		for _, m := range regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([a-z][a-z0-9-]*)(.*)$`).FindAllStringSubmatch(stdout, -1) {
+			flag, reads := m[1], strings.Contains(m[2], "["+config.EnvName(m[1])+"]")
+			seen[flag], flags[flag] = true, true
+			notRead := slices.Contains(config.NotReadFlags(name), flag)
+			switch {
+			case flag == "help", slices.Contains(config.CommandLineOnly, flag):
+			case reads && !slices.Contains(known, config.EnvName(flag)):
+				t.Errorf("%s --%s: its help names %s, which mongoload does not read", name, flag, config.EnvName(flag))
+			case reads && notRead:
+				t.Errorf("%s --%s: its help names %s, and config.NotReadFlags says %s does not read it", name, flag, config.EnvName(flag), name)
+			case !reads && !notRead:
+				t.Errorf("%s --%s: its help names no %s, and it is in neither config.CommandLineOnly nor config.NotReadFlags(%q)", name, flag, config.EnvName(flag), name)
+			case notRead && !slices.Contains(known, config.EnvName(flag)):
+				t.Errorf("%s --%s: no command reads %s, so it belongs in config.CommandLineOnly", name, flag, config.EnvName(flag))
 			}
-			t.Errorf("%s --%s: neither read from %s nor in config.CommandLineOnly", name, flag, config.EnvName(flag))
+		}
+		for _, flag := range config.NotReadFlags(name) {
+			if !flags[flag] {
+				t.Errorf("config.NotReadFlags(%q) lists --%s, which it does not have", name, flag)
+			}
 		}
 	}
 	for _, flag := range config.CommandLineOnly {
@@ -83,5 +100,23 @@ func TestEveryFlagReadsItsVariableOrSaysNot(t *testing.T) {
 		if slices.Contains(known, config.EnvName(flag)) {
 			t.Errorf("config.CommandLineOnly lists --%s, whose variable is read", flag)
 		}
+	}
+}
+
+// TestUnreadVariableNamed: MONGOLOAD_OUT, set for a job's runs, is named
+// by merge, whose --out it does not set, and the merge still runs on what
+// it was given; run, which reads it, names nothing.
+func TestUnreadVariableNamed(t *testing.T) {
+	environ := []string{"MONGOLOAD_OUT=/nonexistent/run.json"}
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), []string{"merge", filepath.Join(t.TempDir(), "missing.json")}, IO{Stdout: &out, Stderr: &errb,
+		Getenv:  func(k string) (string, bool) { return "/nonexistent/run.json", k == "MONGOLOAD_OUT" },
+		Environ: func() []string { return environ }})
+	want := "warning: MONGOLOAD_OUT is set, and merge does not read it: merge's --out is given on the command line only\n"
+	if code == ExitOK || !strings.HasPrefix(errb.String(), want) || strings.Count(errb.String(), "MONGOLOAD_OUT") != 1 {
+		t.Errorf("exit %d, stderr %q: want the warning %q once, then merge's own error", code, errb.String(), want)
+	}
+	if w := config.NotReadBy("run", environ); len(w) != 0 {
+		t.Errorf("run reads MONGOLOAD_OUT, yet: %q", w)
 	}
 }

@@ -25,6 +25,38 @@ var CommandLineOnly = []string{"accept-noise", "achieved", "allow-same", "alpha"
 	"sample-rate", "scale", "since", "slowms", "start", "step-duration", "target-server-cpu", "threshold", "trace", "users",
 	"verdict-latency", "verify", "workload", "writes", "ycsb"}
 
+// notReadBy are the flags of a command that share a name, and so a
+// variable, with a setting another command reads but that this command
+// takes from its command line only: MONGOLOAD_OUT set for the runs of a CI
+// job is no place for capture's workload file, nor MONGOLOAD_DURATION for
+// how long capture reads a profiler. A variable of theirs is named when
+// set (NotReadBy), not applied in silence, nor ignored in silence.
+var notReadBy = map[string][]string{
+	"capture": {"database", "duration", "out", "rate"},
+	"merge":   {"out"},
+	"history": {"label"},
+	"ab":      {"speed"},
+}
+
+// NotReadBy names each variable of environ that is set for a flag command
+// takes from its command line only (notReadBy).
+func NotReadBy(command string, environ []string) []string {
+	var out []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		for _, flag := range notReadBy[command] {
+			if name == EnvName(flag) {
+				out = append(out, fmt.Sprintf("%s is set, and %s does not read it: %s's --%s is given on the command line only", name, command, command, flag))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// NotReadFlags are the flags of command that NotReadBy names.
+func NotReadFlags(command string) []string { return slices.Clone(notReadBy[command]) }
+
 // Variables are the names of every variable mongoload reads.
 func Variables() []string {
 	var out []string
