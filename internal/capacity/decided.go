@@ -131,7 +131,7 @@ func (p Policy) stepDown(v edgeView) Decision {
 func (p Policy) fallback(v edgeView, left int) Decision {
 	best := 0.0
 	for r, t := range v.rates {
-		if r < v.lo && r > best && t.passes > 0 && v.needPass(r) <= left {
+		if r < v.lo && r > best && t.passes > t.fails && v.showable(r) && v.needPass(r) <= left {
 			best = r
 		}
 	}

@@ -13,8 +13,13 @@ import (
 // another window at that rate that passed).
 func notFound(f *results.FindMax, slo string) string {
 	if iv := f.MaxRateInterval; iv != nil && iv.Candidate > 0 {
-		return fmt.Sprintf("No rate was shown to meet %s: the probes ran out (%d, --max-probes) with %s ops/s passed in %d of the %d runs that show a rate, none failing there; no answer is given on fewer. Raise --max-probes.",
-			slo, len(f.Probes), results.Target(iv.Candidate), iv.CandidateRuns, NeedPass)
+		need, failing := NeedPass, "none failing there"
+		if iv.CandidateStalls > 0 {
+			need = max(NeedPass, PassesPerStall*iv.CandidateStalls)
+			failing = fmt.Sprintf("%d failing there by its point estimate alone (a stall, which %d passing runs outvote)", iv.CandidateStalls, need)
+		}
+		return fmt.Sprintf("No rate was shown to meet %s: the probes ran out (%d, --max-probes) with %s ops/s passed in %d of the %d runs that show a rate, %s; no answer is given on fewer. Raise --max-probes.",
+			slo, len(f.Probes), results.Target(iv.Candidate), iv.CandidateRuns, need, failing)
 	}
 	low := lowestMiss(f)
 	if low == nil {

@@ -12,7 +12,7 @@ import (
 // another window there that passed (it once quoted "failed (p99 2.253
 // ms, ... 0 dropped, 0 errors)", a window meeting the SLO, with no failed
 // term); an inconclusive one says it failed by its point estimate; a candidate cut short by the budget
-// is named with its runs.
+// is named with its runs (and a stall there, with the runs that outvote it).
 func TestNotFoundQuotesTheFailure(t *testing.T) {
 	probe := func(rate, p99 float64, pass, unsure bool) results.Probe {
 		term := results.Term{Text: "p99<=8ms", Shown: "measured", Pass: pass}
@@ -37,5 +37,9 @@ func TestNotFoundQuotesTheFailure(t *testing.T) {
 	f.MaxRateInterval = &results.RateInterval{Candidate: 3000, CandidateRuns: 2, Unshown: "low"}
 	if s := notFound(f, "p99<=8ms"); !strings.Contains(s, "No rate was shown to meet p99<=8ms") || !strings.Contains(s, "3,000 ops/s passed in 2 of the 3 runs") {
 		t.Errorf("candidate: summary %q", s)
+	}
+	f.MaxRateInterval.CandidateStalls = 1
+	if s := notFound(f, "p99<=8ms"); !strings.Contains(s, "3,000 ops/s passed in 2 of the 4 runs that show a rate, 1 failing there by its point estimate alone (a stall, which 4 passing runs outvote)") {
+		t.Errorf("candidate with a stall: summary %q", s)
 	}
 }

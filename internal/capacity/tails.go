@@ -192,9 +192,9 @@ func rateInterval(f *results.FindMax, d Decision, history []Outcome) *results.Ra
 	}
 	// The runs each end took, as counted (at least NeedPass and NeedFail
 	// where the end is shown), not the rule's thresholds.
-	r.PassWindows, r.FailWindows = v.rates[r.Low].passes, v.span(r.High).fails
+	r.PassWindows, r.StallWindows, r.FailWindows = v.rates[r.Low].passes, v.rates[r.Low].fails, v.span(r.High).fails
 	if d.Candidate > 0 {
-		r.Candidate, r.CandidateRuns = d.Candidate, v.rates[d.Candidate].passes
+		r.Candidate, r.CandidateRuns, r.CandidateStalls = d.Candidate, v.rates[d.Candidate].passes, v.rates[d.Candidate].fails
 	}
 	for _, p := range f.Probes {
 		if p.Result != nil {

@@ -137,7 +137,13 @@ func TestIntervalCountsRuns(t *testing.T) {
 		t.Errorf("runs at the ends %d and %d, edge %v; measured 4 passing at 100, 3 failing at 120, disagreement at 110", iv.PassWindows, iv.FailWindows, iv.Edge)
 	}
 	if s := results.IntervalText(iv); !strings.Contains(s, "passed in 4 runs") || !strings.Contains(s, "failed in 3 runs") ||
-		iv.Margin != EdgeMargin || !strings.Contains(s, "at least 1.25 times below the lowest rate that failed") {
+		iv.Margin != EdgeMargin || !strings.Contains(s, "at least 1.25 times below the lowest rate that failed") || !strings.Contains(s, "with none failing there") {
 		t.Errorf("the sentence %q", s)
+	}
+	// A stall at the low end, outvoted: counted, and said.
+	history = []Outcome{pass(100), {Rate: 100, Inconclusive: true}, pass(100), pass(100), pass(100), slow(120), slow(120)}
+	iv = rateInterval(f, Decision{}, history)
+	if s := results.IntervalText(iv); iv.PassWindows != 4 || iv.StallWindows != 1 || !strings.Contains(s, "passed in 4 runs and failed in 1 by its point estimate alone (a stall, outvoted)") {
+		t.Errorf("runs at the low end %d passing, %d stalled: %q", iv.PassWindows, iv.StallWindows, s)
 	}
 }

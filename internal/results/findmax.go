@@ -118,14 +118,17 @@ type RateInterval struct {
 	// Edge are the rates inside the interval whose windows disagreed:
 	// the SLO held in some and not in others (capacity.NeedPass).
 	Edge []float64 `json:"edge,omitempty"`
-	// PassWindows and FailWindows are the runs measured at Low (none
-	// failing there, no rate below it shown to fail) and from High to
-	// FailSpan times it (more failing than passing, unless one was not
-	// carried or failed by its interval): at least capacity.NeedPass and
-	// NeedFail where that end is shown.
-	PassWindows int     `json:"passWindows,omitempty"`
-	FailWindows int     `json:"failWindows,omitempty"`
-	FailSpan    float64 `json:"failSpan,omitempty"`
+	// PassWindows and FailWindows are the runs measured at Low (passing,
+	// no rate below it shown to fail) and from High to FailSpan times it
+	// (more failing than passing, unless one was not carried or failed by
+	// its interval): at least capacity.NeedPass and NeedFail where that
+	// end is shown. StallWindows are Low's runs that failed by their point
+	// estimate alone (a stall, their interval straddling the objective):
+	// one at most, outvoted by capacity.PassesPerStall passing runs.
+	PassWindows  int     `json:"passWindows,omitempty"`
+	StallWindows int     `json:"stallWindows,omitempty"`
+	FailWindows  int     `json:"failWindows,omitempty"`
+	FailSpan     float64 `json:"failSpan,omitempty"`
 	// Margin is how far below the lowest rate that failed the search
 	// sought its answer (capacity.EdgeMargin): a promise for the minutes
 	// after the search, not only for its own windows.
@@ -138,8 +141,11 @@ type RateInterval struct {
 	// Candidate is, when no rate was shown to pass (Low 0, Unshown
 	// "low"), the highest rate that passed with none failing there or
 	// shown to fail below it, and CandidateRuns the runs it passed in.
-	Candidate     float64 `json:"candidate,omitempty"`
-	CandidateRuns int     `json:"candidateRuns,omitempty"`
+	// CandidateStalls are its runs that failed by their point estimate
+	// alone (one at most: capacity.PassesPerStall passing runs outvote it).
+	Candidate       float64 `json:"candidate,omitempty"`
+	CandidateRuns   int     `json:"candidateRuns,omitempty"`
+	CandidateStalls int     `json:"candidateStalls,omitempty"`
 }
 
 // Term is one term of a probe's service level.
@@ -309,7 +315,11 @@ func IntervalText(iv *RateInterval) string {
 	if iv.Low == 0 {
 		s := fmt.Sprintf("No rate was shown to pass (%.0f%% confidence in each probe's verdict), in %d probes and %g s measured", 100*iv.Confidence, iv.Probes, iv.Seconds)
 		if iv.Candidate > 0 {
-			s += fmt.Sprintf("; %s ops/s passed in %d runs with none failing there, fewer than the rule asks (raise --max-probes)", Target(iv.Candidate), iv.CandidateRuns)
+			failing := "with none failing there"
+			if iv.CandidateStalls > 0 {
+				failing = fmt.Sprintf("and failed in %d by its point estimate alone (a stall)", iv.CandidateStalls)
+			}
+			s += fmt.Sprintf("; %s ops/s passed in %d runs %s, fewer than the rule asks (raise --max-probes)", Target(iv.Candidate), iv.CandidateRuns, failing)
 		}
 		return s
 	}
@@ -321,7 +331,11 @@ func IntervalText(iv *RateInterval) string {
 	}
 	s += fmt.Sprintf(" (%.0f%% confidence in each probe's verdict), found in %d probes and %g s measured", 100*iv.Confidence, iv.Probes, iv.Seconds)
 	if iv.PassWindows > 0 && !strings.Contains(iv.Unshown, "low") {
-		s += fmt.Sprintf("; the low end passed in %d runs with none failing there and no rate below it shown to fail", iv.PassWindows)
+		failing := "with none failing there"
+		if iv.StallWindows > 0 {
+			failing = fmt.Sprintf("and failed in %d by its point estimate alone (a stall, outvoted)", iv.StallWindows)
+		}
+		s += fmt.Sprintf("; the low end passed in %d runs %s and no rate below it shown to fail", iv.PassWindows, failing)
 	}
 	if iv.Margin > 1 && iv.High > 0 {
 		s += fmt.Sprintf("; the answer was sought at least %g times below the lowest rate that failed, for the minutes after the search too", iv.Margin)
