@@ -140,6 +140,16 @@ func TestIntervalCountsRuns(t *testing.T) {
 		iv.Margin != EdgeMargin || !strings.Contains(s, "at least 1.25 times below the lowest rate that failed") || !strings.Contains(s, "with none failing there") {
 		t.Errorf("the sentence %q", s)
 	}
+	// A failure within the margin (120 < 100 x 1.25), found once the
+	// answer was shown: said; one past it is not.
+	if s := results.IntervalText(iv); !strings.Contains(s, "but the high end, found after the answer was shown, lies only 1.20 times above it") {
+		t.Errorf("a high end inside the margin: %q", s)
+	}
+	outside := *iv
+	outside.High = 130
+	if s := results.IntervalText(&outside); strings.Contains(s, "lies only") {
+		t.Errorf("a high end 1.3 above the answer said to lie inside the margin: %q", s)
+	}
 	// A stall at the low end, outvoted: counted, and said.
 	history = []Outcome{pass(100), {Rate: 100, Inconclusive: true}, pass(100), pass(100), pass(100), slow(120), slow(120)}
 	iv = rateInterval(f, Decision{}, history)

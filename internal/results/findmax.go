@@ -339,6 +339,11 @@ func IntervalText(iv *RateInterval) string {
 	}
 	if iv.Margin > 1 && iv.High > 0 {
 		s += fmt.Sprintf("; the answer was sought at least %g times below the lowest rate that failed, for the minutes after the search too", iv.Margin)
+		if iv.High < iv.Low*iv.Margin {
+			// A rate probed to raise the answer, once it was shown, failed
+			// within the margin: the answer stands, its promise is weaker.
+			s += fmt.Sprintf(", but the high end, found after the answer was shown, lies only %.2f times above it", iv.High/iv.Low)
+		}
 	}
 	if iv.FailWindows > 0 && iv.High > 0 && !strings.Contains(iv.Unshown, "high") {
 		s += fmt.Sprintf("; the high end failed in %d runs there and up to %g times it (or dropped operations), more than passed", iv.FailWindows, iv.FailSpan)
