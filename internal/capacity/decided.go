@@ -130,8 +130,8 @@ func (p Policy) stepDown(v edgeView) Decision {
 // with an answer shown already, its high end measured.
 func (p Policy) fallback(v edgeView, left int) Decision {
 	best := 0.0
-	for r, t := range v.rates {
-		if r < v.lo && r > best && t.passes > t.fails && v.showable(r) && v.needPass(r) <= left {
+	for r := range v.rates {
+		if r < v.lo && r > best && v.candidate(r) && v.needPass(r) <= left {
 			best = r
 		}
 	}

@@ -143,8 +143,8 @@ func viewEdge(history []Outcome) edgeView {
 		}
 	}
 	slices.Sort(v.edge)
-	for r, t := range v.rates {
-		if t.passes > t.fails && v.showable(r) && (v.answerable(r) || v.shownToPass(r)) && r > v.lo {
+	for r := range v.rates {
+		if v.candidate(r) && (v.answerable(r) || v.shownToPass(r)) && r > v.lo {
 			v.lo = r
 		}
 	}
@@ -182,6 +182,11 @@ func (v edgeView) needPass(r float64) int {
 	}
 	t := v.rates[r]
 	return max(0, NeedPass-t.passes, PassesPerStall*t.fails-t.passes)
+}
+
+// candidate: r passed more runs than failed there and can still be shown.
+func (v edgeView) candidate(r float64) bool {
+	return v.rates[r].passes > v.rates[r].fails && v.showable(r)
 }
 
 // showable: passing runs at r could still show it: nothing at or below it
