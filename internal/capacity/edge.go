@@ -214,17 +214,14 @@ func (v edgeView) answerable(r float64) bool {
 }
 
 // raiseTo bounds the gap above the candidate lo: EdgeMargin below the
-// lowest rate that blocks, and below any rate above lo where a run failed
-// (it cannot be shown itself).
-func (v edgeView) raiseTo() float64 {
-	top := v.minFail / EdgeMargin
-	for r, t := range v.rates {
-		if r > v.lo && t.fails > 0 && r < top {
-			top = r
-		}
-	}
-	return top
-}
+// lowest rate that blocks. A rate above lo where one window failed by its
+// point estimate alone (a stall) does not bound it: it can still be shown
+// (PassesPerStall), and so can the rates above it. Bounded there (the
+// rule before stalls were outvoted), a search whose first rate stalled
+// once could raise its answer only to that rate: in
+// TestDecidedShowsItsAnswer the plateau server answered 3,937 under a
+// high end of 6,588 after 4,116 stalled once.
+func (v edgeView) raiseTo() float64 { return v.minFail / EdgeMargin }
 
 // blocks: r failed by its interval, in NeedFail runs, or leans to
 // failing: no rate at or above it can be shown to pass.

@@ -40,6 +40,9 @@ func TestNextDecided(t *testing.T) {
 		{"outvoted: shown, the gap above it bisected", []Outcome{pass(100), pass(200), fail(400), unsure(200), pass(200), pass(200), pass(200)}, Decision{Rate: 325, Stage: Bisect}},
 		{"a second stall rules it out", []Outcome{pass(100), pass(200), fail(400), unsure(200), pass(200), unsure(200)}, Decision{Rate: 100, Stage: Confirm}},
 		{"a stall before any pass: not a candidate", []Outcome{pass(100), unsure(200), pass(200), fail(400)}, Decision{Rate: 100, Stage: Confirm}},
+		// the high end narrowed: the answer raised two-thirds of the way up to EdgeMargin below it (RaiseShare), past a rate that stalled once (it can still be shown)
+		{"raise the answer", []Outcome{pass(100), pass(100), pass(100), slow(200), pass(196)}, Decision{Rate: 140, Stage: Bisect}},
+		{"a stall above the answer does not bound its raise", []Outcome{pass(100), pass(100), pass(100), slow(200), pass(196), unsure(120), pass(120)}, Decision{Rate: 140, Stage: Bisect}},
 		// none below: a step down, EdgeMargin below the lowest that blocks inside the edge, by the factor when nothing passed
 		{"step down in the edge", []Outcome{pass(200), slow(400), slow(200)}, Decision{Rate: 160, Stage: Descend}},
 		{"descend", []Outcome{fail(100)}, Decision{Rate: 50, Stage: Descend}},
