@@ -204,3 +204,108 @@ func TestABTrafficFlagsTheDroppedIndexOnly(t *testing.T) {
 		t.Errorf("B changed: %s, want %s", after, want)
 	}
 }
+
+// TestABTrafficWritesAborted: with --writes aborted a trace's updates and
+// inserts are sent on both sides, each in a transaction that is aborted:
+// they are measured in every round without an error, neither server keeps
+// any of them (its documents, their digest and its indexes as before),
+// and each server's own count of aborted transactions rises by at least
+// the writes sent to it (the server's word, not mongoload's). The
+// createIndexes is still not sent.
+func TestABTrafficWritesAborted(t *testing.T) {
+	ctx := context.Background()
+	a, _ := testserver.Own(t)
+	b := testserver.OwnServer(t).URI
+	ca, cb := connectTest(t, ctx, a), connectTest(t, ctx, b)
+	db := "shop"
+	loadShop(t, ctx, ca, db)
+	loadShop(t, ctx, cb, db)
+	before := shopState(t, ctx, ca, db)
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "t.trace")
+	shopTrace(t, tr, db, 300, []string{"elsewhere:27017"}, true, true)
+	abortedA, abortedB := abortedTransactions(t, ctx, ca), abortedTransactions(t, ctx, cb)
+	out := filepath.Join(dir, "ab.json")
+	code, stdout, stderr := runCLI(t, ctx, nil, "ab", tr, "--uri", a, "--candidate-uri", b, "--allow-existing", "--rounds", "2",
+		"--writes", "aborted", "--speed", "max", "--out", out)
+	f, err := readABFile(out)
+	if err != nil {
+		t.Fatalf("exit %d, no file (%v):\n%s%s", code, err, stdout, stderr)
+	}
+	if f.Traffic == nil || f.Traffic.Writes != "aborted" {
+		t.Fatalf("traffic %+v, want writes aborted", f.Traffic)
+	}
+	var sentA, sentB int64
+	kinds := map[string]bool{}
+	for _, o := range f.Operations {
+		kind := o.Name[:min(6, len(o.Name))] // updateOne_orders_4, insertOne_orders_5
+		if kind != "update" && kind != "insert" {
+			continue
+		}
+		kinds[kind] = true
+		sentA, sentB = sentA+o.ResultA.Count, sentB+o.ResultB.Count
+		if o.ResultA.Errors+o.ResultB.Errors > 0 || o.ResultA.Count == 0 || o.ResultB.Count == 0 {
+			t.Errorf("%s: %d sent and %d failed on A, %d and %d on B (%v, %v)", o.Name, o.ResultA.Count, o.ResultA.Errors,
+				o.ResultB.Count, o.ResultB.Errors, o.ResultA.ErrorsByClass, o.ResultB.ErrorsByClass)
+		}
+		if len(o.PerRound) != 4 {
+			t.Errorf("%s: %d perRound entries, want 4 (2 rounds, 2 sides)", o.Name, len(o.PerRound))
+		}
+	}
+	if !kinds["update"] || !kinds["insert"] {
+		t.Errorf("the write shapes measured: %v, want update and insert (operations %d, not sent %v)", kinds, len(f.Operations), f.Traffic.NotSent)
+	}
+	for why := range f.Traffic.NotSent {
+		if strings.Contains(why, "writes are not sent") {
+			t.Errorf("not sent with --writes aborted: %q", why)
+		}
+	}
+	if n := f.Traffic.NotSent; len(n) == 0 || !strings.HasPrefix(strings.Join(mapKeys(n), ";"), "createIndexes") {
+		t.Errorf("not sent %v, want the createIndexes alone", n)
+	}
+	if got := abortedTransactions(t, ctx, ca) - abortedA; got < sentA {
+		t.Errorf("A aborted %d transactions by its own count, fewer than the %d writes sent to it", got, sentA)
+	}
+	if got := abortedTransactions(t, ctx, cb) - abortedB; got < sentB {
+		t.Errorf("B aborted %d transactions by its own count, fewer than the %d writes sent to it", got, sentB)
+	}
+	for side, cl := range map[string]*mongodb.Client{"A": ca, "B": cb} {
+		if after := shopState(t, ctx, cl, db); after != before {
+			t.Errorf("%s kept writes: %s, before %s", side, after, before)
+		}
+		// an update's $inc leaves a document's size as it was: counted apart
+		reply, err := cl.Command(ctx, db, bson.D{{Key: "count", Value: "orders"}, {Key: "query", Value: bson.D{{Key: "views", Value: bson.D{{Key: "$ne", Value: 0}}}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := reply.Lookup("n").AsInt64OK(); n != 0 {
+			t.Errorf("%s kept %d updates (documents with views != 0)", side, n)
+		}
+	}
+	if t.Failed() {
+		t.Logf("ab exit %d:\n%s%s", code, stdout, stderr)
+	}
+}
+
+// abortedTransactions is the server's count of transactions aborted.
+func abortedTransactions(t *testing.T, ctx context.Context, cl *mongodb.Client) int64 {
+	t.Helper()
+	reply, err := cl.Command(ctx, "admin", bson.D{{Key: "serverStatus", Value: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, ok := reply.Lookup("transactions", "totalAborted").AsInt64OK()
+	if !ok {
+		t.Fatalf("serverStatus has no transactions.totalAborted")
+	}
+	return v
+}
+
+func mapKeys(m map[string]int64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

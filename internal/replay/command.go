@@ -37,7 +37,10 @@ const (
 // command makes the command to send for one entry and its class under
 // the ownership rule (internal/dbcommand), or says why there is none: the
 // source's command less its session fields, and an update or a delete
-// statement (the profiler records statements) wrapped in its command.
+// statement (the profiler records statements) wrapped in its command, less
+// the same fields: a statement that carries them (a trace written by
+// another tool, a driver's $db) is refused whole by the server, "BSON
+// field 'lsid' is an unknown field".
 // What the policy does not send is said by why, naming the command.
 func command(op, ns string, cmd bson.Raw, pol dbcommand.Policy) ([]byte, dbcommand.Class, string) {
 	if op == "getmore" {
@@ -54,9 +57,9 @@ func command(op, ns string, cmd bson.Raw, pol dbcommand.Policy) ([]byte, dbcomma
 	var out []byte
 	switch first := els[0].Key(); {
 	case op == "update" && first != "update":
-		out = wrap("update", coll, "updates", cmd)
+		out = wrap("update", coll, "updates", strip(els))
 	case op == "remove" && first != "delete":
-		out = wrap("delete", coll, "deletes", cmd)
+		out = wrap("delete", coll, "deletes", strip(els))
 	case first == "insert" && cmd.Lookup("documents").Type == 0:
 		return nil, dbcommand.Class{}, WhyNoDocs
 	default:

@@ -37,6 +37,9 @@ func TestCommand(t *testing.T) {
 		// The profiler records an update's statement: sent in its command.
 		{"update statement", "update", bson.D{{Key: "q", Value: bson.D{{Key: "_id", Value: int32(1)}}}, {Key: "u", Value: bson.D{{Key: "$set", Value: bson.D{{Key: "n", Value: "v"}}}}}},
 			bson.D{{Key: "update", Value: "c"}, {Key: "updates", Value: bson.A{bson.D{{Key: "q", Value: bson.D{{Key: "_id", Value: int32(1)}}}, {Key: "u", Value: bson.D{{Key: "$set", Value: bson.D{{Key: "n", Value: "v"}}}}}}}}}, ""},
+		// A statement that carries session fields (a trace another tool wrote) is sent without them: the server refuses an unknown field.
+		{"update statement with a session", "update", bson.D{{Key: "q", Value: bson.D{{Key: "_id", Value: int32(1)}}}, {Key: "u", Value: bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: int32(1)}}}}}, {Key: "$db", Value: "d"}, {Key: "lsid", Value: lsid}},
+			bson.D{{Key: "update", Value: "c"}, {Key: "updates", Value: bson.A{bson.D{{Key: "q", Value: bson.D{{Key: "_id", Value: int32(1)}}}, {Key: "u", Value: bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: int32(1)}}}}}}}}}, ""},
 		{"delete statement", "remove", bson.D{{Key: "q", Value: bson.D{{Key: "_id", Value: int32(1)}}}, {Key: "limit", Value: int32(1)}},
 			bson.D{{Key: "delete", Value: "c"}, {Key: "deletes", Value: bson.A{bson.D{{Key: "q", Value: bson.D{{Key: "_id", Value: int32(1)}}}, {Key: "limit", Value: int32(1)}}}}}, ""},
 		// An insert keeps its documents, and so their _ids.
