@@ -265,6 +265,7 @@ func (v edgeView) span(r float64) rateTally {
 			sum.passes += t.passes
 			sum.fails += t.fails
 			sum.clear += t.clear
+			sum.sure += t.sure
 		}
 	}
 	return sum

@@ -192,7 +192,9 @@ func rateInterval(f *results.FindMax, d Decision, history []Outcome) *results.Ra
 	}
 	// The runs each end took, as counted (at least NeedPass and NeedFail
 	// where the end is shown), not the rule's thresholds.
-	r.PassWindows, r.StallWindows, r.FailWindows = v.rates[r.Low].passes, v.rates[r.Low].fails, v.span(r.High).fails
+	up := v.span(r.High)
+	r.PassWindows, r.StallWindows, r.FailWindows = v.rates[r.Low].passes, v.rates[r.Low].fails, up.fails
+	r.HighStallsOnly = r.High > 0 && up.fails > 0 && up.sure == 0 && up.clear == 0
 	if d.Candidate > 0 {
 		r.Candidate, r.CandidateRuns, r.CandidateStalls = d.Candidate, v.rates[d.Candidate].passes, v.rates[d.Candidate].fails
 	}

@@ -156,4 +156,15 @@ func TestIntervalCountsRuns(t *testing.T) {
 	if s := results.IntervalText(iv); iv.PassWindows != 4 || iv.StallWindows != 1 || !strings.Contains(s, "passed in 4 runs and failed in 1 by its point estimate alone (a stall, outvoted)") {
 		t.Errorf("runs at the low end %d passing, %d stalled: %q", iv.PassWindows, iv.StallWindows, s)
 	}
+	if s := results.IntervalText(iv); iv.HighStallsOnly || strings.Contains(s, "point estimate alone (its interval") {
+		t.Errorf("a high end failed by its intervals said to rest on stalls: %q", s)
+	}
+	// capacity4: the first two windows, at 3,242 and 2,594, stalled; 2,075
+	// was shown: a high end of stalls alone, said.
+	f = &results.FindMax{MaxRate: 2075, FailedAbove: &results.FailedProbe{Rate: 2594}}
+	history = []Outcome{{Rate: 3242, Inconclusive: true}, {Rate: 2594, Inconclusive: true}, pass(2075), pass(2075), pass(2075)}
+	iv = rateInterval(f, Decision{}, history)
+	if s := results.IntervalText(iv); iv.FailWindows != 2 || !iv.HighStallsOnly || !strings.Contains(s, "each by its point estimate alone (its interval straddled the objective)") {
+		t.Errorf("a high end of stalls alone: %d failing runs, stalls only %v: %q", iv.FailWindows, iv.HighStallsOnly, s)
+	}
 }

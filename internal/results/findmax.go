@@ -125,10 +125,15 @@ type RateInterval struct {
 	// end is shown. StallWindows are Low's runs that failed by their point
 	// estimate alone (a stall, their interval straddling the objective):
 	// one at most, outvoted by capacity.PassesPerStall passing runs.
-	PassWindows  int     `json:"passWindows,omitempty"`
-	StallWindows int     `json:"stallWindows,omitempty"`
-	FailWindows  int     `json:"failWindows,omitempty"`
-	FailSpan     float64 `json:"failSpan,omitempty"`
+	PassWindows  int `json:"passWindows,omitempty"`
+	StallWindows int `json:"stallWindows,omitempty"`
+	FailWindows  int `json:"failWindows,omitempty"`
+	// HighStallsOnly: every failing run of FailWindows failed by its
+	// point estimate alone (none by its interval, none not carried). A
+	// hiccup that outlasts a window fails neighbouring probes so, and a
+	// search run again may find the high end well above.
+	HighStallsOnly bool    `json:"highStallsOnly,omitempty"`
+	FailSpan       float64 `json:"failSpan,omitempty"`
 	// Margin is how far below the lowest rate that failed the search
 	// sought its answer (capacity.EdgeMargin): a promise for the minutes
 	// after the search, not only for its own windows.
@@ -347,6 +352,9 @@ func IntervalText(iv *RateInterval) string {
 	}
 	if iv.FailWindows > 0 && iv.High > 0 && !strings.Contains(iv.Unshown, "high") {
 		s += fmt.Sprintf("; the high end failed in %d runs there and up to %g times it (or dropped operations), more than passed", iv.FailWindows, iv.FailSpan)
+		if iv.HighStallsOnly {
+			s += ", each by its point estimate alone (its interval straddled the objective): a hiccup outlasting a window fails neighbouring probes so, and a search run again may find the high end higher"
+		}
 	}
 	if len(iv.Edge) > 0 {
 		var rs []string
