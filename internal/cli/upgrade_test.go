@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -133,6 +135,25 @@ func shopState(t *testing.T, ctx context.Context, cl *mongodb.Client, db string)
 	return fmt.Sprintf("%d documents (%d bytes), indexes %v, collections %v", len(docs), len(batch), names, colNames)
 }
 
+// shopOnTwoServers starts two fresh servers of the test's own (a test
+// that compares servers never shares the suite's aged one), loads db.shop
+// alike on both and writes a trace of n operations with its writes and a
+// createIndexes: their URIs and clients, the data's state before, the
+// test's directory and the trace's path.
+func shopOnTwoServers(t *testing.T, ctx context.Context, n int) (a, b string, ca, cb *mongodb.Client, before, dir, tr string) {
+	t.Helper()
+	a, _ = testserver.Own(t)
+	b = testserver.OwnServer(t).URI
+	ca, cb = connectTest(t, ctx, a), connectTest(t, ctx, b)
+	loadShop(t, ctx, ca, "shop")
+	loadShop(t, ctx, cb, "shop")
+	before = shopState(t, ctx, ca, "shop")
+	dir = t.TempDir()
+	tr = filepath.Join(dir, "t.trace")
+	shopTrace(t, tr, "shop", n, []string{"elsewhere:27017"}, true, true)
+	return a, b, ca, cb, before, dir, tr
+}
+
 // TestABTrafficFlagsTheDroppedIndexOnly: a trace of reads and writes on a
 // copy of the same data on two fresh servers. A/A: exit 0, same, results
 // compared, every shape with its rounds' tails, the writes and the
@@ -142,16 +163,8 @@ func shopState(t *testing.T, ctx context.Context, cl *mongodb.Client, db string)
 func TestABTrafficFlagsTheDroppedIndexOnly(t *testing.T) {
 	testserver.Timing(t) // latencies compared: meaningless under the race detector
 	ctx := context.Background()
-	a, _ := testserver.Own(t)
-	b := testserver.OwnServer(t).URI
-	ca, cb := connectTest(t, ctx, a), connectTest(t, ctx, b)
+	a, b, ca, cb, before, dir, tr := shopOnTwoServers(t, ctx, 1200)
 	db := "shop"
-	loadShop(t, ctx, ca, db)
-	loadShop(t, ctx, cb, db)
-	before := shopState(t, ctx, ca, db)
-	dir := t.TempDir()
-	tr := filepath.Join(dir, "t.trace")
-	shopTrace(t, tr, db, 1200, []string{"elsewhere:27017"}, true, true)
 	ab := func(name string) (int, string, string) {
 		out := filepath.Join(dir, name+".json")
 		code, stdout, stderr := runCLI(t, ctx, nil, "ab", tr, "--uri", a, "--candidate-uri", b, "--allow-existing", "--rounds", "4", "--verify", "40", "--out", out)
@@ -214,16 +227,8 @@ func TestABTrafficFlagsTheDroppedIndexOnly(t *testing.T) {
 // createIndexes is still not sent.
 func TestABTrafficWritesAborted(t *testing.T) {
 	ctx := context.Background()
-	a, _ := testserver.Own(t)
-	b := testserver.OwnServer(t).URI
-	ca, cb := connectTest(t, ctx, a), connectTest(t, ctx, b)
+	a, b, ca, cb, before, dir, tr := shopOnTwoServers(t, ctx, 300)
 	db := "shop"
-	loadShop(t, ctx, ca, db)
-	loadShop(t, ctx, cb, db)
-	before := shopState(t, ctx, ca, db)
-	dir := t.TempDir()
-	tr := filepath.Join(dir, "t.trace")
-	shopTrace(t, tr, db, 300, []string{"elsewhere:27017"}, true, true)
 	abortedA, abortedB := abortedTransactions(t, ctx, ca), abortedTransactions(t, ctx, cb)
 	out := filepath.Join(dir, "ab.json")
 	code, stdout, stderr := runCLI(t, ctx, nil, "ab", tr, "--uri", a, "--candidate-uri", b, "--allow-existing", "--rounds", "2",
@@ -260,7 +265,7 @@ func TestABTrafficWritesAborted(t *testing.T) {
 			t.Errorf("not sent with --writes aborted: %q", why)
 		}
 	}
-	if n := f.Traffic.NotSent; len(n) == 0 || !strings.HasPrefix(strings.Join(mapKeys(n), ";"), "createIndexes") {
+	if n := f.Traffic.NotSent; len(n) == 0 || !strings.HasPrefix(strings.Join(slices.Sorted(maps.Keys(n)), ";"), "createIndexes") {
 		t.Errorf("not sent %v, want the createIndexes alone", n)
 	}
 	if got := abortedTransactions(t, ctx, ca) - abortedA; got < sentA {
@@ -299,13 +304,4 @@ func abortedTransactions(t *testing.T, ctx context.Context, cl *mongodb.Client) 
 		t.Fatalf("serverStatus has no transactions.totalAborted")
 	}
 	return v
-}
-
-func mapKeys(m map[string]int64) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,11 +2,8 @@ package testserver
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -22,24 +19,10 @@ var startsServer = map[string]bool{"URI": true, "Own": true, "OwnServer": true, 
 func TestEveryServerPackageStopsItsServer(t *testing.T) {
 	root := repoRoot(t)
 	uses, stops := map[string]string{}, map[string]bool{}
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return err
-		case d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata"):
-			return filepath.SkipDir
-		case d.IsDir() || !strings.HasSuffix(path, "_test.go"):
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		dir, _ := filepath.Rel(root, filepath.Dir(path))
+	eachTestFile(t, root, func(fset *token.FileSet, dir string, f *ast.File) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if name := serverCall(n); startsServer[name] && uses[dir] == "" {
-				uses[dir] = filepath.Base(path) + ": testserver." + name
+				uses[dir] = filepath.Base(fset.File(f.Pos()).Name()) + ": testserver." + name
 			}
 			return true
 		})
@@ -51,11 +34,7 @@ func TestEveryServerPackageStopsItsServer(t *testing.T) {
 				})
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if len(uses) < 5 {
 		t.Fatalf("only %d packages start a test server (%v): the walk missed them", len(uses), uses)
 	}

@@ -61,21 +61,7 @@ func repoRoot(t *testing.T) string {
 // do not. A call anywhere else (a helper) is an error: the list names tests.
 func timingTests(t *testing.T, root string) (timing, others map[string][]string) {
 	timing, others = map[string][]string{}, map[string][]string{}
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return err
-		case d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata"):
-			return filepath.SkipDir
-		case d.IsDir() || !strings.HasSuffix(path, "_test.go"):
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, filepath.Dir(path))
+	eachTestFile(t, root, func(fset *token.FileSet, rel string, f *ast.File) {
 		for _, decl := range f.Decls {
 			fn, ok := decl.(*ast.FuncDecl)
 			if !ok || fn.Body == nil {
@@ -92,15 +78,39 @@ func timingTests(t *testing.T, root string) (timing, others map[string][]string)
 				others[rel] = append(others[rel], fn.Name.Name)
 			}
 		}
+	})
+	if len(timing) == 0 {
+		t.Fatal("no test calls testserver.Timing: the parser is looking in the wrong place")
+	}
+	return timing, others
+}
+
+// eachTestFile parses every _test.go file under root (.git and testdata
+// left out) and hands it to visit with its package directory, relative to
+// root.
+func eachTestFile(t *testing.T, root string, visit func(fset *token.FileSet, rel string, f *ast.File)) {
+	t.Helper()
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata"):
+			return filepath.SkipDir
+		case d.IsDir() || !strings.HasSuffix(path, "_test.go"):
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		visit(fset, rel, f)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(timing) == 0 {
-		t.Fatal("no test calls testserver.Timing: the parser is looking in the wrong place")
-	}
-	return timing, others
 }
 
 // callsTiming reports whether body calls testserver.Timing (or Timing
