@@ -71,17 +71,17 @@ func (p Policy) NextWithin(history []Outcome, left int) Decision {
 }
 
 // narrow is the next probe once the answer is shown: the high end
-// measured until it is shown to fail, then the gap below the high end
+// measured until it is shown to fail, then a rate ruled out below it
+// that may be the high end (ruledOut), then the gap below the high end
 // bisected (from the highest rate whose windows do not lean to failing),
 // then the answer raised (RaiseShare up the gap to EdgeMargin below the
 // lowest rate that blocks), each only while the probes left could show
-// what the probe finds. The high
-// end comes down first: a probe there decides in one run, while raising
-// the answer takes NeedPass runs at a rate chosen because it passed once,
-// the luckiest of those tried (in TestDecidedShowsItsAnswer the other
-// order left more intervals wider than 1.4 and answers that failed more
-// often). With no high end yet, the search looks for one past the highest
-// rate probed.
+// what the probe finds. The high end comes down first: a probe there
+// decides in one run, while raising the answer takes NeedPass runs at a
+// rate chosen because it passed once, the luckiest of those tried (in
+// TestDecidedShowsItsAnswer the other order left more intervals wider
+// than 1.4 and answers that failed more often). With no high end yet,
+// the search looks for one past the highest rate probed.
 func (p Policy) narrow(v edgeView, left int) Decision {
 	needHi := NeedFail
 	if v.hi > 0 {
@@ -93,9 +93,12 @@ func (p Policy) narrow(v edgeView, left int) Decision {
 	// answer back: the gap below the high end is narrowed above it.
 	upper, upperOK := p.between(math.Max(v.below, v.lo*EdgeMargin), v.hi)
 	upperOK = upperOK && left >= 1+needHi
+	ruled := v.ruledOut()
 	switch {
 	case v.hi > 0 && needHi > 0 && needHi <= left: // an end before a narrower gap
 		return Decision{Rate: v.hi, Stage: Recheck}
+	case ruled > 0 && v.needFail(ruled) <= min(left, NeedFail): // the high end it may be
+		return Decision{Rate: ruled, Stage: Recheck}
 	case v.hi == 0 && left >= NeedFail:
 		return Decision{Rate: p.round(v.top * p.EdgeStep()), Stage: Climb}
 	case v.hi > 0 && upperOK:

@@ -28,7 +28,10 @@ func TestNextDecided(t *testing.T) {
 		// within the precision: one window failed with none passing there shows the high end
 		{"done", []Outcome{pass(200), slow(210), pass(200), pass(200)},
 			Decision{Done: true, Max: 200, Found: true, Bracketed: true, Hi: 210}},
-		{"a high end that passed again: a failure looked for past it", []Outcome{pass(200), slow(210), pass(200), pass(200), pass(210)},
+		// a high end that passed again still rules its rate out (it failed by its interval): measured again while two runs could show it
+		{"a high end that passed again: measured again", []Outcome{pass(200), slow(210), pass(200), pass(200), pass(210)},
+			Decision{Rate: 210, Stage: Recheck}},
+		{"a high end that passed twice again: a failure looked for past it", []Outcome{pass(200), slow(210), pass(200), pass(200), pass(210), pass(210), pass(210)},
 			Decision{Rate: 241, Stage: Climb}},
 		// a window not carried shows the high end at once
 		{"done on drops", []Outcome{pass(200), fail(210), pass(200), pass(200)},
@@ -43,6 +46,9 @@ func TestNextDecided(t *testing.T) {
 		// the high end narrowed: the answer raised two-thirds of the way up to EdgeMargin below it (RaiseShare), past a rate that stalled once (it can still be shown)
 		{"raise the answer", []Outcome{pass(100), pass(100), pass(100), slow(200), pass(196)}, Decision{Rate: 140, Stage: Bisect}},
 		{"a stall above the answer does not bound its raise", []Outcome{pass(100), pass(100), pass(100), slow(200), pass(196), unsure(120), pass(120)}, Decision{Rate: 140, Stage: Bisect}},
+		// capacity4's search 3 of run 10 (rates /100): 76 ruled out (1 pass, 2 fails) under the high end 102, rates above it passed earlier
+		{"a rate ruled out under the high end is measured again", []Outcome{pass(65), fail(130), pass(65), pass(65), fail(105), pass(93), pass(99), unsure(102), pass(76), unsure(76), unsure(76)}, Decision{Rate: 76, Stage: Recheck}},
+		{"shown to fail, it is the high end", []Outcome{pass(65), fail(130), pass(65), pass(65), fail(105), pass(93), pass(99), unsure(102), pass(76), unsure(76), unsure(76), unsure(76)}, Decision{Done: true, Found: true, Max: 65, Bracketed: true, Hi: 76}},
 		// none below: a step down, EdgeMargin below the lowest that blocks inside the edge, by the factor when nothing passed
 		{"step down in the edge", []Outcome{pass(200), slow(400), slow(200)}, Decision{Rate: 160, Stage: Descend}},
 		{"descend", []Outcome{fail(100)}, Decision{Rate: 50, Stage: Descend}},
