@@ -38,9 +38,9 @@ func TestNextDecided(t *testing.T) {
 			Decision{Done: true, Max: 200, Found: true, Bracketed: true, Hi: 210}},
 		// the candidate failing a window makes it the edge: the next pass below is the candidate
 		{"candidate was the edge", []Outcome{pass(100), pass(200), slow(400), slow(200)}, Decision{Rate: 100, Stage: Confirm}},
-		// a stall (failed by its point estimate alone) at the candidate: four passes outvote it, a second rules it out
-		{"a stall at the candidate: four passes outvote it", []Outcome{pass(100), pass(200), fail(400), unsure(200), pass(200)}, Decision{Rate: 200, Stage: Confirm}},
-		{"outvoted: shown, the gap above it bisected", []Outcome{pass(100), pass(200), fail(400), unsure(200), pass(200), pass(200), pass(200)}, Decision{Rate: 325, Stage: Bisect}},
+		// a stall (failed by its point estimate alone) at the candidate: three passes outvote it, a second rules it out
+		{"a stall at the candidate: three passes outvote it", []Outcome{pass(100), pass(200), fail(400), unsure(200), pass(200)}, Decision{Rate: 200, Stage: Confirm}},
+		{"outvoted: shown, the gap above it bisected", []Outcome{pass(100), pass(200), fail(400), unsure(200), pass(200), pass(200)}, Decision{Rate: 325, Stage: Bisect}},
 		{"a second stall rules it out", []Outcome{pass(100), pass(200), fail(400), unsure(200), pass(200), unsure(200)}, Decision{Rate: 100, Stage: Confirm}},
 		{"a stall before any pass: not a candidate", []Outcome{pass(100), unsure(200), pass(200), fail(400)}, Decision{Rate: 100, Stage: Confirm}},
 		// the high end narrowed: the answer raised two-thirds of the way up to EdgeMargin below it (RaiseShare), past a rate that stalled once (it can still be shown)
