@@ -164,16 +164,10 @@ func checkDecided(t *testing.T, sys *stallServer, maxAtLow float64, maxWide int)
 	var atLow, atHigh float64
 	unshownHigh, wide, probes := 0, 0, 0
 	for i := 0; i < searches; i++ {
-		pol := DefaultPolicy(math.Round(sys.scale * (3600 + 600*sys.rng.Float64()))) // half a closed loop's throughput
-		pol.MaxProbes = 16
-		f := &results.FindMax{SLO: []string{"p99<=8ms"}, AchievedShare: DefaultAchievedShare}
-		s := Search{Policy: pol, Objectives: objs, AchievedShare: DefaultAchievedShare, MaxExtensions: MaxExtensions, RunCounted: sys.run}
-		if err := s.Do(context.Background(), f); err != nil {
-			t.Fatal(err)
-		}
+		f := searchOnce(t, sys, objs)
 		probes += len(f.Probes)
 		iv := f.MaxRateInterval
-		if len(f.Probes) > pol.MaxProbes || !f.Found || iv == nil {
+		if len(f.Probes) > capacity4Probes || !f.Found || iv == nil {
 			t.Fatalf("search %d: %d probes, found %v, interval %+v: %s", i, len(f.Probes), f.Found, iv, trace(f.Probes))
 		}
 		if !shownByProbes(f.Probes, f.MaxRate) || iv.Low != f.MaxRate || iv.Unshown == "low" {
@@ -209,6 +203,23 @@ func checkDecided(t *testing.T, sys *stallServer, maxAtLow float64, maxWide int)
 	if wide > maxWide {
 		t.Errorf("%d of %d intervals wider than 1.4, want at most %d", wide, searches, maxWide)
 	}
+}
+
+// capacity4Probes is the probe budget capacity4 gives each search.
+const capacity4Probes = 16
+
+// searchOnce runs one whole search of sys as capacity4 runs it (16
+// probes, started where the estimate starts them there: half a closed
+// loop's throughput), every probe judged by the real judge.
+func searchOnce(t *testing.T, sys *stallServer, objs []analysis.Objective) *results.FindMax {
+	pol := DefaultPolicy(math.Round(sys.scale * (3600 + 600*sys.rng.Float64())))
+	pol.MaxProbes = capacity4Probes
+	f := &results.FindMax{SLO: []string{"p99<=8ms"}, AchievedShare: DefaultAchievedShare}
+	s := Search{Policy: pol, Objectives: objs, AchievedShare: DefaultAchievedShare, MaxExtensions: MaxExtensions, RunCounted: sys.run}
+	if err := s.Do(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 // shownByProbes is the rule, read from the probes as the file holds them
