@@ -20,10 +20,10 @@ space := $(empty) $(empty)
 TIMING_RUN := ^($(subst $(space),|,$(strip $(TIMING_TESTS))))$$
 DEMO_ARGS ?= --duration 20s --warmup 3s --concurrency 8 --out demo-results.json
 
-.PHONY: help build demo test test-k8s test-short vet fmt bench bench-cores bench-usl ycsb-fidelity testserver clean
+.PHONY: help build demo test test-k8s test-short vet fmt bench bench-cores bench-usl bench-capacity4-floor ycsb-fidelity testserver clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
 
 build: ## build bin/mongoload
 	go build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/mongoload
@@ -59,6 +59,9 @@ bench: build ## mongoload vs the raw-BSON driver floors and the wire floor in tu
 
 bench-usl: ## the Universal Scalability Law's prediction for 32 workers against a run at 32, fitted to sweeps at 1-8 and 1-16 workers, test server on one core (~5 minutes)
 	bench/usl.sh
+
+bench-capacity4-floor: ## what fixed rates no search chose meet in capacity4's sequence beside findmax's answers, and the host's speed beside each window (~25 minutes, alone on the machine)
+	bench/capacity4-floor.sh
 
 bench-cores: ## each client's CPU per operation against bench/stub (no server work) at 1, 2 and 4 cores (~4 minutes)
 	bench/cores.sh
