@@ -56,25 +56,6 @@ if [ -z "$ol" ]; then
   (cd "$src" && go build -o "$work/openloop2" .)
   ol=$work/openloop2
 fi
-cat >"$work/kfind.yaml" <<'W'
-name: kfind3
-collections:
-  - database: cap3
-    name: items
-    template:
-      _id: {$gen: key}
-      k: {$gen: key}
-      pad: {$gen: string, min: 100, max: 100}
-    indexes:
-      - keys: {k: 1}
-operations:
-  - name: byK
-    type: find
-    weight: 1
-    filter: {k: {$gen: int, min: 0, max: 9999}}
-run:
-  seed: 10000
-W
 uri=$(taskset -c 0 scripts/testserver start c4floor | tail -n 1)
 echo "test server on CPU 0, clients on CPU 1 ($(nproc) cores, load average $(cut -d' ' -f1 /proc/loadavg)); rates $RATES"
 : >"$work/windows"; : >"$work/widths"
@@ -91,7 +72,7 @@ window() {
   loop=$(fixed_ms 1)
   sleep 4.5
   cpu0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
-  taskset -c 1 "$ol" "$uri" cap3 items k 10000 "$1" 5s 2s >"$work/ol.json" 2>/dev/null || echo '{"error":1}' >"$work/ol.json"
+  taskset -c 1 "$ol" "$uri" finds items k 10000 "$1" 5s 2s >"$work/ol.json" 2>/dev/null || echo '{"error":1}' >"$work/ol.json"
   cpu1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
   python3 - "$work/ol.json" "$1" "$2" "$loop" "$((cpu1 - cpu0))" "$(getconf CLK_TCK)" >>"$work/windows" <<'PY'
 import json, sys
@@ -103,7 +84,7 @@ print(sys.argv[3], sys.argv[2], "met" if ok else "missed", round(d.get("p99Ms", 
 PY
 }
 for i in 1 2 3; do
-  taskset -c 1 "$work/mongoload" findmax "$work/kfind.yaml" --uri "$uri" --slo "p99<=8ms" --step-duration 5s --warmup 2s \
+  taskset -c 1 "$work/mongoload" findmax bench/finds.yaml --uri "$uri" --slo "p99<=8ms" --step-duration 5s --warmup 2s \
     --max-probes 16 --out "$work/fm$i.json" >"$work/fm$i.log" 2>&1 && rc=0 || rc=$?
   read -r answer high < <(python3 -c "
 import json, sys

@@ -26,32 +26,13 @@ if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
 else
   echo "no taskset or one core: server and client share the machine's cores"
 fi
-cat >"$work/finds.yaml" <<'W'
-name: usl-finds
-collections:
-  - database: uslbench
-    name: items
-    template:
-      _id: {$gen: key}
-      k: {$gen: key}
-      pad: {$gen: string, min: 100, max: 100}
-    indexes:
-      - keys: {k: 1}
-operations:
-  - name: byK
-    type: find
-    weight: 1
-    filter: {k: {$gen: int, min: 0, max: 9999}}
-run:
-  seed: 10000
-W
 uri=$("${server[@]}" scripts/testserver start uslbench | tail -n 1)
 ml() { "${client[@]}" "$work/mongoload" "$@"; }
 for r in $(seq 1 "$REPEATS"); do
   for levels in $LEVELS; do
-    ml sweep "$work/finds.yaml" --uri "$uri" --concurrency "$levels" --step-duration "${STEP}s" --warmup 1s \
+    ml sweep bench/finds.yaml --uri "$uri" --concurrency "$levels" --step-duration "${STEP}s" --warmup 1s \
       --quiet --out "$work/sweep.json" >/dev/null 2>"$work/err" || { tail -1 "$work/err" >&2; exit 1; }
-    ml run "$work/finds.yaml" --uri "$uri" --concurrency 32 --duration "${STEP}s" --warmup 1s --setup=false \
+    ml run bench/finds.yaml --uri "$uri" --concurrency 32 --duration "${STEP}s" --warmup 1s --setup=false \
       --seed 0 --quiet --out "$work/c32.json" >/dev/null 2>"$work/err" || { tail -1 "$work/err" >&2; exit 1; }
     python3 - "$r" "$levels" "$work/sweep.json" "$work/c32.json" <<'PY'
 import json, sys
